@@ -1,0 +1,344 @@
+"""The experiment spec: one definition used by the API, the SDK, the CLI and the driver.
+
+Example::
+
+    from raysweep.spec import load_spec
+    spec = load_spec("digits.yaml")        # or ExperimentSpec.model_validate({...})
+    print(spec.search.algorithm)           # "tpe"
+
+Structural checks live here; checks that need the server's registries (does the trainer exist, does
+it report the metric, does the search-space file exist) are made by the server, which reports them
+in the same problem list.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"
+LABEL_KEY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
+SPACE_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"
+
+
+class StrictModel(BaseModel):
+    """Unknown fields are errors: a typo must not silently become a default."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, frozen=True)
+
+
+# --- search-space parameters ---------------------------------------------------------------------
+
+
+class Uniform(StrictModel):
+    type: Literal["uniform"]
+    low: float
+    high: float
+
+    @model_validator(mode="after")
+    def _bounds(self) -> Uniform:
+        if self.low >= self.high:
+            raise ValueError("low must be < high")
+        return self
+
+
+class LogUniform(StrictModel):
+    type: Literal["loguniform"]
+    low: float = Field(gt=0)
+    high: float = Field(gt=0)
+
+    @model_validator(mode="after")
+    def _bounds(self) -> LogUniform:
+        if self.low >= self.high:
+            raise ValueError("low must be < high")
+        return self
+
+
+class IntRange(StrictModel):
+    type: Literal["int"]
+    low: int
+    high: int
+    step: int = Field(default=1, ge=1)
+    log: bool = False
+
+    @model_validator(mode="after")
+    def _bounds(self) -> IntRange:
+        if self.low > self.high:
+            raise ValueError("low must be <= high")
+        if self.log and self.low < 1:
+            raise ValueError("log scale needs low >= 1")
+        if self.log and self.step != 1:
+            raise ValueError("log scale needs step 1")
+        if (self.high - self.low) % self.step != 0:
+            raise ValueError("high - low must be a multiple of step")
+        return self
+
+
+Scalar = bool | int | float | str | None
+
+
+def _finite_values(values: list[Scalar]) -> list[Scalar]:
+    if any(isinstance(v, float) and not math.isfinite(v) for v in values):
+        raise ValueError("values must be finite")
+    return values
+
+
+class Choice(StrictModel):
+    type: Literal["choice"]
+    values: list[Scalar] = Field(min_length=1)
+
+    _finite = field_validator("values")(_finite_values)
+
+
+class Grid(StrictModel):
+    type: Literal["grid"]
+    values: list[Scalar] = Field(min_length=1)
+
+    _finite = field_validator("values")(_finite_values)
+
+
+class Constant(StrictModel):
+    type: Literal["constant"]
+    value: Scalar
+
+
+PARAMETER_TYPES = ("uniform", "loguniform", "int", "choice", "grid", "constant")
+
+Parameter = Annotated[
+    Uniform | LogUniform | IntRange | Choice | Grid | Constant, Field(discriminator="type")
+]
+PARAMETER_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
+SearchSpace = dict[Annotated[str, Field(pattern=PARAMETER_NAME_PATTERN)], Parameter]
+_SPACE_ADAPTER: TypeAdapter[dict[str, Parameter]] = TypeAdapter(SearchSpace)
+
+
+def _space_kind(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "file"
+    if isinstance(value, dict):
+        return "inline"
+    return None
+
+
+SearchSpaceRef = Annotated[
+    Annotated[Annotated[str, Field(pattern=SPACE_NAME_PATTERN)], Tag("file")]
+    | Annotated[SearchSpace, Tag("inline")],
+    Discriminator(
+        _space_kind,
+        custom_error_type="search_space_type",
+        custom_error_message="must be a search-space name or a mapping of parameters",
+    ),
+]
+
+
+# --- the experiment spec ------------------------------------------------------------------------
+
+
+class SearchConfig(StrictModel):
+    algorithm: Literal["tpe", "random", "grid"] = "tpe"
+    num_samples: int = Field(default=8, ge=1, le=100_000)
+    max_concurrent_trials: int = Field(default=2, ge=1, le=1_000)
+    seed: int | None = Field(default=None, ge=0)
+    points_to_evaluate: list[dict[str, Scalar]] = Field(default_factory=list)
+
+
+class EarlyStopping(StrictModel):
+    scheduler: Literal["asha", "none"] = "asha"
+    time_attr: str | None = Field(
+        default=None, description="Progress measure; defaults to the trainer's (usually epoch)."
+    )
+    max_t: int = Field(default=10, ge=1, le=100_000, description="Budget of every trial.")
+    grace_period: int = Field(default=1, ge=1)
+    reduction_factor: float = Field(default=2, gt=1)
+    brackets: int = Field(default=1, ge=1, le=10)
+
+    @model_validator(mode="after")
+    def _grace_within_budget(self) -> EarlyStopping:
+        if self.grace_period > self.max_t:
+            raise ValueError("grace_period must be <= max_t")
+        return self
+
+
+class Resources(StrictModel):
+    num_workers: int | tuple[int, int] = Field(
+        default=2, description="Workers per trial; [min, max] makes the trial elastic."
+    )
+    use_gpu: bool = False
+    cpus_per_worker: float = Field(default=1.0, gt=0, le=1024)
+    gpus_per_worker: float = Field(default=0, ge=0, le=64)
+
+    @field_validator("num_workers")
+    @classmethod
+    def _workers(cls, value: int | tuple[int, int]) -> int | tuple[int, int]:
+        low, high = (value, value) if isinstance(value, int) else value
+        if low < 1:
+            raise ValueError("must be >= 1")
+        if high < low:
+            raise ValueError("[min, max] needs min <= max")
+        if high > 4096:
+            raise ValueError("must be <= 4096")
+        return value
+
+    @model_validator(mode="after")
+    def _gpu_consistency(self) -> Resources:
+        if self.gpus_per_worker > 0 and not self.use_gpu:
+            raise ValueError("gpus_per_worker > 0 needs use_gpu: true")
+        return self
+
+    @property
+    def max_workers(self) -> int:
+        return self.num_workers if isinstance(self.num_workers, int) else self.num_workers[1]
+
+
+class FaultTolerance(StrictModel):
+    max_failures: int = Field(default=2, ge=0, le=1000)
+    checkpoint_frequency: int = Field(default=1, ge=1)
+    checkpoints_to_keep: int = Field(default=2, ge=1, le=1000)
+
+
+class StopConfig(StrictModel):
+    time_budget_s: float | None = Field(default=None, gt=0)
+    target: float | None = Field(
+        default=None, description="A trial reaching this metric value ends the sweep."
+    )
+
+
+class Promotion(StrictModel):
+    auto: bool = False
+    top_k: int = Field(default=1, ge=1, le=100)
+    cluster: str = Field(default="final", pattern=NAME_PATTERN)
+    num_workers: int = Field(default=4, ge=1, le=4096)
+    epochs: int | None = Field(default=None, ge=1)
+    lr_scaling: Literal["none", "linear", "sqrt"] = "sqrt"
+    model_name: str | None = Field(default=None, pattern=NAME_PATTERN)
+
+
+class ExperimentSpec(StrictModel):
+    """A sweep: what to train, over which space, judged by which metric, within which budget.
+
+    Example::
+
+        ExperimentSpec(name="digits", trainer="digits_mlp", search_space="digits_mlp",
+                       metric="val_accuracy", mode="max")
+    """
+
+    name: str = Field(pattern=NAME_PATTERN)
+    trainer: str = Field(pattern=NAME_PATTERN)
+    search_space: SearchSpaceRef
+    metric: str = Field(min_length=1, max_length=128)
+    mode: Literal["min", "max"]
+    description: str = Field(default="", max_length=10_000)
+    search: SearchConfig = Field(default_factory=SearchConfig)
+    early_stopping: EarlyStopping = Field(default_factory=EarlyStopping)
+    resources: Resources = Field(default_factory=Resources)
+    fault_tolerance: FaultTolerance = Field(default_factory=FaultTolerance)
+    stop: StopConfig = Field(default_factory=StopConfig)
+    promotion: Promotion = Field(default_factory=Promotion)
+    labels: dict[
+        Annotated[str, Field(pattern=LABEL_KEY_PATTERN)], Annotated[str, Field(max_length=256)]
+    ] = Field(default_factory=dict, max_length=64)
+
+
+# --- problems ------------------------------------------------------------------------------------
+
+
+class Problem(BaseModel):
+    """One thing wrong with a request, located by a dotted path (``search.num_samples``)."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+_SHORT_MESSAGES = {
+    "greater_than_equal": "must be >= {ge}",
+    "greater_than": "must be > {gt}",
+    "less_than_equal": "must be <= {le}",
+    "less_than": "must be < {lt}",
+    "missing": "is required",
+    "extra_forbidden": "unknown field",
+    "literal_error": "must be one of {expected}",
+    "too_short": "must have at least {min_length} item(s)",
+    "too_long": "must have at most {max_length} item(s)",
+    "string_pattern_mismatch": "has characters or a length that are not allowed",
+    "finite_number": "must be a finite number",
+}
+
+
+def _location(loc: tuple[str | int, ...]) -> str:
+    """Dotted path without pydantic's union tags (which name a branch, not a field)."""
+    parts = list(loc)
+    if parts[:1] == ["search_space"] and len(parts) > 1:
+        del parts[1]  # "file" / "inline" tag
+        if len(parts) > 2 and parts[2] in PARAMETER_TYPES:
+            del parts[2]
+    # dict-key errors are reported at "<key>.[key]"; the key itself is the location
+    parts = [p for p in parts if p != "[key]"]
+    return ".".join(str(p) for p in parts)
+
+
+def problems_from_error(error: ValidationError, prefix: str = "") -> list[Problem]:
+    """Turn every pydantic error into a ``Problem`` with a dotted path and a short message."""
+    problems = []
+    for item in error.errors(include_url=False):
+        template = _SHORT_MESSAGES.get(item["type"])
+        message = template.format(**item.get("ctx", {})) if template else item["msg"]
+        message = message.removeprefix("Value error, ")
+        path = _location(item["loc"])
+        problems.append(Problem(path=f"{prefix}{path}" if prefix else path, message=message))
+    return problems
+
+
+class SpecError(ValueError):
+    """A spec with problems; ``problems`` lists every one of them."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("invalid spec:\n" + "\n".join(f"  {p}" for p in problems))
+
+
+def parse_spec(data: Any) -> ExperimentSpec:
+    """Validate a mapping into an ``ExperimentSpec`` or raise ``SpecError`` naming every problem."""
+    try:
+        return ExperimentSpec.model_validate(data)
+    except ValidationError as error:
+        raise SpecError(problems_from_error(error)) from None
+
+
+def parse_search_space(data: Any, prefix: str = "") -> dict[str, Parameter]:
+    """Validate a search-space mapping (as found in a YAML file) or raise ``SpecError``."""
+    try:
+        return _SPACE_ADAPTER.validate_python(data)
+    except ValidationError as error:
+        problems = problems_from_error(error, prefix)
+        raise SpecError(problems) from None
+
+
+def read_mapping(path: str | Path) -> Any:
+    """Read a YAML or JSON file (JSON is YAML, but its errors read better from ``json``)."""
+    text = Path(path).read_text()
+    if str(path).endswith(".json"):
+        return json.loads(text)
+    return yaml.safe_load(text)
+
+
+def load_spec(path: str | Path) -> ExperimentSpec:
+    """Load and validate a spec from a YAML or JSON file."""
+    return parse_spec(read_mapping(path))

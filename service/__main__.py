@@ -1,0 +1,93 @@
+"""``python -m service``: serve, migrate, and manage API tokens.
+
+Examples::
+
+    python -m service migrate
+    python -m service serve
+    python -m service token create ci-bot --role member
+    python -m service token list
+    python -m service token revoke ci-bot
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from raysweep.schemas import Role
+from service.db import migrate
+from service.db.session import create_db_engine, session_factory
+from service.errors import DomainError
+from service.settings import get_settings
+from service.usecases import tokens
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m service",
+        description="raysweep server. Settings come from RAYSWEEP_* environment variables "
+        "(see README.md).",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("serve", help="run the API and the controller (needs a migrated DB)")
+    up = commands.add_parser("migrate", help="upgrade the database schema to the latest version")
+    up.add_argument("--revision", default="head", help="target revision (default: head)")
+    down = commands.add_parser("downgrade", help="downgrade the database schema")
+    down.add_argument("revision", help="target revision, e.g. base")
+    token = commands.add_parser("token", help="manage API tokens")
+    token_commands = token.add_subparsers(dest="token_command", required=True)
+    create = token_commands.add_parser("create", help="create a token and print its secret once")
+    create.add_argument("name")
+    create.add_argument("--role", choices=[r.value for r in Role], default=Role.member.value)
+    token_commands.add_parser("list", help="list tokens (never their secrets)")
+    revoke = token_commands.add_parser("revoke", help="revoke a token by name")
+    revoke.add_argument("name")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    settings = get_settings()
+    url = settings.database_url_value
+    if args.command == "serve":
+        from service.server import serve  # imports Ray; token and migrate commands need not
+
+        serve(settings)
+        return 0
+    if args.command == "migrate":
+        create_db_engine(url).dispose()  # creates the SQLite directory when needed
+        migrate.upgrade(url, args.revision)
+        print(
+            f"database at {migrate.head_revision() if args.revision == 'head' else args.revision}"
+        )
+        return 0
+    if args.command == "downgrade":
+        migrate.downgrade(url, args.revision)
+        return 0
+    engine = create_db_engine(url)
+    migrate.check_schema(engine)
+    db = session_factory(engine)
+    try:
+        if args.token_command == "create":
+            created = tokens.create_token(db, args.name, Role(args.role))
+            print(created.token)
+            print(
+                f"token {created.name!r} ({created.role.value}) created; the secret above is "
+                "shown only once",
+                file=sys.stderr,
+            )
+        elif args.token_command == "list":
+            for item in tokens.list_tokens(db):
+                print(json.dumps(item.model_dump(mode="json")))
+        else:
+            revoked = tokens.revoke_token(db, args.name)
+            print(f"token {revoked.name!r} revoked")
+    except DomainError as error:
+        print(f"error: {error.message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""FastAPI app: thin routes over the use cases."""

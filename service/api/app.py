@@ -1,0 +1,54 @@
+"""The FastAPI application factory. Everything it needs is handed in; it starts nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.spec import ExperimentSpec
+from service.api.body_limit import BodyLimitMiddleware
+from service.api.deps import AppState
+from service.api.errors import install_error_handlers
+from service.api.routes import experiments, health, trials
+from service.settings import Settings
+
+DESCRIPTION = """raysweep runs hyperparameter sweeps as Ray Tune sweeps of Ray Train DDP trials.
+
+Every `/api/v1` route needs `Authorization: Bearer <token>`; viewers may read, members may also
+submit and cancel, admins may do everything. Every 4xx has the body
+`{"error": {"code", "message", "details": [{"path", "message"}]}}`."""
+
+
+def create_app(
+    settings: Settings,
+    db: sessionmaker[Session],
+    ready_checks: dict[str, Callable[[], str | None]],
+    lifespan: Any = None,
+) -> FastAPI:
+    app = FastAPI(title="raysweep", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.raysweep = AppState(settings=settings, db=db, ready_checks=ready_checks)
+    install_error_handlers(app)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    for router in (health.router, experiments.router, trials.router):
+        app.include_router(router)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title, version=app.version, description=app.description, routes=app.routes
+            )
+            spec_schema = ExperimentSpec.model_json_schema(
+                ref_template="#/components/schemas/{model}"
+            )
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            components.update(spec_schema.pop("$defs", {}))
+            components["ExperimentSpec"] = spec_schema
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app

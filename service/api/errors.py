@@ -1,0 +1,90 @@
+"""One error body for every 4xx: `{"error": {"code", "message", "details": [...]}}`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from raysweep.schemas import ErrorBody, ErrorResponse
+from raysweep.spec import Problem
+from service.errors import (
+    BadRequest,
+    Conflict,
+    DomainError,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    Unauthorized,
+)
+from service.states import IllegalTransition
+
+STATUS = {
+    BadRequest: 400,
+    InvalidInput: 422,
+    NotFound: 404,
+    Conflict: 409,
+    Unauthorized: 401,
+    Forbidden: 403,
+}
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorResponse, "description": description}
+    for status, description in [
+        (401, "Missing, unknown or revoked token"),
+        (403, "The token's role may not do this"),
+        (404, "No such object"),
+        (409, "Not allowed in the object's current state"),
+        (422, "Invalid input; every problem is listed in `details`"),
+    ]
+}
+
+
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    details: list[Problem] | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
+    body = ErrorResponse(error=ErrorBody(code=code, message=message, details=details or []))
+    return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
+
+
+def _location(loc: tuple[Any, ...]) -> str:
+    # FastAPI prefixes "body"/"query"/"path"; keep the source for parameters, drop it for bodies
+    parts = [str(p) for p in loc]
+    if parts[:1] == ["body"]:
+        parts = parts[1:]
+    return ".".join(parts)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(DomainError)
+    async def domain_error(_: Request, error: DomainError) -> JSONResponse:
+        status = next(s for cls, s in STATUS.items() if isinstance(error, cls))
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return error_response(status, error.code, error.message, error.details, headers)
+
+    @app.exception_handler(IllegalTransition)
+    async def illegal_transition(_: Request, error: IllegalTransition) -> JSONResponse:
+        return error_response(409, "conflict", str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def request_invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        details = [
+            Problem(path=_location(item["loc"]), message=item["msg"]) for item in error.errors()
+        ]
+        return error_response(
+            422, "validation_error", f"{len(details)} problem(s) in the request", details
+        )
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
+            error.status_code, "http_error"
+        )
+        return error_response(error.status_code, code, str(error.detail))

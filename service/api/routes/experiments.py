@@ -1,0 +1,103 @@
+"""Experiment routes: submit, list, read, cancel, events."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+
+from raysweep.schemas import EventRead, ExperimentCreated, ExperimentRead, ExperimentState, Page
+from raysweep.spec import Problem
+from service.api.deps import AppState, Db, Limit, Member, Offset, Viewer, app_state
+from service.api.errors import ERROR_RESPONSES
+from service.errors import BadRequest, InvalidInput
+from service.usecases import experiments as usecase
+
+router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"], responses=ERROR_RESPONSES)
+
+SPEC_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/ExperimentSpec"}}
+        },
+    }
+}
+
+
+def parse_labels(labels: list[str]) -> dict[str, str]:
+    pairs = [label.partition(":") for label in labels]
+    bad = [
+        Problem(path="query.label", message=f"{label!r} is not key:value")
+        for label, (_, sep, _) in zip(labels, pairs, strict=True)
+        if not sep
+    ]
+    if bad:
+        raise InvalidInput("bad label filter", bad)
+    return {key: value for key, _, value in pairs}
+
+
+async def json_body(request: Request) -> Any:
+    try:
+        return json.loads(await request.body())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise BadRequest(
+            "the body is not valid JSON", [Problem(path="", message=str(error))]
+        ) from None
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=ExperimentCreated,
+    openapi_extra=SPEC_BODY,
+    summary="Submit an experiment",
+)
+async def submit(request: Request, response: Response, caller: Member) -> ExperimentCreated:
+    """Validate an `ExperimentSpec` completely and store it as `queued`; a bad spec is a 422
+    listing every problem, and nothing is stored."""
+    state: AppState = app_state(request)
+    created = usecase.submit_experiment(
+        state.db, await json_body(request), state.settings.search_spaces_dir, caller.name
+    )
+    response.headers["Location"] = f"/api/v1/experiments/{created.id}"
+    return created
+
+
+@router.get("", summary="List experiments, newest first")
+def list_experiments(
+    db: Db,
+    _: Viewer,
+    limit: Limit = 50,
+    offset: Offset = 0,
+    state: Annotated[
+        list[ExperimentState], Query(description="Filter by state (repeatable).")
+    ] = [],  # noqa: B006
+    label: Annotated[list[str], Query(description="Filter by `key:value` (repeatable).")] = [],  # noqa: B006
+) -> Page[ExperimentRead]:
+    return usecase.list_experiments(db, state, parse_labels(label), limit, offset)
+
+
+@router.get("/{experiment_id}", summary="One experiment with trial counts and the best trial")
+def get_experiment(experiment_id: str, db: Db, _: Viewer) -> ExperimentRead:
+    return usecase.get_experiment(db, experiment_id)
+
+
+@router.post("/{experiment_id}/cancel", summary="Cancel (idempotent)")
+def cancel(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
+    """A queued sweep is cancelled at once; a running one moves to `cancelling` and its driver
+    stops it at the next result. Cancelling a cancelled sweep changes nothing; a finished one is
+    a 409."""
+    return usecase.cancel_experiment(db, experiment_id)
+
+
+@router.get("/{experiment_id}/events", summary="The experiment's timeline")
+def events(
+    experiment_id: str,
+    db: Db,
+    _: Viewer,
+    limit: Limit = 100,
+    after: Annotated[int, Query(ge=0, description="Only events with a larger id.")] = 0,
+) -> Page[EventRead]:
+    return usecase.list_events(db, experiment_id, after, limit)

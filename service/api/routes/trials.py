@@ -1,0 +1,49 @@
+"""Trial routes: an experiment's trials, one trial, its results."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+
+from raysweep.schemas import Page, ResultRead, TrialRead, TrialState
+from service.api.deps import Db, Limit, Offset, Viewer
+from service.api.errors import ERROR_RESPONSES
+from service.usecases import trials as usecase
+
+router = APIRouter(prefix="/api/v1", tags=["trials"], responses=ERROR_RESPONSES)
+
+
+@router.get("/experiments/{experiment_id}/trials", summary="An experiment's trials")
+def list_trials(
+    experiment_id: str,
+    db: Db,
+    _: Viewer,
+    limit: Limit = 50,
+    offset: Offset = 0,
+    state: Annotated[list[TrialState], Query(description="Filter by state (repeatable).")] = [],  # noqa: B006
+    sort: Annotated[usecase.TrialSort, Query(description="Column to sort by.")] = "best_metric",
+    order: Annotated[
+        Literal["best", "asc", "desc"],
+        Query(description="`best`: best metric first for the experiment's mode."),
+    ] = "best",
+) -> Page[TrialRead]:
+    return usecase.list_trials(db, experiment_id, state, sort, order, limit, offset)
+
+
+@router.get("/trials/{trial_id}", summary="One trial")
+def get_trial(trial_id: int, db: Db, _: Viewer) -> TrialRead:
+    return usecase.get_trial(db, trial_id)
+
+
+@router.get("/trials/{trial_id}/results", summary="A trial's reported results")
+def results(
+    trial_id: int,
+    db: Db,
+    _: Viewer,
+    limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
+    offset: Offset = 0,
+    first: Annotated[int | None, Query(ge=0, description="Smallest iteration.")] = None,
+    last: Annotated[int | None, Query(ge=0, description="Largest iteration.")] = None,
+) -> Page[ResultRead]:
+    return usecase.list_results(db, trial_id, first, last, limit, offset)

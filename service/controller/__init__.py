@@ -1,0 +1,1 @@
+"""Background loops (reconcilers): dispatch queued sweeps, reconcile running ones with Ray."""

@@ -1,0 +1,69 @@
+"""One thread looping the reconcilers; survives their errors, stops cleanly."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Protocol
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from service.controller.dispatcher import Dispatcher
+from service.controller.reconciler import Reconciler
+from service.engine.cluster import RayConnection
+from service.engine.launcher import RayJobsLauncher
+from service.settings import Settings
+
+log = logging.getLogger("raysweep.controller")
+
+
+class LoopService(Protocol):
+    name: str
+
+    def run_once(self) -> int: ...
+
+
+class Runner:
+    def __init__(self, services: Sequence[LoopService], interval_s: float):
+        self.services, self.interval_s = services, interval_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="raysweep-controller", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=30)
+
+    def run_once(self) -> None:
+        for service in self.services:
+            try:
+                acted = service.run_once()
+                if acted:
+                    log.info("%s acted on %d experiment(s)", service.name, acted)
+            except Exception:  # one bad pass must not kill the loop
+                log.exception("%s failed; will retry", service.name)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self.run_once()
+            self._stop.wait(self.interval_s)
+
+
+@contextmanager
+def build_controller(
+    settings: Settings, db: sessionmaker[Session], ray: RayConnection
+) -> Iterator[Runner]:
+    launcher = RayJobsLauncher(settings, ray)
+    runner = Runner(
+        [Reconciler(db, launcher, settings), Dispatcher(db, launcher, settings)],
+        settings.controller_interval_s,
+    )
+    runner.start()
+    try:
+        yield runner
+    finally:
+        runner.stop()

@@ -1,0 +1,1 @@
+"""SQL store: ORM models, engine/session setup, migrations and repositories."""

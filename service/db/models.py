@@ -1,0 +1,193 @@
+"""ORM models. The schema itself is only ever changed by a migration in ``migrations/``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC datetimes on every backend (SQLite drops the offset on its own)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the database")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+# BigInteger ids that SQLite still autoincrements (it only does so for INTEGER PRIMARY KEY).
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        datetime: UTCDateTime(),
+        dict[str, Any]: JSON(),
+    }
+
+
+class ExperimentRow(Base):
+    __tablename__ = "experiments"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(128))
+    trainer: Mapped[str] = mapped_column(String(128))
+    metric: Mapped[str] = mapped_column(String(128))
+    mode: Mapped[str] = mapped_column(String(3))
+    spec: Mapped[dict[str, Any]]
+    state: Mapped[str] = mapped_column(String(16))
+    error: Mapped[str | None] = mapped_column(Text)
+    created_by: Mapped[str | None] = mapped_column(String(64))
+    driver_job_id: Mapped[str | None] = mapped_column(String(128))
+    driver_restarts: Mapped[int] = mapped_column(Integer, default=0)
+    best_trial_id: Mapped[int | None] = mapped_column(
+        ForeignKey("trials.id", ondelete="SET NULL", use_alter=True)
+    )
+    best_metric: Mapped[float | None] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+    labels: Mapped[list[LabelRow]] = relationship(
+        cascade="all, delete-orphan", passive_deletes=True, lazy="selectin"
+    )
+
+    __table_args__ = (
+        Index("ix_experiments_created_at", "created_at"),
+        Index("ix_experiments_state_created_at", "state", "created_at"),
+    )
+
+
+class LabelRow(Base):
+    __tablename__ = "experiment_labels"
+
+    experiment_id: Mapped[str] = mapped_column(
+        ForeignKey("experiments.id", ondelete="CASCADE"), primary_key=True
+    )
+    key: Mapped[str] = mapped_column(String(63), primary_key=True)
+    value: Mapped[str] = mapped_column(String(256))
+
+    __table_args__ = (Index("ix_experiment_labels_key_value", "key", "value"),)
+
+
+class TrialRow(Base):
+    __tablename__ = "trials"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
+    tune_trial_id: Mapped[str] = mapped_column(String(64))
+    config: Mapped[dict[str, Any]]
+    state: Mapped[str] = mapped_column(String(16))
+    iteration: Mapped[int] = mapped_column(Integer, default=0)
+    last_metric: Mapped[float | None] = mapped_column(Float)
+    best_metric: Mapped[float | None] = mapped_column(Float)
+    checkpoint_uri: Mapped[str | None] = mapped_column(Text)
+    restarts: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+    __table_args__ = (
+        UniqueConstraint("experiment_id", "tune_trial_id"),
+        Index("ix_trials_experiment_id_state", "experiment_id", "state"),
+        Index("ix_trials_experiment_id_best_metric", "experiment_id", "best_metric"),
+    )
+
+
+class ResultRow(Base):
+    __tablename__ = "trial_results"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    trial_id: Mapped[int] = mapped_column(BigId, ForeignKey("trials.id", ondelete="CASCADE"))
+    iteration: Mapped[int] = mapped_column(Integer)
+    metrics: Mapped[dict[str, Any]]
+    reported_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (UniqueConstraint("trial_id", "iteration"),)
+
+
+class CheckpointRow(Base):
+    __tablename__ = "checkpoints"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    trial_id: Mapped[int] = mapped_column(BigId, ForeignKey("trials.id", ondelete="CASCADE"))
+    iteration: Mapped[int] = mapped_column(Integer)
+    uri: Mapped[str] = mapped_column(Text)
+    metric: Mapped[float | None] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    __table_args__ = (UniqueConstraint("trial_id", "iteration"),)
+
+
+class EventRow(Base):
+    """Append-only timeline of an experiment."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
+    trial_id: Mapped[int | None] = mapped_column(BigId, ForeignKey("trials.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(64))
+    message: Mapped[str] = mapped_column(Text)
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (Index("ix_events_experiment_id_id", "experiment_id", "id"),)
+
+
+class TokenRow(Base):
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    role: Mapped[str] = mapped_column(String(16))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    prefix: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime | None]
+    revoked_at: Mapped[datetime | None]

@@ -1,0 +1,97 @@
+"""Queries and row helpers. They add, flush and select; transactions belong to the use cases."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, func, select
+from sqlalchemy.orm import Session
+
+from service.db.models import EventRow, ExperimentRow, LabelRow, ResultRow, TrialRow
+from service.errors import NotFound
+
+
+def get_experiment_row(
+    session: Session, experiment_id: str, *, for_update: bool = False
+) -> ExperimentRow:
+    query = select(ExperimentRow).where(ExperimentRow.id == experiment_id)
+    if for_update:
+        query = query.with_for_update()
+    row = session.scalars(query).one_or_none()
+    if row is None:
+        raise NotFound(f"experiment {experiment_id} not found")
+    return row
+
+
+def get_trial_row(session: Session, trial_id: int) -> TrialRow:
+    row = session.get(TrialRow, trial_id)
+    if row is None:
+        raise NotFound(f"trial {trial_id} not found")
+    return row
+
+
+def add_event(
+    session: Session,
+    experiment_id: str,
+    kind: str,
+    message: str,
+    *,
+    trial_id: int | None = None,
+    data: dict[str, Any] | None = None,
+) -> None:
+    session.add(
+        EventRow(
+            experiment_id=experiment_id,
+            trial_id=trial_id,
+            kind=kind,
+            message=message,
+            data=data or {},
+        )
+    )
+
+
+def experiments_query(
+    states: Sequence[str], labels: dict[str, str]
+) -> Select[tuple[ExperimentRow]]:
+    query = select(ExperimentRow)
+    if states:
+        query = query.where(ExperimentRow.state.in_(states))
+    for key, value in labels.items():
+        query = query.where(
+            select(LabelRow.experiment_id)
+            .where(
+                LabelRow.experiment_id == ExperimentRow.id,
+                LabelRow.key == key,
+                LabelRow.value == value,
+            )
+            .exists()
+        )
+    return query
+
+
+def count(session: Session, query: Select[Any]) -> int:
+    return session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
+
+
+def trial_counts(session: Session, experiment_id: str) -> dict[str, int]:
+    rows = session.execute(
+        select(TrialRow.state, func.count())
+        .where(TrialRow.experiment_id == experiment_id)
+        .group_by(TrialRow.state)
+    )
+    return {state: number for state, number in rows}
+
+
+def metric_order(column: Any, mode: str) -> ColumnElement[Any]:
+    """Best first for the experiment's mode; trials without a value last."""
+    return (column.desc() if mode == "max" else column.asc()).nulls_last()
+
+
+def results_query(trial_id: int, first: int | None, last: int | None) -> Select[tuple[ResultRow]]:
+    query = select(ResultRow).where(ResultRow.trial_id == trial_id)
+    if first is not None:
+        query = query.where(ResultRow.iteration >= first)
+    if last is not None:
+        query = query.where(ResultRow.iteration <= last)
+    return query.order_by(ResultRow.iteration)

@@ -1,0 +1,129 @@
+"""The Ray connection: an existing cluster's Jobs API, or a local head this server owns."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from ray.job_submission import JobSubmissionClient
+
+from service.settings import Settings
+
+HEAD_START_TIMEOUT_S = 120
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class RayConnection:
+    """Context manager: on enter, starts the embedded head when no address is configured."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.address = settings.ray_address
+        self.embedded = settings.ray_address is None
+        self._head: subprocess.Popen[bytes] | None = None
+        self._client: JobSubmissionClient | None = None
+
+    def __enter__(self) -> RayConnection:
+        if self.embedded:
+            self._start_head()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._head is not None:
+            # `ray start --block` takes the cluster down with it on SIGTERM
+            self._head.send_signal(signal.SIGTERM)
+            try:
+                self._head.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self._head.kill()
+            self._head = None
+
+    @property
+    def jobs(self) -> JobSubmissionClient:
+        if self._client is None:
+            if self.address is None:
+                raise RuntimeError("Ray is not started")
+            self._client = JobSubmissionClient(self.address)
+        return self._client
+
+    def check(self) -> str | None:
+        try:
+            self.jobs.get_version()
+        except Exception as error:  # any failure means "not reachable"; say which
+            return f"Ray Jobs API at {self.address} unreachable: {type(error).__name__}"
+        return None
+
+    @property
+    def python(self) -> str:
+        """The interpreter drivers run with: ours for the embedded head (same machine and venv),
+        the cluster's own `python` otherwise."""
+        return sys.executable if self.embedded else "python"
+
+    def _start_head(self) -> None:
+        home = self.settings.home.resolve()
+        # Ray's socket paths must stay short: keep its temp dir under /tmp, one per home
+        temp_dir = Path("/tmp") / f"raysweep-{hashlib.sha1(str(home).encode()).hexdigest()[:8]}"
+        dashboard_port = free_port()
+        command = [
+            shutil.which("ray", path=str(Path(sys.executable).parent)) or "ray",
+            "start",
+            "--head",
+            "--block",
+            "--disable-usage-stats",
+            "--dashboard-host=127.0.0.1",
+            f"--dashboard-port={dashboard_port}",
+            f"--temp-dir={temp_dir}",
+        ]
+        # every listener on a free port, so the head coexists with other Ray clusters here
+        for option in (
+            "port",
+            "dashboard-agent-listen-port",
+            "dashboard-agent-grpc-port",
+            "runtime-env-agent-port",
+            "metrics-export-port",
+            "ray-client-server-port",
+        ):
+            command.append(f"--{option}={free_port()}")
+        if self.settings.local_ray_cpus is not None:
+            command.append(f"--num-cpus={self.settings.local_ray_cpus}")
+        log_path = home / "ray-head.log"
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with log_path.open("ab") as log:
+            self._head = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        self.address = f"http://127.0.0.1:{dashboard_port}"
+        try:
+            self._wait_for_head(self._head, log_path)
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def _wait_for_head(self, head: subprocess.Popen[bytes], log_path: Path) -> None:
+        deadline = time.monotonic() + HEAD_START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if head.poll() is not None:
+                raise RuntimeError(f"the local Ray head exited; see {log_path}")
+            self._client = None
+            if self.check() is None:
+                print(
+                    f"raysweep: local Ray head up, Jobs API at {self.address} (log: {log_path})",
+                    flush=True,
+                )
+                return
+            time.sleep(1)
+        raise RuntimeError(
+            f"the local Ray head did not come up in {HEAD_START_TIMEOUT_S}s; see {log_path}"
+        )

@@ -1,0 +1,82 @@
+"""Submits, inspects and stops driver Ray Jobs. The controller uses only this interface."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from ray.job_submission import JobStatus
+
+from service.engine.cluster import RayConnection
+from service.settings import Settings
+
+DRIVER_ENV = (
+    "RAYSWEEP_DATABASE_URL",
+    "RAYSWEEP_STORAGE_URI",
+    "RAYSWEEP_HOME",
+    "RAYSWEEP_SEARCH_SPACES_DIR",
+)
+
+
+def driver_job_id(experiment_id: str, attempt: int) -> str:
+    """Derived from the experiment and attempt: a retried submit can never start a second driver."""
+    return f"raysweep-{experiment_id}-{attempt}"
+
+
+@dataclass(frozen=True)
+class JobInfo:
+    state: str  # PENDING | RUNNING | STOPPED | SUCCEEDED | FAILED | MISSING
+    message: str
+
+    @property
+    def alive(self) -> bool:
+        return self.state in ("PENDING", "RUNNING")
+
+
+class Launcher(Protocol):
+    def submit(self, experiment_id: str, attempt: int) -> str: ...
+    def status(self, job_id: str) -> JobInfo: ...
+    def stop(self, job_id: str) -> None: ...
+
+
+class RayJobsLauncher:
+    def __init__(self, settings: Settings, ray: RayConnection):
+        self.settings, self.ray = settings, ray
+
+    def _driver_env(self) -> dict[str, str]:
+        settings = self.settings
+        return {
+            "RAYSWEEP_DATABASE_URL": settings.database_url_value,
+            "RAYSWEEP_STORAGE_URI": settings.storage_root,
+            "RAYSWEEP_HOME": str(settings.home.resolve()),
+            "RAYSWEEP_SEARCH_SPACES_DIR": str(settings.search_spaces_dir),
+            "RAY_AUTH_MODE": "token",
+        }
+
+    def submit(self, experiment_id: str, attempt: int) -> str:
+        job_id = driver_job_id(experiment_id, attempt)
+        try:
+            self.ray.jobs.submit_job(
+                entrypoint=f"{self.ray.python} -m service.engine.driver {experiment_id}",
+                submission_id=job_id,
+                runtime_env={"env_vars": self._driver_env()},
+                metadata={"raysweep_experiment": experiment_id},
+                entrypoint_num_cpus=0,
+            )
+        except RuntimeError as error:
+            if "already exists" not in str(error):
+                raise
+        return job_id
+
+    def status(self, job_id: str) -> JobInfo:
+        try:
+            info = self.ray.jobs.get_job_info(job_id)
+        except RuntimeError as error:
+            if "does not exist" in str(error) or "404" in str(error):
+                return JobInfo("MISSING", "the driver job is unknown to Ray")
+            raise
+        state = info.status.value if isinstance(info.status, JobStatus) else str(info.status)
+        return JobInfo(state, info.message or "")
+
+    def stop(self, job_id: str) -> None:
+        self.ray.jobs.stop_job(job_id)

@@ -1,0 +1,87 @@
+"""Spec -> Tune: parameter space, search algorithm and scheduler."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from optuna.samplers import RandomSampler, TPESampler
+from ray import tune
+from ray.tune.schedulers import ASHAScheduler, FIFOScheduler, TrialScheduler
+from ray.tune.search import BasicVariantGenerator, SearchAlgorithm, Searcher
+from ray.tune.search.optuna import OptunaSearch
+
+from raysweep.spec import (
+    Choice,
+    Constant,
+    ExperimentSpec,
+    Grid,
+    IntRange,
+    LogUniform,
+    Parameter,
+    Uniform,
+)
+from service.engine.callback import DriverContext
+
+
+def tune_domain(parameter: Parameter) -> Any:
+    match parameter:
+        case Uniform(low=low, high=high):
+            return tune.uniform(low, high)
+        case LogUniform(low=low, high=high):
+            return tune.loguniform(low, high)
+        case IntRange(low=low, high=high, log=True):
+            return tune.lograndint(low, high + 1)
+        case IntRange(low=low, high=high, step=1):
+            return tune.randint(low, high + 1)
+        case IntRange(low=low, high=high, step=step):
+            return tune.qrandint(low, high, step)  # inclusive of high
+        case Choice(values=values):
+            return tune.choice(values)
+        case Grid(values=values):
+            return tune.grid_search(values)
+        case Constant(value=value):
+            return value
+    raise TypeError(f"unknown parameter {parameter!r}")
+
+
+def param_space(spec: ExperimentSpec) -> dict[str, Any]:
+    if isinstance(spec.search_space, str):
+        raise ValueError("the stored spec must carry its search space inline")
+    return {name: tune_domain(p) for name, p in spec.search_space.items()}
+
+
+def search_algorithm(spec: ExperimentSpec) -> Searcher | SearchAlgorithm:
+    search = spec.search
+    points = [dict(p) for p in search.points_to_evaluate] or None
+    if search.algorithm == "grid":
+        return BasicVariantGenerator(points_to_evaluate=points, random_state=search.seed)
+    sampler = (
+        TPESampler(seed=search.seed)
+        if search.algorithm == "tpe"
+        else RandomSampler(seed=search.seed)
+    )
+    return OptunaSearch(sampler=sampler, points_to_evaluate=points)
+
+
+class RecordingASHA(ASHAScheduler):
+    """ASHA that notes which trials it pruned (stopped before ``max_t``) in the driver context,
+    so the database can tell pruned from completed: Tune ends both as TERMINATED."""
+
+    def on_trial_result(self, tune_controller: Any, trial: Any, result: dict[str, Any]) -> str:
+        decision: str = super().on_trial_result(tune_controller, trial, result)
+        if decision == TrialScheduler.STOP and result.get(self._time_attr, 0) < self._max_t:
+            DriverContext.current().pruned.add(trial.trial_id)
+        return decision
+
+
+def scheduler(spec: ExperimentSpec, time_attr: str) -> TrialScheduler:
+    early = spec.early_stopping
+    if early.scheduler == "none":
+        return FIFOScheduler()
+    return RecordingASHA(
+        time_attr=time_attr,
+        max_t=early.max_t,
+        grace_period=early.grace_period,
+        reduction_factor=early.reduction_factor,
+        brackets=early.brackets,
+    )

@@ -1,0 +1,140 @@
+"""Server-side spec checks: everything ``raysweep.spec`` cannot know (registries, files).
+
+``check_spec`` returns the spec with its search space resolved inline, so a stored experiment
+never depends on a file that may change later; or raises ``InvalidInput`` listing every problem.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from raysweep.spec import (
+    ExperimentSpec,
+    Grid,
+    Parameter,
+    Problem,
+    SpecError,
+    parse_search_space,
+    parse_spec,
+    read_mapping,
+)
+from service.errors import InvalidInput
+from trainers.registry import TRAINERS, TrainerInfo
+
+
+def load_search_space_file(name: str, directory: Path) -> dict[str, Parameter]:
+    """A named search space from ``directory``; raises ``SpecError`` with located problems."""
+    path = directory / f"{name}.yaml"
+    if not path.is_file():
+        known = sorted(p.stem for p in directory.glob("*.yaml"))
+        raise SpecError(
+            [
+                Problem(
+                    path="search_space",
+                    message=f"no search space named {name!r}; known: {', '.join(known) or 'none'}",
+                )
+            ]
+        )
+    try:
+        data = read_mapping(path)
+    except Exception as error:  # a broken file on the server is reported, not a 500
+        raise SpecError([Problem(path="search_space", message=f"{path.name}: {error}")]) from None
+    return parse_search_space(data, prefix=f"search_space({name}).")
+
+
+def _trainer_problems(spec_data: dict[str, Any], trainer: TrainerInfo) -> list[Problem]:
+    problems = []
+    metric = spec_data.get("metric")
+    if isinstance(metric, str) and not trainer.reports(metric):
+        problems.append(
+            Problem(
+                path="metric",
+                message=(
+                    f"trainer {trainer.name} does not report {metric!r}; it reports: "
+                    f"{', '.join(sorted(trainer.metrics))}"
+                ),
+            )
+        )
+    early = spec_data.get("early_stopping")
+    time_attr = early.get("time_attr") if isinstance(early, dict) else None
+    if isinstance(time_attr, str) and not trainer.reports(time_attr):
+        problems.append(
+            Problem(
+                path="early_stopping.time_attr",
+                message=(f"trainer {trainer.name} does not report {time_attr!r}"),
+            )
+        )
+    return problems
+
+
+def _space_problems(
+    spec: ExperimentSpec, space: dict[str, Parameter], trainer: TrainerInfo
+) -> list[Problem]:
+    problems = [
+        Problem(
+            path=f"search_space.{name}",
+            message=(
+                f"trainer {trainer.name} has no hyperparameter {name!r}; it takes: "
+                f"{', '.join(sorted(trainer.hyperparameters))}"
+            ),
+        )
+        for name in space
+        if name not in trainer.hyperparameters
+    ]
+    if spec.search.algorithm != "grid":
+        problems += [
+            Problem(
+                path=f"search_space.{name}", message="grid parameters need search.algorithm: grid"
+            )
+            for name, parameter in space.items()
+            if isinstance(parameter, Grid)
+        ]
+    for index, point in enumerate(spec.search.points_to_evaluate):
+        problems += [
+            Problem(
+                path=f"search.points_to_evaluate.{index}.{key}",
+                message="not a parameter of the search space",
+            )
+            for key in point
+            if key not in space
+        ]
+    return problems
+
+
+def check_spec(data: Any, search_spaces_dir: Path) -> ExperimentSpec:
+    problems: list[Problem] = []
+    spec: ExperimentSpec | None = None
+    try:
+        spec = parse_spec(data)
+    except SpecError as error:
+        problems += error.problems
+    spec_data = data if isinstance(data, dict) else {}
+
+    trainer_name = spec_data.get("trainer")
+    trainer = TRAINERS.get(trainer_name) if isinstance(trainer_name, str) else None
+    if isinstance(trainer_name, str) and trainer is None:
+        problems.append(
+            Problem(
+                path="trainer",
+                message=(f"unknown trainer {trainer_name!r}; known: {', '.join(sorted(TRAINERS))}"),
+            )
+        )
+    if trainer is not None:
+        problems += _trainer_problems(spec_data, trainer)
+
+    space: dict[str, Parameter] | None = None
+    raw_space = spec_data.get("search_space")
+    if isinstance(raw_space, str) and not any(p.path == "search_space" for p in problems):
+        try:
+            space = load_search_space_file(raw_space, search_spaces_dir)
+        except SpecError as error:
+            problems += error.problems
+    elif spec is not None and not isinstance(spec.search_space, str):
+        space = spec.search_space
+    if spec is not None and space is not None and trainer is not None:
+        problems += _space_problems(spec, space, trainer)
+
+    if problems or spec is None or space is None:
+        raise InvalidInput(f"the experiment spec has {len(problems)} problem(s)", problems)
+    return spec.model_copy(update={"search_space": space})

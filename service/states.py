@@ -1,0 +1,59 @@
+"""The one place experiment and trial states change, with the declared table of allowed moves."""
+
+from __future__ import annotations
+
+from raysweep.schemas import ExperimentState as E
+from raysweep.schemas import TrialState as T
+from service.db.models import ExperimentRow, TrialRow, utcnow
+
+
+class IllegalTransition(ValueError):
+    def __init__(self, kind: str, current: str, target: str):
+        self.current, self.target = current, target
+        super().__init__(f"{kind} cannot move from {current} to {target}")
+
+
+EXPERIMENT_MOVES: dict[E, frozenset[E]] = {
+    E.queued: frozenset({E.running, E.cancelled, E.failed}),
+    E.running: frozenset({E.completed, E.failed, E.cancelling, E.pausing, E.cancelled}),
+    E.cancelling: frozenset({E.cancelled, E.failed, E.completed}),
+    E.pausing: frozenset({E.paused, E.cancelling, E.failed, E.completed, E.cancelled}),
+    E.paused: frozenset({E.queued, E.cancelled}),
+    E.completed: frozenset(),
+    E.failed: frozenset(),
+    E.cancelled: frozenset(),
+}
+
+TRIAL_MOVES: dict[T, frozenset[T]] = {
+    T.pending: frozenset({T.running, T.failed, T.cancelled}),
+    # running -> pending: the trial was paused with its sweep and will resume later
+    T.running: frozenset({T.completed, T.pruned, T.failed, T.cancelled, T.pending}),
+    T.completed: frozenset(),
+    T.pruned: frozenset(),
+    T.failed: frozenset(),
+    T.cancelled: frozenset(),
+}
+
+
+def move_experiment(row: ExperimentRow, target: E) -> None:
+    current = E(row.state)
+    if target not in EXPERIMENT_MOVES[current]:
+        raise IllegalTransition("experiment", current.value, target.value)
+    row.state = target.value
+    now = utcnow()
+    if target is E.running and row.started_at is None:
+        row.started_at = now
+    if target.is_final:
+        row.finished_at = now
+
+
+def move_trial(row: TrialRow, target: T) -> None:
+    current = T(row.state)
+    if target not in TRIAL_MOVES[current]:
+        raise IllegalTransition("trial", current.value, target.value)
+    row.state = target.value
+    now = utcnow()
+    if target is T.running and row.started_at is None:
+        row.started_at = now
+    if target.is_final:
+        row.finished_at = now

@@ -1,0 +1,130 @@
+"""Experiment use cases: each owns its transaction and returns API schemas."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import (
+    EventRead,
+    ExperimentCreated,
+    ExperimentRead,
+    ExperimentState,
+    Page,
+    TrialSummary,
+)
+from service.db import repositories as repo
+from service.db.models import EventRow, ExperimentRow, LabelRow, TrialRow
+from service.specs import check_spec
+from service.states import move_experiment
+
+MAX_PAGE = 500
+
+
+def new_experiment_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def submit_experiment(
+    db: sessionmaker[Session], data: Any, search_spaces_dir: Path, created_by: str | None
+) -> ExperimentCreated:
+    """Validate completely (raising ``InvalidInput`` with every problem), then store as queued."""
+    spec = check_spec(data, search_spaces_dir)
+    row = ExperimentRow(
+        id=new_experiment_id(),
+        name=spec.name,
+        trainer=spec.trainer,
+        metric=spec.metric,
+        mode=spec.mode,
+        spec=spec.model_dump(mode="json"),
+        state=ExperimentState.queued.value,
+        created_by=created_by,
+        driver_restarts=0,
+        labels=[LabelRow(key=k, value=v) for k, v in spec.labels.items()],
+    )
+    with db.begin() as session:
+        session.add(row)
+        session.flush()
+        source = data.get("search_space") if isinstance(data, dict) else None
+        repo.add_event(
+            session,
+            row.id,
+            "submitted",
+            f"submitted by {created_by or 'unknown'}",
+            data={"search_space": source if isinstance(source, str) else "inline"},
+        )
+    return ExperimentCreated(id=row.id, state=ExperimentState.queued)
+
+
+def to_read(session: Session, row: ExperimentRow) -> ExperimentRead:
+    best = session.get(TrialRow, row.best_trial_id) if row.best_trial_id is not None else None
+    return ExperimentRead.model_validate(
+        {
+            **{c: getattr(row, c) for c in ExperimentRead.model_fields if hasattr(row, c)},
+            "labels": {label.key: label.value for label in row.labels},
+            "trial_counts": repo.trial_counts(session, row.id),
+            "best_trial": TrialSummary.model_validate(best) if best is not None else None,
+        }
+    )
+
+
+def list_experiments(
+    db: sessionmaker[Session],
+    states: Sequence[ExperimentState],
+    labels: dict[str, str],
+    limit: int,
+    offset: int,
+) -> Page[ExperimentRead]:
+    query = repo.experiments_query([s.value for s in states], labels)
+    with db.begin() as session:
+        total = repo.count(session, query)
+        rows = session.scalars(
+            query.order_by(ExperimentRow.created_at.desc(), ExperimentRow.id.desc())
+            .limit(limit)
+            .offset(offset)
+        ).all()
+        items = [to_read(session, row) for row in rows]
+    return Page(items=items, total=total, limit=limit, offset=offset)
+
+
+def get_experiment(db: sessionmaker[Session], experiment_id: str) -> ExperimentRead:
+    with db.begin() as session:
+        return to_read(session, repo.get_experiment_row(session, experiment_id))
+
+
+def cancel_experiment(db: sessionmaker[Session], experiment_id: str) -> ExperimentRead:
+    """Idempotent: a queued sweep is cancelled at once; a running one is asked to stop (its
+    driver honours the request at the next result, the controller stops the job after a grace
+    period). Cancelling a finished sweep is a ``Conflict`` (via ``IllegalTransition``)."""
+    with db.begin() as session:
+        row = repo.get_experiment_row(session, experiment_id, for_update=True)
+        state = ExperimentState(row.state)
+        if state in (ExperimentState.cancelled, ExperimentState.cancelling):
+            return to_read(session, row)
+        if state in (ExperimentState.queued, ExperimentState.paused):
+            move_experiment(row, ExperimentState.cancelled)
+            repo.add_event(session, row.id, "cancelled", "cancelled before running")
+        else:
+            move_experiment(row, ExperimentState.cancelling)
+            repo.add_event(session, row.id, "cancel_requested", "cancel requested")
+        session.flush()
+        return to_read(session, row)
+
+
+def list_events(
+    db: sessionmaker[Session], experiment_id: str, after_id: int, limit: int
+) -> Page[EventRead]:
+    with db.begin() as session:
+        repo.get_experiment_row(session, experiment_id)
+        query = select(EventRow).where(
+            EventRow.experiment_id == experiment_id, EventRow.id > after_id
+        )
+        total = repo.count(session, query)
+        rows = session.scalars(query.order_by(EventRow.id).limit(limit)).all()
+        items = [EventRead.model_validate(r) for r in rows]
+    return Page(items=items, total=total, limit=limit, offset=0)

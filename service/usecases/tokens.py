@@ -1,0 +1,95 @@
+"""API tokens: random secrets stored only as SHA-256 hashes, named, with a role, revocable."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import Role, TokenCreated, TokenRead
+from service.db.models import TokenRow, utcnow
+from service.errors import Conflict, NotFound, Unauthorized
+
+TOKEN_PREFIX = "rsw_"
+# last_used_at is informative; writing it on every request would turn reads into writes
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def hash_token(token: str) -> str:
+    # tokens carry 256 random bits, so a fast hash is enough (no dictionary to attack)
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_token(db: sessionmaker[Session], name: str, role: Role) -> TokenCreated:
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    row = TokenRow(
+        name=name,
+        role=role.value,
+        token_hash=hash_token(token),
+        prefix=token[: len(TOKEN_PREFIX) + 4],
+    )
+    try:
+        with db.begin() as session:
+            session.add(row)
+    except IntegrityError:
+        raise Conflict(f"a token named {name!r} exists already") from None
+    return TokenCreated.model_validate(
+        {**TokenRead.model_validate(row).model_dump(), "token": token}
+    )
+
+
+def list_tokens(db: sessionmaker[Session]) -> list[TokenRead]:
+    with db.begin() as session:
+        return [
+            TokenRead.model_validate(r)
+            for r in session.scalars(select(TokenRow).order_by(TokenRow.id))
+        ]
+
+
+def revoke_token(db: sessionmaker[Session], name: str) -> TokenRead:
+    with db.begin() as session:
+        row = session.scalars(select(TokenRow).where(TokenRow.name == name)).one_or_none()
+        if row is None:
+            raise NotFound(f"no token named {name!r}")
+        if row.revoked_at is None:
+            row.revoked_at = utcnow()
+        return TokenRead.model_validate(row)
+
+
+def authenticate(db: sessionmaker[Session], token: str) -> TokenRead:
+    with db.begin() as session:
+        row = session.scalars(
+            select(TokenRow).where(TokenRow.token_hash == hash_token(token))
+        ).one_or_none()
+        if row is None:
+            raise Unauthorized("unknown token")
+        if row.revoked_at is not None:
+            raise Unauthorized(f"token {row.name!r} was revoked")
+        now = utcnow()
+        if row.last_used_at is None or now - row.last_used_at > LAST_USED_RESOLUTION:
+            row.last_used_at = now
+        return TokenRead.model_validate(row)
+
+
+def ensure_admin_token(db: sessionmaker[Session], path: Path) -> bool:
+    """On a database without tokens, create an admin token and write it to ``path`` (0600).
+    Returns whether one was created."""
+    with db.begin() as session:
+        if session.scalar(select(func.count()).select_from(TokenRow)):
+            return False
+    try:
+        created = create_token(db, "admin", Role.admin)
+    except Conflict:  # another replica created it first
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(created.token + "\n")
+    os.chmod(path, 0o600)
+    return True

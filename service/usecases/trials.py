@@ -1,0 +1,65 @@
+"""Trial use cases: listing, one trial, its results."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import Page, ResultRead, TrialRead, TrialState
+from service.db import repositories as repo
+from service.db.models import TrialRow
+
+TrialSort = Literal["best_metric", "last_metric", "iteration", "created_at"]
+
+
+def list_trials(
+    db: sessionmaker[Session],
+    experiment_id: str,
+    states: Sequence[TrialState],
+    sort: TrialSort,
+    order: Literal["best", "asc", "desc"],
+    limit: int,
+    offset: int,
+) -> Page[TrialRead]:
+    """Trials of one experiment; ``order="best"`` sorts the metric columns best-first for the
+    experiment's mode (and other columns descending)."""
+    with db.begin() as session:
+        experiment = repo.get_experiment_row(session, experiment_id)
+        query = select(TrialRow).where(TrialRow.experiment_id == experiment_id)
+        if states:
+            query = query.where(TrialRow.state.in_([s.value for s in states]))
+        column = getattr(TrialRow, sort)
+        if order == "best":
+            mode = experiment.mode if sort in ("best_metric", "last_metric") else "max"
+            ordering = repo.metric_order(column, mode)
+        else:
+            ordering = (column.asc() if order == "asc" else column.desc()).nulls_last()
+        total = repo.count(session, query)
+        rows = session.scalars(query.order_by(ordering, TrialRow.id).limit(limit).offset(offset))
+        items = [TrialRead.model_validate(r) for r in rows]
+    return Page(items=items, total=total, limit=limit, offset=offset)
+
+
+def get_trial(db: sessionmaker[Session], trial_id: int) -> TrialRead:
+    with db.begin() as session:
+        return TrialRead.model_validate(repo.get_trial_row(session, trial_id))
+
+
+def list_results(
+    db: sessionmaker[Session],
+    trial_id: int,
+    first: int | None,
+    last: int | None,
+    limit: int,
+    offset: int,
+) -> Page[ResultRead]:
+    with db.begin() as session:
+        repo.get_trial_row(session, trial_id)
+        query = repo.results_query(trial_id, first, last)
+        total = repo.count(session, query)
+        rows = session.scalars(query.limit(limit).offset(offset))
+        items = [ResultRead.model_validate(r) for r in rows]
+    return Page(items=items, total=total, limit=limit, offset=offset)

@@ -1,0 +1,244 @@
+"""Every endpoint through a real server process (uvicorn, real database, real HTTP)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import update
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import TrialState
+from service.db.models import ExperimentRow
+from service.engine.recorder import Recorder, ResultReported, TrialEnded, TrialStarted
+from tests.conftest import ServerProcess, row_counts
+
+
+def spec(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "name": "digits",
+        "trainer": "digits_mlp",
+        "search_space": "digits_mlp",
+        "metric": "val_accuracy",
+        "mode": "max",
+    }
+    data.update(changes)
+    return data
+
+
+def submit(client: httpx.Client, **changes: Any) -> str:
+    response = client.post("/api/v1/experiments", json=spec(**changes))
+    assert response.status_code == 201, response.text
+    experiment_id: str = response.json()["id"]
+    return experiment_id
+
+
+def test_submit_stores_a_queued_experiment_with_location_and_event(server: ServerProcess) -> None:
+    with server.client() as client:
+        response = client.post("/api/v1/experiments", json=spec(labels={"team": "vision"}))
+        assert response.status_code == 201
+        body = response.json()
+        assert body["state"] == "queued"
+        assert response.headers["location"] == f"/api/v1/experiments/{body['id']}"
+        read = client.get(response.headers["location"]).json()
+    assert read["state"] == "queued" and read["trainer"] == "digits_mlp"
+    assert read["labels"] == {"team": "vision"} and read["trial_counts"] == {}
+    assert read["best_trial"] is None
+    # the stored spec carries its search space inline, resolved from the named file
+    assert read["spec"]["search_space"]["lr"]["type"] == "loguniform"
+    with server.client() as client:
+        events = client.get(f"/api/v1/experiments/{body['id']}/events").json()
+    assert [e["kind"] for e in events["items"]] == ["submitted"]
+
+
+def test_list_is_newest_first_filters_by_state_and_label_and_paginates(
+    server: ServerProcess,
+) -> None:
+    with server.client() as client:
+        ids = [
+            submit(client, name=f"e{i}", labels={"team": "a" if i % 2 else "b"}) for i in range(5)
+        ]
+        client.post(f"/api/v1/experiments/{ids[0]}/cancel")
+        first = client.get("/api/v1/experiments", params={"limit": 2}).json()
+        second = client.get("/api/v1/experiments", params={"limit": 2, "offset": 2}).json()
+        queued = client.get("/api/v1/experiments", params={"state": "queued"}).json()
+        team_a = client.get("/api/v1/experiments", params={"label": "team:a"}).json()
+        both = client.get(
+            "/api/v1/experiments", params={"label": "team:b", "state": "cancelled"}
+        ).json()
+        bad = client.get("/api/v1/experiments", params={"label": "nocolon"})
+    assert [e["id"] for e in first["items"] + second["items"]] == ids[::-1][:4]
+    assert first["total"] == 5 and first["limit"] == 2 and second["offset"] == 2
+    assert {e["id"] for e in queued["items"]} == set(ids[1:]) and queued["total"] == 4
+    assert {e["id"] for e in team_a["items"]} == {ids[1], ids[3]}
+    assert [e["id"] for e in both["items"]] == [ids[0]]
+    assert bad.status_code == 422 and bad.json()["error"]["details"][0]["path"] == "query.label"
+
+
+def test_cancel_is_idempotent_and_a_finished_experiment_cannot_be_cancelled(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as client:
+        queued = submit(client)
+        first = client.post(f"/api/v1/experiments/{queued}/cancel")
+        again = client.post(f"/api/v1/experiments/{queued}/cancel")
+        finished = submit(client)
+        with db.begin() as session:
+            session.execute(
+                update(ExperimentRow).where(ExperimentRow.id == finished).values(state="completed")
+            )
+        conflict = client.post(f"/api/v1/experiments/{finished}/cancel")
+        missing = client.post("/api/v1/experiments/nope/cancel")
+        events = client.get(f"/api/v1/experiments/{queued}/events").json()["items"]
+    assert first.status_code == again.status_code == 200
+    assert first.json()["state"] == again.json()["state"] == "cancelled"
+    assert first.json()["finished_at"] is not None
+    assert [e["kind"] for e in events] == ["submitted", "cancelled"]
+    assert conflict.status_code == 409
+    assert (
+        conflict.json()["error"]["message"] == "experiment cannot move from completed to cancelling"
+    )
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+
+
+def seed_trials(db: sessionmaker[Session], experiment_id: str) -> None:
+    """Trials written by the real recorder, as a driver would write them."""
+    recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+    curves = {"t_good": [0.5, 0.7, 0.9], "t_mid": [0.4, 0.6], "t_bad": [0.1]}
+    for tune_id, curve in curves.items():
+        recorder.submit(TrialStarted(tune_id, {"lr": len(curve) / 10}))
+        for epoch, value in enumerate(curve, start=1):
+            recorder.submit(ResultReported(tune_id, epoch, {"epoch": epoch, "val_accuracy": value}))
+    recorder.submit(TrialEnded("t_good", TrialState.completed))
+    recorder.submit(TrialEnded("t_bad", TrialState.pruned))
+    assert recorder.close(30)
+
+
+def test_trials_sort_by_metric_filter_by_state_and_results_by_iteration_range(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as client:
+        experiment_id = submit(client)
+        seed_trials(db, experiment_id)
+        best_first = client.get(f"/api/v1/experiments/{experiment_id}/trials").json()
+        ascending = client.get(
+            f"/api/v1/experiments/{experiment_id}/trials",
+            params={"order": "asc", "limit": 1, "offset": 1},
+        ).json()
+        pruned = client.get(
+            f"/api/v1/experiments/{experiment_id}/trials", params={"state": "pruned"}
+        ).json()
+        good = best_first["items"][0]
+        trial = client.get(f"/api/v1/trials/{good['id']}").json()
+        window = client.get(
+            f"/api/v1/trials/{good['id']}/results", params={"first": 2, "last": 3}
+        ).json()
+        experiment = client.get(f"/api/v1/experiments/{experiment_id}").json()
+        missing = client.get("/api/v1/trials/999999")
+    assert [t["tune_trial_id"] for t in best_first["items"]] == ["t_good", "t_mid", "t_bad"]
+    assert [t["tune_trial_id"] for t in ascending["items"]] == ["t_mid"]
+    assert ascending["total"] == 3
+    assert [t["tune_trial_id"] for t in pruned["items"]] == ["t_bad"]
+    assert trial["best_metric"] == 0.9 and trial["iteration"] == 3 and trial["state"] == "completed"
+    assert [r["iteration"] for r in window["items"]] == [2, 3]
+    assert window["items"][1]["metrics"]["val_accuracy"] == 0.9
+    assert experiment["trial_counts"] == {"completed": 1, "running": 1, "pruned": 1}
+    assert missing.status_code == 404
+
+
+def test_every_api_route_needs_a_valid_token(server: ServerProcess) -> None:
+    openapi = httpx.get(f"{server.url}/openapi.json").json()
+    routes = [
+        (method, path.replace("{experiment_id}", "x").replace("{trial_id}", "1"))
+        for path, item in openapi["paths"].items()
+        if path.startswith("/api/v1")
+        for method in item
+    ]
+    assert len(routes) >= 8
+    for method, path in routes:
+        for headers in ({}, {"Authorization": "Bearer rsw_wrong"}, {"Authorization": "Basic x"}):
+            response = httpx.request(method, f"{server.url}{path}", headers=headers)
+            assert response.status_code == 401, (method, path, headers)
+            assert response.json()["error"]["code"] == "unauthorized"
+
+
+def test_roles_viewers_read_members_write_and_revoked_tokens_fail(server: ServerProcess) -> None:
+    viewer = server.create_token("viewer-1", "viewer")
+    member = server.create_token("member-1", "member")
+    with server.client(member) as client:
+        experiment_id = submit(client)
+    with server.client(viewer) as client:
+        assert client.get(f"/api/v1/experiments/{experiment_id}").status_code == 200
+        denied = client.post("/api/v1/experiments", json=spec())
+        assert denied.status_code == 403 and "needs member" in denied.json()["error"]["message"]
+        assert client.post(f"/api/v1/experiments/{experiment_id}/cancel").status_code == 403
+    assert server.manage("token", "revoke", "member-1").returncode == 0
+    with server.client(member) as client:
+        revoked = client.get("/api/v1/experiments")
+    assert revoked.status_code == 401 and "revoked" in revoked.json()["error"]["message"]
+
+
+BAD_REQUESTS: list[tuple[str, Any, int, str]] = [
+    ("malformed json", b"{not json", 400, "bad_request"),
+    ("unknown field", spec(colour="red"), 422, "colour"),
+    ("wrong type", spec(search={"num_samples": "lots"}), 422, "search.num_samples"),
+    ("out of range", spec(search={"num_samples": 0}), 422, "search.num_samples"),
+    ("unknown trainer", spec(trainer="resnet"), 422, "trainer"),
+    ("unknown search space", spec(search_space="nope"), 422, "search_space"),
+    ("metric not reported", spec(metric="bleu"), 422, "metric"),
+    ("not an object", [1, 2], 422, "validation_error"),
+    ("body over 1 MiB", spec(description="x" * (1 << 20)), 413, "too_large"),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "body", "status", "mentions"), BAD_REQUESTS, ids=[case[0] for case in BAD_REQUESTS]
+)
+def test_bad_input_gets_a_clear_4xx_and_changes_nothing(
+    server: ServerProcess,
+    db: sessionmaker[Session],
+    case: str,
+    body: Any,
+    status: int,
+    mentions: str,
+) -> None:
+    before = row_counts(db)
+    content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    with server.client() as client:
+        response = client.post(
+            "/api/v1/experiments", content=content, headers={"content-type": "application/json"}
+        )
+    assert response.status_code == status, response.text
+    assert mentions in response.text
+    error = response.json()["error"]
+    assert set(error) == {"code", "message", "details"}
+    assert row_counts(db) == before
+
+
+def test_unauthorised_writes_change_nothing(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    viewer = server.create_token("viewer-2", "viewer")
+    before = row_counts(db)
+    for headers in (
+        {},
+        {"Authorization": "Bearer rsw_nope"},
+        {"Authorization": f"Bearer {viewer}"},
+    ):
+        response = httpx.post(f"{server.url}/api/v1/experiments", json=spec(), headers=headers)
+        assert response.status_code in (401, 403)
+    assert row_counts(db) == before
+
+
+def test_health_readiness_and_openapi(server: ServerProcess) -> None:
+    assert httpx.get(f"{server.url}/healthz").json() == {"status": "ok"}
+    ready = httpx.get(f"{server.url}/readyz")
+    assert ready.status_code == 200 and ready.json()["checks"] == {"database": "ok"}
+    assert httpx.get(f"{server.url}/docs").status_code == 200
+    openapi = httpx.get(f"{server.url}/openapi.json").json()
+    assert "ExperimentSpec" in openapi["components"]["schemas"]
+    assert "HTTPBearer" in openapi["components"]["securitySchemes"]
+    body = openapi["paths"]["/api/v1/experiments"]["post"]["requestBody"]
+    assert body["content"]["application/json"]["schema"]["$ref"].endswith("/ExperimentSpec")

@@ -1,0 +1,75 @@
+"""Migrations on both databases: up, down, up; the ORM equals the migrated schema; the server
+refuses a database that is behind."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect
+
+from service.db import migrate
+from service.db.models import Base
+from service.db.session import create_db_engine
+from service.settings import REPO_ROOT
+from tests.conftest import ServerProcess
+
+
+def test_upgrade_downgrade_upgrade_and_the_orm_matches_the_schema(empty_db_url: str) -> None:
+    migrate.upgrade(empty_db_url)
+    migrate.downgrade(empty_db_url, "base")
+    engine = create_db_engine(empty_db_url)
+    assert set(inspect(engine).get_table_names()) <= {"alembic_version"}
+    migrate.upgrade(empty_db_url)
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, Base.metadata) == []
+    assert migrate.current_revision(engine) == migrate.head_revision()
+    engine.dispose()
+
+
+def test_server_refuses_an_out_of_date_schema_and_says_how_to_migrate(
+    empty_db_url: str, tmp_path: Path
+) -> None:
+    env = {
+        **os.environ,
+        "RAYSWEEP_DATABASE_URL": empty_db_url,
+        "RAYSWEEP_HOME": str(tmp_path),
+        "RAYSWEEP_CONTROLLER": "false",
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "service", "serve"],
+        env=env,
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "python -m service migrate" in result.stderr
+    assert not (tmp_path / "admin-token").exists()
+
+
+def test_first_start_writes_a_private_admin_token_and_the_token_cli_manages_tokens(
+    server: ServerProcess,
+) -> None:
+    mode = stat.S_IMODE((server.home / "admin-token").stat().st_mode)
+    assert mode == 0o600
+    assert server.admin_token.startswith("rsw_")
+    assert "admin-token" in server.log_path.read_text()
+    created = server.manage("token", "create", "ci-bot", "--role", "viewer")
+    assert created.returncode == 0 and created.stdout.startswith("rsw_")
+    secret = created.stdout.strip()
+    listed = server.manage("token", "list").stdout
+    assert '"name": "ci-bot"' in listed and '"role": "viewer"' in listed
+    assert secret not in listed and server.admin_token not in listed
+    duplicate = server.manage("token", "create", "ci-bot")
+    assert duplicate.returncode == 1 and "exists already" in duplicate.stderr
+    assert server.manage("token", "revoke", "ci-bot").returncode == 0
+    assert '"revoked_at": null' not in server.manage("token", "list").stdout.splitlines()[1]
+    assert secret not in server.log_path.read_text()

@@ -1,0 +1,230 @@
+"""The experiment spec: the documented example, the bad-spec table, and search-space edge cases."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from raysweep.spec import SpecError, load_spec, parse_search_space, parse_spec
+from service.engine.search import tune_domain
+from service.errors import InvalidInput
+from service.settings import REPO_ROOT
+from service.specs import check_spec
+
+EXAMPLE = """
+name: digits-asha
+trainer: digits_mlp            # a registered trainer name
+search_space: digits_mlp       # a file in search_spaces/, or an inline mapping
+metric: val_accuracy
+mode: max
+search: {algorithm: tpe, num_samples: 8, max_concurrent_trials: 2, seed: 0}
+early_stopping: {scheduler: asha, time_attr: epoch, max_t: 8, grace_period: 1, reduction_factor: 2}
+resources: {num_workers: 2, use_gpu: false, cpus_per_worker: 0.5}
+fault_tolerance: {max_failures: 2, checkpoint_frequency: 1, checkpoints_to_keep: 2}
+stop: {time_budget_s: 3600}
+promotion: {auto: false, top_k: 1, cluster: final, num_workers: 4, epochs: 20, lr_scaling: sqrt}
+labels: {team: vision}
+"""
+SPACES = REPO_ROOT / "search_spaces"
+
+
+def minimal(**changes: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "name": "x",
+        "trainer": "digits_mlp",
+        "search_space": "digits_mlp",
+        "metric": "val_accuracy",
+        "mode": "max",
+    }
+    spec.update(changes)
+    return spec
+
+
+def problems(data: Any) -> dict[str, str]:
+    with pytest.raises(InvalidInput) as caught:
+        check_spec(data, SPACES)
+    return {p.path: p.message for p in caught.value.details}
+
+
+def test_documented_example_validates_and_resolves_its_search_space(tmp_path: Path) -> None:
+    path = tmp_path / "spec.yaml"
+    path.write_text(EXAMPLE)
+    spec = load_spec(path)
+    assert spec.search.algorithm == "tpe" and spec.early_stopping.max_t == 8
+    assert spec.resources.cpus_per_worker == 0.5 and spec.labels == {"team": "vision"}
+    resolved = check_spec(yaml.safe_load(EXAMPLE), SPACES)
+    assert isinstance(resolved.search_space, dict)
+    assert set(resolved.search_space) == {
+        "lr",
+        "hidden",
+        "depth",
+        "dropout",
+        "weight_decay",
+        "batch_size",
+        "optimizer",
+    }
+
+
+def test_defaults_fill_everything_but_the_five_required_fields() -> None:
+    spec = parse_spec(minimal())
+    assert spec.search.num_samples >= 1 and spec.early_stopping.scheduler == "asha"
+    assert spec.resources.num_workers == 2 and spec.fault_tolerance.max_failures == 2
+    with pytest.raises(SpecError) as caught:
+        parse_spec({})
+    assert {p.path for p in caught.value.problems} == {
+        "name",
+        "trainer",
+        "search_space",
+        "metric",
+        "mode",
+    }
+
+
+def test_elastic_workers_and_inline_space_are_accepted() -> None:
+    spec = check_spec(
+        minimal(
+            resources={"num_workers": [1, 3]},
+            search_space={
+                "lr": {"type": "constant", "value": 0.1},
+                "hidden": {"type": "grid", "values": [16, 32]},
+            },
+            search={"algorithm": "grid", "points_to_evaluate": [{"hidden": 16}]},
+        ),
+        SPACES,
+    )
+    assert spec.resources.num_workers == (1, 3) and spec.resources.max_workers == 3
+
+
+BAD_SPECS = [
+    (minimal(search={"num_samples": 0}), {"search.num_samples": "must be >= 1"}),
+    (minimal(mode="maximize"), {"mode": "must be one of 'min' or 'max'"}),
+    (minimal(surprise=1), {"surprise": "unknown field"}),
+    (minimal(trainer="nope"), {"trainer": "unknown trainer 'nope'; known: digits_mlp"}),
+    (minimal(metric="bleu"), {"metric": "trainer digits_mlp does not report 'bleu'"}),
+    (minimal(search_space="missing"), {"search_space": "no search space named 'missing'"}),
+    (minimal(search_space="../etc"), {"search_space": "has characters"}),
+    (
+        minimal(search_space={"lr": {"type": "uniform", "low": 1, "high": 0}}),
+        {"search_space.lr": "low must be < high"},
+    ),
+    (
+        minimal(search_space={"lr": {"type": "loguniform", "low": 0, "high": 1}}),
+        {"search_space.lr.low": "must be > 0"},
+    ),
+    (minimal(search_space={"lr": {"type": "gaussian"}}), {"search_space.lr": "tag"}),
+    (
+        minimal(search_space={"colour": {"type": "choice", "values": ["red"]}}),
+        {"search_space.colour": "has no hyperparameter 'colour'"},
+    ),
+    (
+        minimal(search_space={"lr": {"type": "grid", "values": [0.1]}}),
+        {"search_space.lr": "grid parameters need search.algorithm: grid"},
+    ),
+    (
+        minimal(search={"points_to_evaluate": [{"nope": 1}]}),
+        {"search.points_to_evaluate.0.nope": "not a parameter"},
+    ),
+    (
+        minimal(early_stopping={"grace_period": 5, "max_t": 2}),
+        {"early_stopping": "grace_period must be <= max_t"},
+    ),
+    (
+        minimal(early_stopping={"time_attr": "steps"}),
+        {"early_stopping.time_attr": "does not report 'steps'"},
+    ),
+    (minimal(resources={"num_workers": [3, 1]}), {"resources.num_workers": "min <= max"}),
+    (minimal(resources={"gpus_per_worker": 1}), {"resources": "needs use_gpu: true"}),
+    (minimal(search={"num_samples": "many"}), {"search.num_samples": "valid integer"}),
+    (minimal(stop={"time_budget_s": -1}), {"stop.time_budget_s": "must be > 0"}),
+    (minimal(labels={"bad key!": "x"}), {"labels.bad key!": "has characters"}),
+    ([1, 2], {"": "valid dictionary"}),
+]
+
+
+@pytest.mark.parametrize(("data", "expected"), BAD_SPECS)
+def test_bad_spec_names_the_field_and_the_problem(data: Any, expected: dict[str, str]) -> None:
+    found = problems(data)
+    for path, fragment in expected.items():
+        assert path in found, f"{path} not among {found}"
+        assert fragment in found[path], f"{path}: {found[path]!r} lacks {fragment!r}"
+
+
+def test_every_problem_is_listed_not_only_the_first() -> None:
+    found = problems(
+        minimal(
+            trainer="nope",
+            search={"num_samples": 0, "seed": -1},
+            mode="up",
+            resources={"cpus_per_worker": 0},
+            extra=True,
+        )
+    )
+    assert {
+        "trainer",
+        "search.num_samples",
+        "search.seed",
+        "mode",
+        "resources.cpus_per_worker",
+        "extra",
+    } <= set(found)
+
+
+# --- search-space edge cases (property-based) ----------------------------------------------
+
+finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e9, max_value=1e9)
+
+
+@given(low=finite, high=finite)
+def test_uniform_accepts_exactly_the_ordered_bounds(low: float, high: float) -> None:
+    space = {"lr": {"type": "uniform", "low": low, "high": high}}
+    if low < high:
+        assert parse_search_space(space)["lr"].low == low  # type: ignore[union-attr]
+    else:
+        with pytest.raises(SpecError):
+            parse_search_space(space)
+
+
+@given(low=st.integers(-1000, 1000), high=st.integers(-1000, 1000), step=st.integers(-3, 50))
+def test_int_ranges_need_ordered_bounds_and_a_dividing_positive_step(
+    low: int, high: int, step: int
+) -> None:
+    space = {"depth": {"type": "int", "low": low, "high": high, "step": step}}
+    valid = step >= 1 and low <= high and (high - low) % step == 0
+    if valid:
+        parse_search_space(space)
+    else:
+        with pytest.raises(SpecError):
+            parse_search_space(space)
+
+
+@given(value=st.sampled_from([math.nan, math.inf, -math.inf]))
+def test_non_finite_numbers_are_rejected_everywhere(value: float) -> None:
+    for space in (
+        {"lr": {"type": "uniform", "low": value, "high": 1.0}},
+        {"lr": {"type": "choice", "values": [0.1, value]}},
+    ):
+        with pytest.raises(SpecError):
+            parse_search_space(space)
+
+
+@given(
+    low=st.floats(min_value=1e-12, max_value=1e3), ratio=st.floats(min_value=1.0001, max_value=1e6)
+)
+def test_loguniform_space_converts_to_tune_and_samples_within_bounds(
+    low: float, ratio: float
+) -> None:
+    parameter = parse_search_space({"lr": {"type": "loguniform", "low": low, "high": low * ratio}})
+    domain = tune_domain(parameter["lr"])
+    sample = domain.sample()
+    assert low * (1 - 1e-9) <= sample <= low * ratio * (1 + 1e-9)
+
+
+def test_bundled_search_space_files_are_valid() -> None:
+    for path in SPACES.glob("*.yaml"):
+        assert parse_search_space(yaml.safe_load(path.read_text()))

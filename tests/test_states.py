@@ -1,0 +1,60 @@
+"""The one transition function: allowed moves happen with their timestamps, others raise."""
+
+from __future__ import annotations
+
+import pytest
+
+from raysweep.schemas import ExperimentState as E
+from raysweep.schemas import TrialState as T
+from service.db.models import ExperimentRow, TrialRow
+from service.states import (
+    EXPERIMENT_MOVES,
+    TRIAL_MOVES,
+    IllegalTransition,
+    move_experiment,
+    move_trial,
+)
+
+
+@pytest.mark.parametrize("current", list(E))
+@pytest.mark.parametrize("target", list(E))
+def test_experiment_moves_follow_the_table(current: E, target: E) -> None:
+    row = ExperimentRow(state=current.value)
+    if target in EXPERIMENT_MOVES[current]:
+        move_experiment(row, target)
+        assert row.state == target.value
+        assert (row.finished_at is not None) == target.is_final
+    else:
+        with pytest.raises(IllegalTransition, match=f"from {current.value} to {target.value}"):
+            move_experiment(row, target)
+        assert row.state == current.value
+
+
+@pytest.mark.parametrize("current", list(T))
+@pytest.mark.parametrize("target", list(T))
+def test_trial_moves_follow_the_table(current: T, target: T) -> None:
+    row = TrialRow(state=current.value)
+    if target in TRIAL_MOVES[current]:
+        move_trial(row, target)
+        assert row.state == target.value
+    else:
+        with pytest.raises(IllegalTransition):
+            move_trial(row, target)
+        assert row.state == current.value
+
+
+def test_the_documented_lifecycles_are_allowed_and_finals_are_final() -> None:
+    for path in (
+        [E.queued, E.running, E.completed],
+        [E.queued, E.running, E.failed],
+        [E.queued, E.cancelled],
+        [E.queued, E.running, E.cancelling, E.cancelled],
+    ):
+        row = ExperimentRow(state=path[0].value)
+        for state in path[1:]:
+            move_experiment(row, state)
+        assert row.started_at is not None or E.running not in path
+    for final in (E.completed, E.failed, E.cancelled):
+        assert EXPERIMENT_MOVES[final] == frozenset()
+    for final in (T.completed, T.pruned, T.failed, T.cancelled):
+        assert TRIAL_MOVES[final] == frozenset()
