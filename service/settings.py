@@ -53,7 +53,7 @@ class Settings(BaseSettings):
         description="Seconds a driver gets to honour cancel/pause before its Ray job is stopped.",
     )
     max_body_bytes: int = Field(default=1 << 20, ge=1024, description="Largest request body.")
-    local_ray_cpus: float | None = Field(
+    local_ray_cpus: int | None = Field(
         default=None, description="CPUs the embedded Ray head offers (default: all)."
     )
 

@@ -92,7 +92,7 @@ def train_loop_per_worker(config: dict[str, Any]) -> None:
     )
     scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=settings.epochs)
     start_epoch = 1
-    state = kit.load_checkpoint()
+    state = kit.load_checkpoint(config)
     if state is not None:
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])

@@ -107,9 +107,13 @@ def unwrap(model: torch.nn.Module) -> torch.nn.Module:
     return model.module if isinstance(model, torch.nn.parallel.DistributedDataParallel) else model
 
 
-def load_checkpoint() -> dict[str, Any] | None:
-    """The state saved by ``report`` in the run's latest checkpoint, or None on a fresh start."""
+def load_checkpoint(config: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The state saved by ``report`` in the run's latest checkpoint; else the checkpoint named by
+    ``config["resume_from"]`` (a warm start, Train V2's replacement for resume_from_checkpoint);
+    else None. Restores this rank's RNG state."""
     checkpoint = ray.train.get_checkpoint()
+    if checkpoint is None and config.get("resume_from"):
+        checkpoint = ray.train.Checkpoint(str(config["resume_from"]))
     if checkpoint is None:
         return None
     with checkpoint.as_directory() as directory:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import signal
 import socket
@@ -16,6 +17,7 @@ from ray.job_submission import JobSubmissionClient
 from service.settings import Settings
 
 HEAD_START_TIMEOUT_S = 120
+HEAD_STOP_GRACE_S = 15
 
 
 def free_port() -> int:
@@ -33,6 +35,7 @@ class RayConnection:
         self.address = settings.ray_address
         self.embedded = settings.ray_address is None
         self._head: subprocess.Popen[bytes] | None = None
+        self.gcs_address: str | None = None  # known for the embedded head only
         self._client: JobSubmissionClient | None = None
 
     def __enter__(self) -> RayConnection:
@@ -41,14 +44,22 @@ class RayConnection:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._head is not None:
-            # `ray start --block` takes the cluster down with it on SIGTERM
-            self._head.send_signal(signal.SIGTERM)
+        if self._head is None:
+            return
+        # the head runs in its own session: signal the whole group (gcs, raylet, dashboard,
+        # workers), since `ray start --block` itself does not pass SIGTERM on
+        group = self._head.pid
+        for sig, wait_s in ((signal.SIGTERM, HEAD_STOP_GRACE_S), (signal.SIGKILL, 10)):
             try:
-                self._head.wait(timeout=60)
+                os.killpg(group, sig)
+            except ProcessLookupError:
+                break
+            try:
+                self._head.wait(timeout=wait_s)
+                break
             except subprocess.TimeoutExpired:
-                self._head.kill()
-            self._head = None
+                continue
+        self._head = None
 
     @property
     def jobs(self) -> JobSubmissionClient:
@@ -64,12 +75,6 @@ class RayConnection:
         except Exception as error:  # any failure means "not reachable"; say which
             return f"Ray Jobs API at {self.address} unreachable: {type(error).__name__}"
         return None
-
-    @property
-    def python(self) -> str:
-        """The interpreter drivers run with: ours for the embedded head (same machine and venv),
-        the cluster's own `python` otherwise."""
-        return sys.executable if self.embedded else "python"
 
     def _start_head(self) -> None:
         home = self.settings.home.resolve()
@@ -87,8 +92,10 @@ class RayConnection:
             f"--temp-dir={temp_dir}",
         ]
         # every listener on a free port, so the head coexists with other Ray clusters here
+        gcs_port = free_port()
+        self.gcs_address = f"127.0.0.1:{gcs_port}"
+        command.append(f"--port={gcs_port}")
         for option in (
-            "port",
             "dashboard-agent-listen-port",
             "dashboard-agent-grpc-port",
             "runtime-env-agent-port",
@@ -101,8 +108,15 @@ class RayConnection:
         log_path = home / "ray-head.log"
         log_path.parent.mkdir(parents=True, exist_ok=True)
         with log_path.open("ab") as log:
+            # jobs run `python`: make that this interpreter (with Ray and raysweep installed)
+            # even when its virtual environment was not activated
+            path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
             self._head = subprocess.Popen(
-                command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                env={**os.environ, "PATH": path},
             )
         self.address = f"http://127.0.0.1:{dashboard_port}"
         try:

@@ -57,7 +57,7 @@ class RayJobsLauncher:
         job_id = driver_job_id(experiment_id, attempt)
         try:
             self.ray.jobs.submit_job(
-                entrypoint=f"{self.ray.python} -m service.engine.driver {experiment_id}",
+                entrypoint=f"python -m service.engine.driver {experiment_id}",
                 submission_id=job_id,
                 runtime_env={"env_vars": self._driver_env()},
                 metadata={"raysweep_experiment": experiment_id},

@@ -65,12 +65,16 @@ class BufferFull(RuntimeError):
 
 def insert_ignoring_duplicates(
     session: Session, model: type[Base], rows: list[dict[str, Any]], keys: list[str]
-) -> None:
-    if not rows:
-        return
+) -> set[tuple[Any, ...]]:
+    """Insert the rows whose key is new (the first of equal keys wins); return the keys inserted."""
+    unique = list({tuple(row[k] for k in keys): row for row in reversed(rows)}.values())[::-1]
+    if not unique:
+        return set()
     dialect = session.get_bind().dialect.name
     insert = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}[dialect]
-    session.execute(insert(model).values(rows).on_conflict_do_nothing(index_elements=keys))
+    columns = [getattr(model, k) for k in keys]
+    statement = insert(model).values(unique).on_conflict_do_nothing(index_elements=keys)
+    return {tuple(row) for row in session.execute(statement.returning(*columns))}
 
 
 def is_better(value: float, than: float | None, mode: str) -> bool:
@@ -207,11 +211,13 @@ class Recorder:
                             op.reason,
                             trial_id=row.id,
                         )
-            insert_ignoring_duplicates(session, ResultRow, results, ["trial_id", "iteration"])
+            stored = insert_ignoring_duplicates(
+                session, ResultRow, results, ["trial_id", "iteration"]
+            )
             insert_ignoring_duplicates(
                 session, CheckpointRow, checkpoints, ["trial_id", "iteration"]
             )
-            self._update_progress(session, batch, trial_ids)
+            self._update_progress(session, batch, trial_ids, stored)
         self._trial_ids.update(trial_ids)
 
     def _load_trials(self, session: Session, batch: list[Op]) -> dict[str, int]:
@@ -289,14 +295,23 @@ class Recorder:
         return None
 
     def _update_progress(
-        self, session: Session, batch: list[Op], trial_ids: dict[str, int]
+        self,
+        session: Session,
+        batch: list[Op],
+        trial_ids: dict[str, int],
+        stored: set[tuple[Any, ...]],
     ) -> None:
+        """Iteration, last and best metric from the results this batch actually stored: a
+        re-delivered result (already in the table) must not change them."""
         latest: dict[int, ResultReported] = {}
         best: dict[int, float] = {}
         for op in batch:
             if not isinstance(op, ResultReported):
                 continue
             trial_id = trial_ids[op.tune_id]
+            if (trial_id, op.iteration) not in stored:
+                continue
+            stored.discard((trial_id, op.iteration))  # later equal keys were not the stored ones
             if trial_id not in latest or op.iteration >= latest[trial_id].iteration:
                 latest[trial_id] = op
             value = self._value(op.metrics)

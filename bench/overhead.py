@@ -1,0 +1,131 @@
+"""Overhead of raysweep over plain Ray Tune + Train for one 2-worker digits_mlp trial.
+
+(a) the trial submitted through raysweep: REST -> controller -> driver Ray Job -> Tune -> Train,
+    timed from the POST until the API shows the experiment completed;
+(b) the same trial run by a plain Tune + Train script (bench/plain_tune.py) started as a fresh
+    process, timed from launch to exit.
+Both run on the same Ray cluster, one after the other. Prints both wall times, their ratio and the
+trial start-up time (trial start -> first result) of each.
+
+    .venv/bin/python bench/overhead.py [--epochs 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from service.db import migrate  # noqa: E402
+from service.engine.cluster import RayConnection  # noqa: E402
+from service.settings import Settings  # noqa: E402
+from tests.conftest import ServerProcess  # noqa: E402
+
+CONFIG = {
+    "lr": 0.01,
+    "hidden": 64,
+    "depth": 2,
+    "dropout": 0.0,
+    "weight_decay": 0.0,
+    "batch_size": 64,
+    "optimizer": "adam",
+    "seed": 0,
+}
+
+
+def through_raysweep(server: ServerProcess, epochs: int) -> tuple[float, float]:
+    spec = {
+        "name": "overhead",
+        "trainer": "digits_mlp",
+        "metric": "val_accuracy",
+        "mode": "max",
+        "search_space": {k: {"type": "constant", "value": v} for k, v in CONFIG.items()},
+        "search": {"algorithm": "random", "num_samples": 1, "max_concurrent_trials": 1},
+        "early_stopping": {"scheduler": "none", "max_t": epochs},
+        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
+    }
+    with server.client() as client:
+        start = time.perf_counter()
+        experiment_id = client.post("/api/v1/experiments", json=spec).json()["id"]
+        while True:
+            experiment = client.get(f"/api/v1/experiments/{experiment_id}").json()
+            if experiment["state"] in ("completed", "failed"):
+                break
+            time.sleep(0.2)
+        wall = time.perf_counter() - start
+        if experiment["state"] != "completed":
+            raise SystemExit(f"sweep failed: {experiment['error']}")
+        trial = client.get(f"/api/v1/experiments/{experiment_id}/trials").json()["items"][0]
+        first = client.get(f"/api/v1/trials/{trial['id']}/results", params={"limit": 1}).json()[
+            "items"
+        ][0]
+    startup = _time(first["reported_at"]) - _time(trial["started_at"])
+    return wall, startup
+
+
+def _time(stamp: str) -> float:
+    return datetime.fromisoformat(stamp).timestamp()
+
+
+def plain(gcs_address: str, epochs: int, storage: Path) -> tuple[float, float]:
+    start = time.perf_counter()
+    output = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "plain_tune.py"),
+            gcs_address,
+            str(epochs),
+            str(storage),
+            json.dumps(CONFIG),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    )
+    wall = time.perf_counter() - start
+    startup = json.loads(output.stdout.strip().splitlines()[-1])["startup_s"]
+    return wall, startup
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--epochs", type=int, default=8)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        with RayConnection(Settings(home=root / "ray", local_ray_cpus=2)) as ray:
+            db_url = f"sqlite:///{root / 'bench.db'}"
+            migrate.upgrade(db_url)
+            server = ServerProcess(
+                root / "home",
+                db_url,
+                {"RAYSWEEP_RAY_ADDRESS": str(ray.address), "RAYSWEEP_CONTROLLER_INTERVAL_S": "0.5"},
+            ).start()
+            try:
+                plain_wall, plain_startup = plain(str(ray.gcs_address), args.epochs, root / "plain")
+                sweep_wall, sweep_startup = through_raysweep(server, args.epochs)
+            finally:
+                server.stop()
+    print(f"one 2-worker digits_mlp trial, {args.epochs} epochs")
+    print(
+        f"  plain Tune + Train script : {plain_wall:7.1f} s wall, trial start-up "
+        f"{plain_startup:5.1f} s"
+    )
+    print(
+        f"  through raysweep          : {sweep_wall:7.1f} s wall, trial start-up "
+        f"{sweep_startup:5.1f} s"
+    )
+    print(f"  ratio raysweep / plain    : {sweep_wall / plain_wall:7.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,190 @@
+"""Real sweeps through REST on the shared Ray cluster: ASHA pruning, a failing trial, cancel."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import pytest
+from ray.util.state import list_actors, list_placement_groups
+
+from service.engine.cluster import RayConnection
+from tests.conftest import ServerProcess
+
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
+T = TypeVar("T")
+
+
+def wait_for(probe: Callable[[], T | None], timeout_s: float, what: str) -> T:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(1)
+    raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
+
+
+def sweep_spec(**changes: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "name": "digits-asha",
+        "trainer": "digits_mlp",
+        "metric": "val_accuracy",
+        "mode": "max",
+        # a wide lr range and a broken optimizer value: some trials are clearly bad, one fails
+        "search_space": {
+            "lr": {"type": "loguniform", "low": 1e-5, "high": 0.1},
+            "optimizer": {"type": "choice", "values": ["adam", "sgd", "bogus"]},
+            "hidden": {"type": "constant", "value": 32},
+            "depth": {"type": "constant", "value": 1},
+            "batch_size": {"type": "constant", "value": 64},
+        },
+        "search": {
+            "algorithm": "tpe",
+            "num_samples": 5,
+            "max_concurrent_trials": 2,
+            "seed": 0,
+            "points_to_evaluate": [
+                {"lr": 0.02, "optimizer": "adam"},
+                {"lr": 0.01, "optimizer": "bogus"},
+                {"lr": 1e-5, "optimizer": "sgd"},
+                {"lr": 2e-5, "optimizer": "sgd"},
+            ],
+        },
+        "early_stopping": {
+            "scheduler": "asha",
+            "max_t": 4,
+            "grace_period": 1,
+            "reduction_factor": 2,
+        },
+        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
+        "fault_tolerance": {"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 2},
+    }
+    spec.update(changes)
+    return spec
+
+
+def all_pages(client: httpx.Client, path: str, **params: Any) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    while True:
+        page = client.get(path, params={**params, "offset": len(items), "limit": 500}).json()
+        items += page["items"]
+        if len(items) >= page["total"]:
+            return items
+
+
+def experiment_state(
+    client: httpx.Client, experiment_id: str, *states: str
+) -> dict[str, Any] | None:
+    body: dict[str, Any] = client.get(f"/api/v1/experiments/{experiment_id}").json()
+    return body if body["state"] in states else None
+
+
+@pytest.mark.parametrize("empty_db_url", ["postgres"], indirect=True)
+def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
+    engine_server: ServerProcess,
+) -> None:
+    with engine_server.client() as client:
+        created = client.post("/api/v1/experiments", json=sweep_spec())
+        assert created.status_code == 201, created.text
+        experiment_id = created.json()["id"]
+        experiment = wait_for(
+            lambda: experiment_state(client, experiment_id, "completed", "failed"),
+            420,
+            "the sweep to finish",
+        )
+        trials = all_pages(client, f"/api/v1/experiments/{experiment_id}/trials")
+        results = {t["id"]: all_pages(client, f"/api/v1/trials/{t['id']}/results") for t in trials}
+        events = [
+            e["kind"] for e in all_pages(client, f"/api/v1/experiments/{experiment_id}/events")
+        ]
+
+    assert experiment["state"] == "completed", experiment["error"]
+    assert len(trials) == 5
+    states = [t["state"] for t in trials]
+    assert states.count("failed") == 1 and "pruned" in states and "completed" in states
+    assert set(states) <= {"completed", "pruned", "failed"}
+
+    failed = next(t for t in trials if t["state"] == "failed")
+    assert failed["config"]["optimizer"] == "bogus"
+    assert "optimizer must be one of sgd, adam; got 'bogus'" in failed["error"]
+
+    for trial in trials:
+        iterations = [r["iteration"] for r in results[trial["id"]]]
+        assert iterations == list(range(1, len(iterations) + 1)), trial  # contiguous, no dupes
+        assert trial["iteration"] == len(iterations) <= 4  # none runs past max_t
+        if trial["state"] == "completed":
+            assert iterations == [1, 2, 3, 4]
+            assert trial["checkpoint_uri"] and Path(trial["checkpoint_uri"]).is_dir()
+        if trial["state"] == "pruned":
+            assert len(iterations) < 4
+        assert all(
+            {"train_loss", "val_loss", "val_accuracy", "samples_per_second"} <= set(r["metrics"])
+            for r in results[trial["id"]]
+        )
+
+    best_stored = max(r["metrics"]["val_accuracy"] for rs in results.values() for r in rs)
+    assert experiment["best_metric"] == pytest.approx(best_stored)
+    assert experiment["best_trial"]["best_metric"] == pytest.approx(best_stored)
+    assert experiment["trial_counts"] == {s: states.count(s) for s in set(states)}
+    assert {
+        "driver_submitted",
+        "trial_started",
+        "trial_pruned",
+        "trial_failed",
+        "completed",
+    } <= set(events)
+
+
+def ray_leftovers(ray: RayConnection, job_id: str) -> list[str]:
+    job = ray.jobs.get_job_info(job_id)
+    leftovers = [f"job {job.status}"] if not job.status.is_terminal() else []
+    actors = list_actors(
+        address=ray.address, filters=[("job_id", "=", job.job_id)], raise_on_missing_output=False
+    )
+    leftovers += [f"actor {a.class_name} {a.state}" for a in actors if a.state != "DEAD"]
+    groups = list_placement_groups(address=ray.address, raise_on_missing_output=False)
+    leftovers += [
+        f"placement group {g.placement_group_id} {g.state}"
+        for g in groups
+        if g.creator_job_id == job.job_id and g.state != "REMOVED"
+    ]
+    return leftovers
+
+
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+def test_cancel_mid_sweep_ends_it_and_leaves_nothing_in_ray(
+    engine_server: ServerProcess, ray_cluster: RayConnection
+) -> None:
+    spec = sweep_spec(
+        early_stopping={"scheduler": "none", "max_t": 200},
+        search={"algorithm": "random", "num_samples": 4, "seed": 1, "max_concurrent_trials": 2},
+    )
+    spec["search_space"]["optimizer"] = {"type": "constant", "value": "adam"}
+    with engine_server.client() as client:
+        experiment_id = client.post("/api/v1/experiments", json=spec).json()["id"]
+
+        def has_results() -> bool:
+            trials = client.get(f"/api/v1/experiments/{experiment_id}/trials").json()["items"]
+            return any(t["iteration"] >= 1 for t in trials)
+
+        wait_for(has_results, 240, "a trial to report")
+        job_id = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
+        asked = time.monotonic()
+        cancel = client.post(f"/api/v1/experiments/{experiment_id}/cancel")
+        assert cancel.status_code == 200 and cancel.json()["state"] == "cancelling"
+        experiment = wait_for(
+            lambda: experiment_state(client, experiment_id, "cancelled"),
+            60,
+            "the sweep to be cancelled",
+        )
+        took = time.monotonic() - asked
+        trials = all_pages(client, f"/api/v1/experiments/{experiment_id}/trials")
+
+    assert took < 60 and experiment["finished_at"] is not None
+    assert trials and all(t["state"] == "cancelled" for t in trials), trials
+    wait_for(lambda: not ray_leftovers(ray_cluster, job_id), 60, "Ray to release the sweep")
+    assert ray_leftovers(ray_cluster, job_id) == []
