@@ -28,17 +28,9 @@ from service.db import migrate  # noqa: E402
 from service.engine.cluster import RayConnection  # noqa: E402
 from service.settings import Settings  # noqa: E402
 from tests.conftest import ServerProcess  # noqa: E402
+from trainers.registry import TRAINERS  # noqa: E402
 
-CONFIG = {
-    "lr": 0.01,
-    "hidden": 64,
-    "depth": 2,
-    "dropout": 0.0,
-    "weight_decay": 0.0,
-    "batch_size": 64,
-    "optimizer": "adam",
-    "seed": 0,
-}
+CONFIG = dict(TRAINERS["digits_mlp"].defaults)  # the bundled defaults, one source
 
 
 def through_raysweep(server: ServerProcess, epochs: int) -> tuple[float, float]:
