@@ -10,9 +10,11 @@ import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
+from ray.tune.search import BasicVariantGenerator
+from ray.tune.search.optuna import OptunaSearch
 
 from raysweep.spec import SpecError, load_spec, parse_search_space, parse_spec
-from service.engine.search import tune_domain
+from service.engine.search import search_algorithm, tune_domain
 from service.errors import InvalidInput
 from service.settings import REPO_ROOT
 from service.specs import check_spec
@@ -228,3 +230,10 @@ def test_loguniform_space_converts_to_tune_and_samples_within_bounds(
 def test_bundled_search_space_files_are_valid() -> None:
     for path in SPACES.glob("*.yaml"):
         assert parse_search_space(yaml.safe_load(path.read_text()))
+
+
+def test_a_fixed_config_gets_a_searcher_that_accepts_it() -> None:
+    fixed = check_spec(minimal(search_space={"lr": {"type": "constant", "value": 0.1}}), SPACES)
+    sampled = check_spec(minimal(), SPACES)
+    assert isinstance(search_algorithm(fixed), BasicVariantGenerator)  # Optuna would refuse it
+    assert isinstance(search_algorithm(sampled), OptunaSearch)

@@ -53,7 +53,10 @@ def param_space(spec: ExperimentSpec) -> dict[str, Any]:
 def search_algorithm(spec: ExperimentSpec) -> Searcher | SearchAlgorithm:
     search = spec.search
     points = [dict(p) for p in search.points_to_evaluate] or None
-    if search.algorithm == "grid":
+    space = spec.search_space if isinstance(spec.search_space, dict) else {}
+    nothing_sampled = all(isinstance(p, Constant) for p in space.values())
+    # Optuna refuses a space with nothing to sample; a fixed config needs no searcher anyway
+    if search.algorithm == "grid" or nothing_sampled:
         return BasicVariantGenerator(points_to_evaluate=points, random_state=search.seed)
     sampler = (
         TPESampler(seed=search.seed)
