@@ -10,6 +10,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -59,6 +60,19 @@ def db(db_url: str) -> Iterator[sessionmaker[Session]]:
     engine = create_db_engine(db_url)
     yield session_factory(engine)
     engine.dispose()
+
+
+def minimal_spec(**changes: Any) -> dict[str, Any]:
+    """The smallest valid spec for the bundled trainer, with ``changes`` applied."""
+    spec: dict[str, Any] = {
+        "name": "digits",
+        "trainer": "digits_mlp",
+        "search_space": "digits_mlp",
+        "metric": "val_accuracy",
+        "mode": "max",
+    }
+    spec.update(changes)
+    return spec
 
 
 def row_counts(db: sessionmaker[Session]) -> dict[str, int]:

@@ -18,6 +18,7 @@ from service.engine.search import search_algorithm, tune_domain
 from service.errors import InvalidInput
 from service.settings import REPO_ROOT
 from service.specs import check_spec
+from tests.conftest import minimal_spec
 
 EXAMPLE = """
 name: digits-asha
@@ -36,16 +37,7 @@ labels: {team: vision}
 SPACES = REPO_ROOT / "search_spaces"
 
 
-def minimal(**changes: Any) -> dict[str, Any]:
-    spec: dict[str, Any] = {
-        "name": "x",
-        "trainer": "digits_mlp",
-        "search_space": "digits_mlp",
-        "metric": "val_accuracy",
-        "mode": "max",
-    }
-    spec.update(changes)
-    return spec
+minimal = minimal_spec
 
 
 def problems(data: Any) -> dict[str, str]:

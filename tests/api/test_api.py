@@ -13,19 +13,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schemas import TrialState
 from service.db.models import ExperimentRow
 from service.engine.recorder import Recorder, ResultReported, TrialEnded, TrialStarted
-from tests.conftest import ServerProcess, row_counts
+from tests.conftest import ServerProcess, minimal_spec, row_counts
 
-
-def spec(**changes: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "name": "digits",
-        "trainer": "digits_mlp",
-        "search_space": "digits_mlp",
-        "metric": "val_accuracy",
-        "mode": "max",
-    }
-    data.update(changes)
-    return data
+spec = minimal_spec
 
 
 def submit(client: httpx.Client, **changes: Any) -> str:
