@@ -36,6 +36,7 @@ class RayConnection:
         self.embedded = settings.ray_address is None
         self._head: subprocess.Popen[bytes] | None = None
         self.gcs_address: str | None = None  # known for the embedded head only
+        self.temp_dir: Path | None = None  # likewise
         self._client: JobSubmissionClient | None = None
 
     def __enter__(self) -> RayConnection:
@@ -80,9 +81,14 @@ class RayConnection:
         home = self.settings.home.resolve()
         # Ray's socket paths must stay short: keep its temp dir under /tmp, one per home
         temp_dir = Path("/tmp") / f"raysweep-{hashlib.sha1(str(home).encode()).hexdigest()[:8]}"
+        self.temp_dir = temp_dir
         dashboard_port = free_port()
+        ray_cli = shutil.which("ray", path=str(Path(sys.executable).parent)) or "ray"
+        # Ray's token authentication needs a token before the head starts: create Ray's own
+        # ~/.ray/auth_token when there is none (the command prints it; keep it out of logs)
+        subprocess.run([ray_cli, "get-auth-token", "--generate"], check=True, capture_output=True)
         command = [
-            shutil.which("ray", path=str(Path(sys.executable).parent)) or "ray",
+            ray_cli,
             "start",
             "--head",
             "--block",

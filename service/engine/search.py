@@ -57,7 +57,12 @@ def search_algorithm(spec: ExperimentSpec) -> Searcher | SearchAlgorithm:
     nothing_sampled = all(isinstance(p, Constant) for p in space.values())
     # Optuna refuses a space with nothing to sample; a fixed config needs no searcher anyway
     if search.algorithm == "grid" or nothing_sampled:
-        return BasicVariantGenerator(points_to_evaluate=points, random_state=search.seed)
+        # Tune ignores max_concurrent_trials for a generator passed in: it carries the limit
+        return BasicVariantGenerator(
+            points_to_evaluate=points,
+            random_state=search.seed,
+            max_concurrent=search.max_concurrent_trials or 0,
+        )
     sampler = (
         TPESampler(seed=search.seed)
         if search.algorithm == "tpe"
