@@ -36,6 +36,7 @@ test: lint
 
 bench: $(STAMP_DEV)
 	$(PY) bench/overhead.py
+	$(PY) bench/recovery.py
 
 clean:
 	rm -rf $(VENV) var

@@ -206,9 +206,20 @@ class Resources(StrictModel):
 
 
 class FaultTolerance(StrictModel):
-    max_failures: int = Field(default=2, ge=0, le=1000)
-    checkpoint_frequency: int = Field(default=1, ge=1)
-    checkpoints_to_keep: int = Field(default=2, ge=1, le=1000)
+    max_failures: int = Field(
+        default=2,
+        ge=0,
+        le=1000,
+        description="Worker-group restarts (from the latest checkpoint) a trial may use before "
+        "it fails.",
+    )
+    checkpoint_frequency: int = Field(default=1, ge=1, description="Checkpoint every N epochs.")
+    checkpoints_to_keep: int = Field(
+        default=2,
+        ge=1,
+        le=1000,
+        description="Latest checkpoints kept per finished trial, besides its best one.",
+    )
 
 
 class StopConfig(StrictModel):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from raysweep.schemas import ExperimentState as E
 from raysweep.schemas import TrialState as T
 from service.db.models import ExperimentRow, TrialRow, utcnow
@@ -14,7 +17,7 @@ class IllegalTransition(ValueError):
 
 
 EXPERIMENT_MOVES: dict[E, frozenset[E]] = {
-    E.queued: frozenset({E.running, E.cancelled, E.failed}),
+    E.queued: frozenset({E.running, E.cancelled, E.failed, E.paused}),
     E.running: frozenset({E.completed, E.failed, E.cancelling, E.pausing, E.cancelled}),
     E.cancelling: frozenset({E.cancelled, E.failed, E.completed}),
     E.pausing: frozenset({E.paused, E.cancelling, E.failed, E.completed, E.cancelled}),
@@ -57,3 +60,19 @@ def move_trial(row: TrialRow, target: T) -> None:
         row.started_at = now
     if target.is_final:
         row.finished_at = now
+
+
+def end_open_trials(session: Session, experiment_id: str, target: T) -> int:
+    """Move the experiment's pending and running trials to ``target`` (``pending`` when the sweep
+    pauses, ``cancelled`` when it ends without them); returns how many moved."""
+    moved = 0
+    for trial in session.scalars(
+        select(TrialRow).where(
+            TrialRow.experiment_id == experiment_id,
+            TrialRow.state.in_([T.pending.value, T.running.value]),
+        )
+    ):
+        if trial.state != target.value:
+            move_trial(trial, target)
+            moved += 1
+    return moved

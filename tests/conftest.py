@@ -133,6 +133,13 @@ class ServerProcess:
                 self.process.wait()
         self.process = None
 
+    def kill(self) -> None:
+        """SIGKILL, as a crash would: no shutdown code runs."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
     @property
     def admin_token(self) -> str:
         return (self.home / "admin-token").read_text().strip()

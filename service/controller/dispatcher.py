@@ -39,7 +39,7 @@ class Dispatcher:
             if free <= 0:
                 return 0
             queued = session.execute(
-                select(ExperimentRow.id, ExperimentRow.driver_restarts)
+                select(ExperimentRow.id, ExperimentRow.driver_attempts)
                 .where(ExperimentRow.state == ExperimentState.queued.value)
                 .order_by(ExperimentRow.created_at, ExperimentRow.id)
                 .limit(free)
@@ -60,6 +60,7 @@ class Dispatcher:
                 # cancelled while we submitted: the driver sees a non-running sweep and exits
                 return
             row.driver_job_id = job_id
+            row.driver_attempts = attempt + 1
             repo.add_event(
                 session,
                 experiment_id,

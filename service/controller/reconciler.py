@@ -15,10 +15,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ExperimentState, TrialState
 from service.db import repositories as repo
-from service.db.models import EventRow, ExperimentRow, TrialRow, utcnow
+from service.db.models import EventRow, ExperimentRow, utcnow
 from service.engine.launcher import Launcher
 from service.settings import Settings
-from service.states import move_experiment, move_trial
+from service.states import end_open_trials, move_experiment
 
 log = logging.getLogger("raysweep.reconciler")
 ACTIVE = [ExperimentState.running, ExperimentState.cancelling, ExperimentState.pausing]
@@ -55,7 +55,9 @@ class Reconciler:
             row = repo.get_experiment_row(session, experiment_id, for_update=True)
             if row.driver_job_id != job_id or ExperimentState(row.state) not in ACTIVE:
                 return 0  # the driver finished its bookkeeping meanwhile
-            reason = f"driver job {job_id} is {job_state}" + (f": {message}" if message else "")
+            # Ray's message can carry the job's last 20k characters of logs: keep the first line
+            summary = message.strip().splitlines()[0][:300] if message.strip() else ""
+            reason = f"driver job {job_id} is {job_state}" + (f": {summary}" if summary else "")
             if row.state != ExperimentState.running.value:
                 # it was asked to stop; with the driver gone that request is fulfilled
                 target = (
@@ -63,7 +65,7 @@ class Reconciler:
                     if row.state == ExperimentState.cancelling.value
                     else ExperimentState.paused
                 )
-                self._end_trials(
+                end_open_trials(
                     session,
                     experiment_id,
                     TrialState.cancelled
@@ -74,23 +76,28 @@ class Reconciler:
                 repo.add_event(session, experiment_id, target.value, f"{reason}; {target.value}")
                 return 1
             if row.driver_restarts >= self.settings.max_driver_restarts:
-                self._end_trials(session, experiment_id, TrialState.cancelled)
+                end_open_trials(session, experiment_id, TrialState.cancelled)
                 move_experiment(row, ExperimentState.failed)
                 row.error = (
-                    f"{reason}; gave up after {row.driver_restarts} driver restart(s) "
-                    "(max_driver_restarts)"
+                    f"{reason}; not resubmitted: the driver was already restarted "
+                    f"{row.driver_restarts} time(s), the limit set by "
+                    f"RAYSWEEP_MAX_DRIVER_RESTARTS={self.settings.max_driver_restarts}"
                 )
                 repo.add_event(session, experiment_id, "failed", row.error)
                 return 1
             row.driver_restarts += 1
-            attempt = row.driver_restarts
+            attempt = row.driver_attempts
             repo.add_event(
-                session, experiment_id, "driver_lost", f"{reason}; resubmitting (restart {attempt})"
+                session,
+                experiment_id,
+                "driver_lost",
+                f"{reason}; resubmitting (restart {row.driver_restarts})",
             )
         new_job = self.launcher.submit(experiment_id, attempt)
         with self.db.begin() as session:
             row = repo.get_experiment_row(session, experiment_id, for_update=True)
             row.driver_job_id = new_job
+            row.driver_attempts = attempt + 1
             repo.add_event(
                 session,
                 experiment_id,
@@ -120,14 +127,3 @@ class Reconciler:
         )
         self.launcher.stop(job_id)
         return 1
-
-    @staticmethod
-    def _end_trials(session: Session, experiment_id: str, target: TrialState) -> None:
-        for trial in session.scalars(
-            select(TrialRow).where(
-                TrialRow.experiment_id == experiment_id,
-                TrialRow.state.in_([TrialState.pending.value, TrialState.running.value]),
-            )
-        ):
-            if trial.state != target.value:
-                move_trial(trial, target)

@@ -81,6 +81,8 @@ class ExperimentRow(Base):
     created_by: Mapped[str | None] = mapped_column(String(64))
     driver_job_id: Mapped[str | None] = mapped_column(String(128))
     driver_restarts: Mapped[int] = mapped_column(Integer, default=0)
+    # every driver submitted so far (first run, restarts, resumes): the next job's attempt number
+    driver_attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     best_trial_id: Mapped[int | None] = mapped_column(
         ForeignKey("trials.id", ondelete="SET NULL", use_alter=True)
     )

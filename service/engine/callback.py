@@ -8,7 +8,10 @@ driver's process-local state (the recorder, the database) through ``DriverContex
 
 from __future__ import annotations
 
+import logging
 import math
+import os
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,9 +20,17 @@ from typing import Any, ClassVar
 from ray import tune
 from ray.tune.experiment import Trial
 from ray.tune.result import AUTO_RESULT_KEYS
+from sqlalchemy.exc import DBAPIError
 
 from raysweep.schemas import TrialState
-from service.engine.recorder import Recorder, ResultReported, TrialEnded, TrialStarted
+from service.engine.recorder import (
+    Recorder,
+    ResultReported,
+    TrialEnded,
+    TrialRestarted,
+    TrialStarted,
+)
+from service.engine.trial import RESTART_REASON_KEY, RESTARTS_KEY
 
 # Tune's bookkeeping; the rest of a result is what the trainer reported
 SKIPPED_KEYS = set(AUTO_RESULT_KEYS) - {"time_total_s"} | {
@@ -30,8 +41,11 @@ SKIPPED_KEYS = set(AUTO_RESULT_KEYS) - {"time_total_s"} | {
     "checkpoint_path",
     "time_this_iter_s",
     "timestamp",
+    RESTARTS_KEY,
+    RESTART_REASON_KEY,
 }
 CHECKPOINT_PATH_KEY = "checkpoint_path"  # added by TuneReportCallback
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -45,10 +59,15 @@ class DriverContext:
     metric: str
     mode: str
     target: float | None
+    pause_wait_s: float = 30.0
     poll_s: float = 1.0
     pruned: set[str] = field(default_factory=set)
     request: str | None = None
     target_reached_by: str | None = None
+    # pause: trials that saved a checkpoint since it was asked, and whether Tune was interrupted
+    checkpointed_since_pause: set[str] = field(default_factory=set)
+    pause_asked_at: float | None = None
+    interrupted: bool = False
     _last_poll: float = 0.0
 
     _current: ClassVar[DriverContext | None] = None
@@ -64,11 +83,31 @@ class DriverContext:
         return cls._current
 
     def poll_request(self) -> str | None:
+        """The pending control request; a pause can still turn into a cancel."""
         now = time.monotonic()
-        if self.request is None and now - self._last_poll >= self.poll_s:
+        if self.request != "cancel" and now - self._last_poll >= self.poll_s:
             self._last_poll = now
-            self.request = self.read_request()
+            try:
+                self.request = self.read_request()
+            except DBAPIError as error:  # the database is down: training goes on meanwhile
+                log.warning("cannot read control requests: %s", type(error.orig).__name__)
+            if self.request == "pause" and self.pause_asked_at is None:
+                self.pause_asked_at = now
         return self.request
+
+    def ready_to_pause(self, trials: list[Trial]) -> bool:
+        """Every running trial that has reported saved a checkpoint since the pause was asked
+        (so resuming redoes no work), or the wait for that ran out."""
+        if self.poll_request() != "pause" or self.interrupted:
+            return False
+        asked = self.pause_asked_at
+        if asked is not None and time.monotonic() - asked >= self.pause_wait_s:
+            return True
+        return all(
+            trial.trial_id in self.checkpointed_since_pause
+            for trial in trials
+            if trial.status == Trial.RUNNING and trial.last_result
+        )
 
     def end_state(self, trial: Trial) -> TrialState:
         """How a TERMINATED trial ended: pruned by ASHA, completed, or cancelled with its sweep."""
@@ -76,7 +115,7 @@ class DriverContext:
             return TrialState.pruned
         if (trial.last_result or {}).get(self.time_attr, 0) >= self.max_t:
             return TrialState.completed
-        if self.request is not None or self.target_reached_by is not None:
+        if self.request == "cancel" or self.target_reached_by is not None:
             return TrialState.cancelled
         return TrialState.completed
 
@@ -113,12 +152,26 @@ class RecordingCallback(tune.Callback):
         self, iteration: int, trials: list[Trial], trial: Trial, result: dict[str, Any], **info: Any
     ) -> None:
         context = DriverContext.current()
+        restarts = result.get(RESTARTS_KEY)
+        if isinstance(restarts, int) and restarts > 0:
+            reason = str(result.get(RESTART_REASON_KEY, "a worker failure"))
+            context.recorder.submit(TrialRestarted(trial.trial_id, reason, restarts))
         step = result.get(context.time_attr, result.get("training_iteration"))
+        if context.request == "pause" and result.get(CHECKPOINT_PATH_KEY):
+            context.checkpointed_since_pause.add(trial.trial_id)
         context.recorder.submit(
             ResultReported(
                 trial.trial_id, int(step), reported_metrics(result), result.get(CHECKPOINT_PATH_KEY)
             )
         )
+
+    def on_step_end(self, iteration: int, trials: list[Trial], **info: Any) -> None:
+        context = DriverContext.current()
+        if context.ready_to_pause(trials):
+            # Tune's own graceful interrupt: it saves the experiment state with the running
+            # trials still unfinished, so Tuner.restore resumes them from their checkpoints
+            context.interrupted = True
+            os.kill(os.getpid(), signal.SIGUSR1)
 
     def on_trial_complete(
         self, iteration: int, trials: list[Trial], trial: Trial, **info: Any
@@ -151,4 +204,4 @@ class SweepStopper(tune.Stopper):
 
     def stop_all(self) -> bool:
         context = DriverContext.current()
-        return context.poll_request() is not None or context.target_reached_by is not None
+        return context.poll_request() == "cancel" or context.target_reached_by is not None

@@ -8,12 +8,17 @@ through the recorder (trials, results) and the short transactions here (experime
 from __future__ import annotations
 
 import logging
+import os
 import sys
+import time
 import traceback
+from collections.abc import Callable
+from typing import TypeVar
 
 import ray
 from ray import tune
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ExperimentState, TrialState
@@ -21,12 +26,19 @@ from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.models import TrialRow
 from service.db.session import create_db_engine, session_factory
-from service.engine.callback import DriverContext, RecordingCallback, SweepStopper
-from service.engine.recorder import Recorder
+from service.engine.callback import (
+    DriverContext,
+    RecordingCallback,
+    SweepStopper,
+    reported_metrics,
+)
+from service.engine.recorder import Recorder, ResultReported
+from service.engine.retention import prune_experiment
 from service.engine.search import param_space, scheduler, search_algorithm
 from service.engine.trial import TrialPlan, run_trial
 from service.settings import Settings, get_settings
-from service.states import move_experiment, move_trial
+from service.states import end_open_trials, move_experiment
+from service.storage import experiment_uri, read_json, train_runs_uri
 from trainers.registry import get_trainer
 
 log = logging.getLogger("raysweep.driver")
@@ -35,10 +47,31 @@ ACTIVE = (ExperimentState.running, ExperimentState.cancelling, ExperimentState.p
 # a Tune function trial cannot ask for zero resources; its Train workers get their own group
 TRIAL_DRIVER_RESOURCES = {"CPU": 0.01}
 RECORDER_DRAIN_TIMEOUT_S = 600
+# Tune's state snapshot (what a resubmitted driver restores) every N seconds instead of Tune's
+# adaptive >= 10 s: a driver killed between snapshots loses less searcher and trial state
+TUNE_SNAPSHOT_INTERVAL_S = "2"
+# how long the driver's own database reads and writes wait out an outage before giving up
+DB_OUTAGE_TIMEOUT_S = 600
+T = TypeVar("T")
+TRAIN_SNAPSHOT = "checkpoint_manager_snapshot.json"  # Ray Train's record of a run's checkpoints
+
+
+def with_db_retry(action: Callable[[], T], what: str, timeout_s: float = DB_OUTAGE_TIMEOUT_S) -> T:
+    """Run a short transaction, retrying with backoff while the database is unreachable."""
+    deadline, backoff = time.monotonic() + timeout_s, 0.5
+    while True:
+        try:
+            return action()
+        except DBAPIError as error:
+            if time.monotonic() + backoff > deadline:
+                raise
+            log.warning("%s: database unavailable (%s); retrying", what, type(error.orig).__name__)
+            time.sleep(backoff)
+            backoff = min(backoff * 2, 10.0)
 
 
 def experiment_path(settings: Settings, experiment_id: str) -> str:
-    return f"{settings.storage_root.rstrip('/')}/{experiment_id}"
+    return experiment_uri(settings.storage_root, experiment_id)
 
 
 def read_request(db: sessionmaker[Session], experiment_id: str) -> str | None:
@@ -48,33 +81,74 @@ def read_request(db: sessionmaker[Session], experiment_id: str) -> str | None:
     return {ExperimentState.cancelling: "cancel", ExperimentState.pausing: "pause"}.get(state)
 
 
-def trial_plan(spec: ExperimentSpec, settings: Settings, experiment_id: str) -> TrialPlan:
+def trials_by_finality(
+    db: sessionmaker[Session], experiment_id: str
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The Tune ids of the experiment's (final, unfinished) trials."""
+    with db.begin() as session:
+        rows = session.execute(
+            select(TrialRow.tune_trial_id, TrialRow.state).where(
+                TrialRow.experiment_id == experiment_id
+            )
+        ).all()
+    final = frozenset(tune_id for tune_id, state in rows if TrialState(state).is_final)
+    return final, frozenset(tune_id for tune_id, _ in rows) - final
+
+
+def backfill_from_train_runs(
+    recorder: Recorder, runs_uri: str, tune_ids: frozenset[str], time_attr: str
+) -> int:
+    """Submit the checkpointed results each unfinished trial's Train run holds on storage.
+
+    A report can reach Ray Train (which saves its checkpoint) and never reach the driver: the
+    sweep was paused or the driver died in between. The resumed run continues after that
+    checkpoint, so its epoch would be missing; the recorder stores only the ones it lacks."""
+    submitted = 0
+    for tune_id in sorted(tune_ids):
+        snapshot = read_json(f"{runs_uri}/{tune_id}/{TRAIN_SNAPSHOT}")
+        for result in (snapshot or {}).get("checkpoint_results", []):
+            metrics, step = result.get("metrics", {}), result.get("metrics", {}).get(time_attr)
+            if not isinstance(step, int):
+                continue
+            checkpoint = f"{runs_uri}/{tune_id}/{result['checkpoint_dir_name']}"
+            recorder.submit(ResultReported(tune_id, step, reported_metrics(metrics), checkpoint))
+            submitted += 1
+    return submitted
+
+
+def trial_plan(
+    spec: ExperimentSpec, settings: Settings, experiment_id: str, finished: frozenset[str]
+) -> TrialPlan:
     resources, faults = spec.resources, spec.fault_tolerance
     return TrialPlan(
         trainer=spec.trainer,
         epochs=spec.early_stopping.max_t,
         checkpoint_frequency=faults.checkpoint_frequency,
-        checkpoints_to_keep=faults.checkpoints_to_keep,
         max_failures=faults.max_failures,
         num_workers=resources.num_workers,
         use_gpu=resources.use_gpu,
         cpus_per_worker=resources.cpus_per_worker,
         gpus_per_worker=resources.gpus_per_worker,
-        storage_path=f"{experiment_path(settings, experiment_id)}/train",
+        storage_path=train_runs_uri(settings.storage_root, experiment_id),
         seed=spec.search.seed or 0,
+        finished_trials=finished,
     )
 
 
-def build_tuner(spec: ExperimentSpec, settings: Settings, experiment_id: str) -> tune.Tuner:
+def build_tuner(
+    spec: ExperimentSpec, settings: Settings, experiment_id: str, finished: frozenset[str]
+) -> tune.Tuner:
     trainable = tune.with_resources(
-        tune.with_parameters(run_trial, plan=trial_plan(spec, settings, experiment_id)),
+        tune.with_parameters(run_trial, plan=trial_plan(spec, settings, experiment_id, finished)),
         TRIAL_DRIVER_RESOURCES,
     )
     path = experiment_path(settings, experiment_id)
     if tune.Tuner.can_restore(path):
-        log.info("restoring the sweep from %s", path)
-        # errored trials stay failed: their error was recorded and retrying is max_failures' job
-        return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=False)
+        log.info("restoring the sweep from %s (%d trials already final)", path, len(finished))
+        # unfinished and errored trials resume from their Train checkpoints, except those the
+        # database holds as final (run_trial returns at once for them): a trial that failed
+        # past max_failures stays failed, one pruned after Tune's last snapshot stays pruned
+        return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     time_attr = spec.early_stopping.time_attr or get_trainer(spec.trainer).time_attr
     return tune.Tuner(
         trainable,
@@ -117,8 +191,8 @@ def finish(
             target, message = ExperimentState.failed, f"sweep failed: {error}"
         elif current is ExperimentState.cancelling:
             target, message = ExperimentState.cancelled, "sweep cancelled"
-        elif current is ExperimentState.pausing:
-            target, message = ExperimentState.paused, "sweep paused"
+        elif current is ExperimentState.pausing and context.interrupted:
+            target, message = ExperimentState.paused, "sweep paused; resume continues it"
         else:
             target = ExperimentState.completed
             message = "sweep completed" + (
@@ -126,15 +200,11 @@ def finish(
                 if context.target_reached_by
                 else ""
             )
-        leftover = TrialState.pending if target is ExperimentState.paused else TrialState.cancelled
-        for trial in session.scalars(
-            select(TrialRow).where(
-                TrialRow.experiment_id == experiment_id,
-                TrialRow.state.in_([TrialState.pending.value, TrialState.running.value]),
-            )
-        ):
-            if trial.state != leftover.value:
-                move_trial(trial, leftover)
+        end_open_trials(
+            session,
+            experiment_id,
+            TrialState.pending if target is ExperimentState.paused else TrialState.cancelled,
+        )
         move_experiment(row, target)
         row.error = error
         repo.add_event(
@@ -147,19 +217,35 @@ def finish(
     return target
 
 
-def run(experiment_id: str) -> int:
-    settings = get_settings()
-    engine = create_db_engine(settings.database_url_value)
-    db = session_factory(engine)
+def read_experiment(
+    db: sessionmaker[Session], experiment_id: str
+) -> tuple[ExperimentState, dict[str, object]]:
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id)
-        state, spec_data = ExperimentState(row.state), row.spec
+        return ExperimentState(row.state), row.spec
+
+
+def run(experiment_id: str) -> int:
+    settings = get_settings()
+    os.environ.setdefault("TUNE_GLOBAL_CHECKPOINT_S", TUNE_SNAPSHOT_INTERVAL_S)
+    engine = create_db_engine(settings.database_url_value)
+    db = session_factory(engine)
+    state, spec_data = with_db_retry(
+        lambda: read_experiment(db, experiment_id), "reading the experiment"
+    )
     if state not in ACTIVE:
         log.warning("experiment %s is %s; nothing to drive", experiment_id, state.value)
         return 0
     spec = ExperimentSpec.model_validate(spec_data)
     trainer = get_trainer(spec.trainer)
-    recorder = Recorder(db, experiment_id, spec.metric, spec.mode).start()
+    recorder = Recorder(
+        db,
+        experiment_id,
+        spec.metric,
+        spec.mode,
+        storage_root=settings.storage_root,
+        checkpoints_to_keep=spec.fault_tolerance.checkpoints_to_keep,
+    ).start()
     context = DriverContext(
         recorder=recorder,
         read_request=lambda: read_request(db, experiment_id),
@@ -168,17 +254,32 @@ def run(experiment_id: str) -> int:
         metric=spec.metric,
         mode=spec.mode,
         target=spec.stop.target,
+        pause_wait_s=settings.cancel_grace_s * 0.75,
     ).bind()
+    finished, unfinished = with_db_retry(
+        lambda: trials_by_finality(db, experiment_id), "reading the trials"
+    )
+    runs = train_runs_uri(settings.storage_root, experiment_id)
+    keep = spec.fault_tolerance.checkpoints_to_keep
+    try:  # catching up on an earlier driver's pruning is not worth failing the sweep for
+        prune_experiment(db, experiment_id, runs, keep, spec.mode)
+    except Exception:
+        log.warning("could not prune finished trials' checkpoints", exc_info=True)
+    if unfinished:
+        backfilled = backfill_from_train_runs(recorder, runs, unfinished, context.time_attr)
+        log.info("resubmitted %d checkpointed results of %d trials", backfilled, len(unfinished))
     error = None
     try:
         ray.init()
-        build_tuner(spec, settings, experiment_id).fit()
+        build_tuner(spec, settings, experiment_id, finished).fit()
     except Exception:
         error = traceback.format_exc(limit=20)
         log.exception("the sweep failed")
     if not recorder.close(RECORDER_DRAIN_TIMEOUT_S):
         error = error or f"could not write all results to the database: {recorder.last_error}"
-    final = finish(db, experiment_id, context, error)
+    final = with_db_retry(
+        lambda: finish(db, experiment_id, context, error), "recording the outcome"
+    )
     log.info("experiment %s is %s", experiment_id, final.value)
     engine.dispose()
     return 0 if final is not ExperimentState.failed else 1

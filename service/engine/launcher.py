@@ -10,13 +10,6 @@ from ray.job_submission import JobStatus
 from service.engine.cluster import RayConnection
 from service.settings import Settings
 
-DRIVER_ENV = (
-    "RAYSWEEP_DATABASE_URL",
-    "RAYSWEEP_STORAGE_URI",
-    "RAYSWEEP_HOME",
-    "RAYSWEEP_SEARCH_SPACES_DIR",
-)
-
 
 def driver_job_id(experiment_id: str, attempt: int) -> str:
     """Derived from the experiment and attempt: a retried submit can never start a second driver."""
@@ -50,6 +43,7 @@ class RayJobsLauncher:
             "RAYSWEEP_STORAGE_URI": settings.storage_root,
             "RAYSWEEP_HOME": str(settings.home.resolve()),
             "RAYSWEEP_SEARCH_SPACES_DIR": str(settings.search_spaces_dir),
+            "RAYSWEEP_CANCEL_GRACE_S": str(settings.cancel_grace_s),
             "RAY_AUTH_MODE": "token",
         }
 

@@ -24,7 +24,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schemas import TrialState
 from service.db import repositories as repo
 from service.db.models import Base, CheckpointRow, ResultRow, TrialRow, utcnow
+from service.engine.retention import prune_trial
 from service.states import move_trial
+from service.storage import artifact_uri, train_runs_uri
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +54,11 @@ class TrialEnded:
 
 @dataclass(frozen=True)
 class TrialRestarted:
+    """Ray Train restarted the trial's worker group ``count`` times (from its latest checkpoint)."""
+
     tune_id: str
     reason: str
+    count: int = 1
 
 
 Op = TrialStarted | ResultReported | TrialEnded | TrialRestarted
@@ -87,6 +92,9 @@ class Recorder:
     experiment_id: str
     metric: str
     mode: str
+    # storage root (for checkpoint URIs) and the latest checkpoints a finished trial keeps
+    storage_root: str = ""
+    checkpoints_to_keep: int | None = None
     flush_interval_s: float = 0.2
     max_buffered: int = 1_000_000
     batch_size: int = 5_000
@@ -163,9 +171,25 @@ class Recorder:
                 continue
             backoff = 0.1
             self.last_error = None
+            self._prune([op.tune_id for op in batch if isinstance(op, TrialEnded)])
             with self._lock:
                 self._in_flight = 0
                 self._lock.notify_all()
+
+    def _prune(self, ended: list[str]) -> None:
+        if self.checkpoints_to_keep is None:
+            return
+        for tune_id in ended:
+            try:
+                prune_trial(
+                    self.db,
+                    self._trial_ids[tune_id],
+                    train_runs_uri(self.storage_root, self.experiment_id),
+                    self.checkpoints_to_keep,
+                    self.mode,
+                )
+            except Exception:  # storage or database trouble: the next driver start catches up
+                log.warning("could not prune the checkpoints of trial %s", tune_id, exc_info=True)
 
     # --- one batch, one transaction --------------------------------------------------------------
 
@@ -193,7 +217,7 @@ class Recorder:
                                 {
                                     "trial_id": trial_id,
                                     "iteration": op.iteration,
-                                    "uri": op.checkpoint_uri,
+                                    "uri": artifact_uri(self.storage_root, op.checkpoint_uri),
                                     "metric": self._value(op.metrics),
                                     "created_at": utcnow(),
                                     "deleted": False,
@@ -203,13 +227,15 @@ class Recorder:
                         self._end(session, op, trial_ids[op.tune_id])
                     case TrialRestarted():
                         row = session.get_one(TrialRow, trial_ids[op.tune_id])
-                        row.restarts += 1
+                        row.restarts += op.count
                         repo.add_event(
                             session,
                             self.experiment_id,
                             "trial_restarted",
-                            op.reason,
+                            f"trial {op.tune_id}: worker group restarted from its latest "
+                            f"checkpoint after {op.reason}",
                             trial_id=row.id,
+                            data={"count": op.count, "restarts": row.restarts},
                         )
             stored = insert_ignoring_duplicates(
                 session, ResultRow, results, ["trial_id", "iteration"]
@@ -240,6 +266,8 @@ class Recorder:
     def _start(self, session: Session, op: TrialStarted, trial_ids: dict[str, int]) -> None:
         if op.tune_id in trial_ids:
             row = session.get_one(TrialRow, trial_ids[op.tune_id])
+            if TrialState(row.state).is_final:
+                return  # a restored driver re-started a trial that had ended: it stays ended
             if op.config and not row.config:
                 row.config = op.config
             if row.state == TrialState.pending.value:
@@ -323,6 +351,6 @@ class Recorder:
                 row.iteration = op.iteration
                 row.last_metric = self._value(op.metrics)
                 if op.checkpoint_uri:
-                    row.checkpoint_uri = op.checkpoint_uri
+                    row.checkpoint_uri = artifact_uri(self.storage_root, op.checkpoint_uri)
             if trial_id in best and is_better(best[trial_id], row.best_metric, self.mode):
                 row.best_metric = best[trial_id]

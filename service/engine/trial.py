@@ -6,11 +6,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ray import tune
-from ray.train import CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
+from ray.train import Checkpoint, CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
 from ray.train.torch import TorchTrainer
+from ray.train.v2._internal.execution.context import TrainRunContext
 from ray.tune.integration.ray_train import TuneReportCallback
 
 from trainers.registry import get_trainer, load_loop
+
+# added to the next result after Ray Train restarted the trial's worker group
+RESTARTS_KEY = "raysweep_worker_group_restarts"
+RESTART_REASON_KEY = "raysweep_restart_reason"
 
 
 @dataclass(frozen=True)
@@ -20,7 +25,6 @@ class TrialPlan:
     trainer: str
     epochs: int
     checkpoint_frequency: int
-    checkpoints_to_keep: int
     max_failures: int
     num_workers: int | tuple[int, int]
     use_gpu: bool
@@ -28,6 +32,8 @@ class TrialPlan:
     gpus_per_worker: float
     storage_path: str
     seed: int
+    # trials the database already holds as final: a restored sweep must not run them again
+    finished_trials: frozenset[str] = frozenset()
 
     def resources_per_worker(self) -> dict[str, float]:
         resources = {"CPU": self.cpus_per_worker}
@@ -47,9 +53,52 @@ def train_config(plan: TrialPlan, config: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def failure_summary(worker_exceptions: dict[int, Exception]) -> str:
+    return "; ".join(
+        f"rank {rank}: {type(error).__name__}: {str(error).strip().splitlines()[0][:300]}"
+        if str(error).strip()
+        else f"rank {rank}: {type(error).__name__}"
+        for rank, error in sorted(worker_exceptions.items())
+    )
+
+
+class ReportToTune(TuneReportCallback):
+    """Tune's report callback, plus the worker-group failures Ray Train retried since the last
+    report, so the driver can count a trial's restarts. Runs in the Train controller actor."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._failures: list[str] = []
+
+    def after_exception(
+        self, run_context: TrainRunContext, worker_exceptions: dict[int, Exception]
+    ) -> None:
+        self._failures.append(failure_summary(worker_exceptions))
+
+    def after_report(
+        self,
+        run_context: TrainRunContext,
+        metrics: list[dict[str, Any]],
+        checkpoint: Checkpoint | None,
+    ) -> None:
+        if self._failures:
+            first = {
+                **metrics[0],
+                RESTARTS_KEY: len(self._failures),
+                RESTART_REASON_KEY: " | ".join(self._failures)[:2000],
+            }
+            metrics = [first, *metrics[1:]]
+            self._failures = []
+        super().after_report(run_context, metrics, checkpoint)
+
+
 def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     """Runs in the Tune trial actor. The Train run is named after the trial, so a restored sweep
     finds the run's checkpoints and the workers continue from the latest one."""
+    trial_id = tune.get_context().get_trial_id()
+    if trial_id in plan.finished_trials:
+        # the previous driver saw this trial end after Tune's last state snapshot
+        return
     trainer = TorchTrainer(
         load_loop(get_trainer(plan.trainer)),
         train_loop_config=train_config(plan, config),
@@ -59,12 +108,13 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
             resources_per_worker=plan.resources_per_worker(),
         ),
         run_config=RunConfig(
-            name=tune.get_context().get_trial_id(),
+            name=trial_id,
             storage_path=plan.storage_path,
             failure_config=FailureConfig(max_failures=plan.max_failures),
-            # the latest N, not the best N: resuming needs the latest
-            checkpoint_config=CheckpointConfig(num_to_keep=plan.checkpoints_to_keep),
-            callbacks=[TuneReportCallback()],
+            # Train keeps every checkpoint while the trial runs; the driver prunes a finished
+            # trial to its latest N plus its best (service.engine.retention)
+            checkpoint_config=CheckpointConfig(num_to_keep=None),
+            callbacks=[ReportToTune()],
         ),
     )
     trainer.fit()

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import (
@@ -16,12 +16,15 @@ from raysweep.schemas import (
     ExperimentRead,
     ExperimentState,
     Page,
+    TrialState,
     TrialSummary,
 )
 from service.db import repositories as repo
 from service.db.models import EventRow, ExperimentRow, LabelRow, TrialRow
+from service.errors import Conflict
 from service.specs import check_spec
-from service.states import move_experiment
+from service.states import end_open_trials, move_experiment
+from service.storage import delete_tree, experiment_uri
 
 MAX_PAGE = 500
 
@@ -108,12 +111,74 @@ def cancel_experiment(db: sessionmaker[Session], experiment_id: str) -> Experime
             return to_read(session, row)
         if state in (ExperimentState.queued, ExperimentState.paused):
             move_experiment(row, ExperimentState.cancelled)
-            repo.add_event(session, row.id, "cancelled", "cancelled before running")
+            end_open_trials(session, row.id, TrialState.cancelled)
+            repo.add_event(session, row.id, "cancelled", f"cancelled while {state.value}")
         else:
             move_experiment(row, ExperimentState.cancelling)
             repo.add_event(session, row.id, "cancel_requested", "cancel requested")
         session.flush()
         return to_read(session, row)
+
+
+def pause_experiment(db: sessionmaker[Session], experiment_id: str) -> ExperimentRead:
+    """Idempotent: a running sweep moves to ``pausing`` (its driver stops it once the running
+    trials have checkpointed; Tune's state and the checkpoints stay for resume); a queued one is
+    paused at once. Pausing a cancelling or finished sweep is a ``Conflict``."""
+    with db.begin() as session:
+        row = repo.get_experiment_row(session, experiment_id, for_update=True)
+        state = ExperimentState(row.state)
+        if state in (ExperimentState.pausing, ExperimentState.paused):
+            return to_read(session, row)
+        if state is ExperimentState.queued:
+            move_experiment(row, ExperimentState.paused)
+            repo.add_event(session, row.id, "paused", "paused before running")
+        else:
+            move_experiment(row, ExperimentState.pausing)
+            repo.add_event(session, row.id, "pause_requested", "pause requested")
+        session.flush()
+        return to_read(session, row)
+
+
+def resume_experiment(db: sessionmaker[Session], experiment_id: str) -> ExperimentRead:
+    """Idempotent: a paused sweep is queued again and its next driver restores the Tune state
+    and the trials' checkpoints. Resuming a queued or running sweep changes nothing; a pausing,
+    cancelling or finished one is a ``Conflict``."""
+    with db.begin() as session:
+        row = repo.get_experiment_row(session, experiment_id, for_update=True)
+        state = ExperimentState(row.state)
+        if state in (ExperimentState.queued, ExperimentState.running):
+            return to_read(session, row)
+        move_experiment(row, ExperimentState.queued)
+        repo.add_event(session, row.id, "resume_requested", "resume requested")
+        session.flush()
+        return to_read(session, row)
+
+
+DELETABLE = (
+    ExperimentState.completed,
+    ExperimentState.failed,
+    ExperimentState.cancelled,
+    ExperimentState.paused,
+)
+
+
+def delete_experiment(db: sessionmaker[Session], storage_root: str, experiment_id: str) -> None:
+    """Delete a finished or paused experiment: its rows (trials, results, checkpoints, events,
+    labels) and its storage (Tune state, checkpoints). Anything queued or running is a
+    ``Conflict``: cancel it first."""
+    with db.begin() as session:
+        row = repo.get_experiment_row(session, experiment_id, for_update=True)
+        state = ExperimentState(row.state)
+        if state not in DELETABLE:
+            raise Conflict(
+                f"experiment {experiment_id} is {state.value}; only "
+                f"{', '.join(s.value for s in DELETABLE)} experiments can be deleted "
+                "(cancel it first)"
+            )
+        # rows go with the transaction; the storage is removed before it commits, so a storage
+        # error leaves every row in place and the delete can simply be retried
+        session.execute(delete(ExperimentRow).where(ExperimentRow.id == experiment_id))
+        delete_tree(experiment_uri(storage_root, experiment_id))
 
 
 def list_events(

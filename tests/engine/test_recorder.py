@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
+import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
 from service.db.models import CheckpointRow, EventRow, ResultRow, TrialRow
-from service.engine.recorder import Recorder, ResultReported, TrialEnded, TrialStarted
+from service.db.session import create_db_engine, session_factory
+from service.engine.cluster import free_port
+from service.engine.recorder import (
+    BufferFull,
+    Recorder,
+    ResultReported,
+    TrialEnded,
+    TrialStarted,
+)
+from service.engine.retention import checkpoints_to_delete, prune_experiment
 from service.settings import REPO_ROOT
 from service.usecases.experiments import submit_experiment
 
@@ -82,3 +95,70 @@ def test_a_result_for_an_unseen_trial_creates_it_and_failures_keep_their_text(
         ).one()
     assert trial.state == "failed" and trial.error.endswith("ValueError: boom\n")
     assert message == "trial b failed: ValueError: boom"
+
+
+def test_while_the_database_is_unreachable_writes_wait_in_a_bounded_buffer() -> None:
+    """A real PostgreSQL URL with nothing listening: writes are retried, never dropped, and past
+    the bound the next submit fails with a clear error naming the cause."""
+    engine = create_db_engine(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/none")
+    recorder = Recorder(
+        session_factory(engine), "e1", "val_loss", "min", max_buffered=3, max_backoff_s=0.2
+    ).start()
+    for iteration in (1, 2, 3):
+        recorder.submit(result("t1", iteration, 1.0))
+    wait_until = time.monotonic() + 30
+    while recorder.last_error is None and time.monotonic() < wait_until:
+        time.sleep(0.1)
+    with pytest.raises(BufferFull, match=r"3 writes are waiting for the database \(last error: "):
+        recorder.submit(result("t1", 4, 1.0))
+    assert recorder.last_error is not None and "OperationalError" in recorder.last_error
+    assert recorder.close(timeout_s=1) is False  # nothing was written, nothing was dropped
+    engine.dispose()
+
+
+def test_a_finished_trial_keeps_its_latest_checkpoints_and_its_best(
+    db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    experiment_id = new_experiment(db)
+    runs = tmp_path / experiment_id / "train"
+    run = runs / "t1"
+    losses = {1: 0.5, 2: 0.2, 3: 0.4, 4: 0.3, 5: 0.35}
+    recorder = Recorder(
+        db, experiment_id, "val_loss", "min", storage_root=str(tmp_path), checkpoints_to_keep=2
+    ).start()
+    recorder.submit(TrialStarted("t1", {}))
+    for epoch, loss in losses.items():
+        (run / f"checkpoint_{epoch}").mkdir(parents=True)
+        recorder.submit(result("t1", epoch, loss, str(run / f"checkpoint_{epoch}")))
+    # an epoch redone after a worker-group restart wrote a second checkpoint no row names
+    (run / "checkpoint_5_redone").mkdir()
+    (run / "other-file-of-train").mkdir()
+    recorder.submit(TrialEnded("t1", TrialState.completed))
+    assert recorder.close(30)
+    with db.begin() as session:
+        rows = session.execute(
+            select(CheckpointRow.iteration, CheckpointRow.deleted).order_by(CheckpointRow.iteration)
+        ).all()
+    # latest two (4, 5) and the best (2: lowest loss)
+    assert [(r.iteration, r.deleted) for r in rows] == [
+        (1, True),
+        (2, False),
+        (3, True),
+        (4, False),
+        (5, False),
+    ]
+    assert sorted(p.name for p in run.iterdir()) == [
+        "checkpoint_2",
+        "checkpoint_4",
+        "checkpoint_5",
+        "other-file-of-train",
+    ]
+    # catching up again (a restarted driver) changes nothing
+    assert prune_experiment(db, experiment_id, str(runs), 2, "min") == 0
+
+
+def test_checkpoint_choice_keeps_latest_and_earliest_best() -> None:
+    rows = [(10, 1, 0.9), (11, 2, 0.9), (12, 3, None), (13, 4, 0.1), (14, 5, 0.2)]
+    assert checkpoints_to_delete(rows, 1, "max") == [11, 12, 13]
+    assert checkpoints_to_delete(rows, 2, "min") == [10, 11, 12]
+    assert checkpoints_to_delete(rows[2:3], 1, "max") == []

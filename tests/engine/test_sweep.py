@@ -3,29 +3,16 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-import httpx
 import pytest
-from ray.util.state import list_actors, list_placement_groups
 
 from service.engine.cluster import RayConnection
 from tests.conftest import ServerProcess
+from tests.engine.sweeps import all_pages, experiment_state, wait_for, wait_released
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
-T = TypeVar("T")
-
-
-def wait_for(probe: Callable[[], T | None], timeout_s: float, what: str) -> T:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(1)
-    raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
 
 
 def sweep_spec(**changes: Any) -> dict[str, Any]:
@@ -65,22 +52,6 @@ def sweep_spec(**changes: Any) -> dict[str, Any]:
     }
     spec.update(changes)
     return spec
-
-
-def all_pages(client: httpx.Client, path: str, **params: Any) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    while True:
-        page = client.get(path, params={**params, "offset": len(items), "limit": 500}).json()
-        items += page["items"]
-        if len(items) >= page["total"]:
-            return items
-
-
-def experiment_state(
-    client: httpx.Client, experiment_id: str, *states: str
-) -> dict[str, Any] | None:
-    body: dict[str, Any] = client.get(f"/api/v1/experiments/{experiment_id}").json()
-    return body if body["state"] in states else None
 
 
 @pytest.mark.parametrize("empty_db_url", ["postgres"], indirect=True)
@@ -139,22 +110,6 @@ def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
     } <= set(events)
 
 
-def ray_leftovers(ray: RayConnection, job_id: str) -> list[str]:
-    job = ray.jobs.get_job_info(job_id)
-    leftovers = [f"job {job.status}"] if not job.status.is_terminal() else []
-    actors = list_actors(
-        address=ray.address, filters=[("job_id", "=", job.job_id)], raise_on_missing_output=False
-    )
-    leftovers += [f"actor {a.class_name} {a.state}" for a in actors if a.state != "DEAD"]
-    groups = list_placement_groups(address=ray.address, raise_on_missing_output=False)
-    leftovers += [
-        f"placement group {g.placement_group_id} {g.state}"
-        for g in groups
-        if g.creator_job_id == job.job_id and g.state != "REMOVED"
-    ]
-    return leftovers
-
-
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_cancel_mid_sweep_ends_it_and_leaves_nothing_in_ray(
     engine_server: ServerProcess, ray_cluster: RayConnection
@@ -186,5 +141,4 @@ def test_cancel_mid_sweep_ends_it_and_leaves_nothing_in_ray(
 
     assert took < 60 and experiment["finished_at"] is not None
     assert trials and all(t["state"] == "cancelled" for t in trials), trials
-    wait_for(lambda: not ray_leftovers(ray_cluster, job_id), 60, "Ray to release the sweep")
-    assert ray_leftovers(ray_cluster, job_id) == []
+    wait_released(ray_cluster, job_id)

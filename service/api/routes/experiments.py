@@ -92,6 +92,37 @@ def cancel(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
     return usecase.cancel_experiment(db, experiment_id)
 
 
+@router.post("/{experiment_id}/pause", summary="Pause (idempotent)")
+def pause(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
+    """A running sweep moves to `pausing`; its driver stops it once every running trial has saved
+    a checkpoint, keeping Tune's state, and the sweep becomes `paused` with nothing left in Ray.
+    A queued sweep is paused at once. Pausing a paused or pausing sweep changes nothing; a
+    cancelling or finished one is a 409."""
+    return usecase.pause_experiment(db, experiment_id)
+
+
+@router.post("/{experiment_id}/resume", summary="Resume a paused sweep (idempotent)")
+def resume(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
+    """A paused sweep is queued again; its next driver restores Tune's state, and unfinished
+    trials continue from their latest checkpoints. Resuming a queued or running sweep changes
+    nothing; a pausing, cancelling or finished one is a 409."""
+    return usecase.resume_experiment(db, experiment_id)
+
+
+@router.delete(
+    "/{experiment_id}",
+    status_code=204,
+    response_class=Response,
+    summary="Delete a finished or paused experiment and its storage",
+)
+def delete(experiment_id: str, request: Request, _: Member) -> Response:
+    """Removes the experiment's rows (trials, results, checkpoints, events) and its storage
+    directory. A queued, running, pausing or cancelling experiment is a 409: cancel it first."""
+    state: AppState = app_state(request)
+    usecase.delete_experiment(state.db, state.settings.storage_root, experiment_id)
+    return Response(status_code=204)
+
+
 @router.get("/{experiment_id}/events", summary="The experiment's timeline")
 def events(
     experiment_id: str,

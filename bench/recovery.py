@@ -1,0 +1,121 @@
+"""Recovery from a killed Ray Train worker: resume latency and work redone.
+
+Each run submits a one-trial digits_mlp sweep (2 workers) through raysweep, SIGKILLs one Train
+worker once the trial reaches a random epoch, and reads the database afterwards:
+- resume latency: the kill -> the next result stored (the worker group restarts, reloads the
+  latest checkpoint and retrains the epochs since);
+- work redone: epochs completed after the latest checkpoint at the kill (lost and retrained),
+  to compare with the checkpoint interval (expected about (interval - 1) / 2 on average, plus
+  the epoch in progress).
+
+    .venv/bin/python bench/recovery.py [--runs 3] [--epochs 12] [--checkpoint-frequency 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from service.db import migrate  # noqa: E402
+from service.engine.cluster import RayConnection  # noqa: E402
+from service.settings import Settings  # noqa: E402
+from tests.conftest import ServerProcess  # noqa: E402
+from tests.engine.sweeps import alive_actors, kill, wait_for  # noqa: E402
+from trainers.registry import TRAINERS  # noqa: E402
+
+CONFIG = dict(TRAINERS["digits_mlp"].defaults)
+
+
+def one_run(
+    server: ServerProcess, ray: RayConnection, epochs: int, frequency: int, kill_at: int
+) -> tuple[float, int, int]:
+    spec = {
+        "name": "recovery",
+        "trainer": "digits_mlp",
+        "metric": "val_accuracy",
+        "mode": "max",
+        "search_space": {k: {"type": "constant", "value": v} for k, v in CONFIG.items()},
+        "search": {"algorithm": "random", "num_samples": 1, "max_concurrent_trials": 1},
+        "early_stopping": {"scheduler": "none", "max_t": epochs},
+        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
+        "fault_tolerance": {"max_failures": 3, "checkpoint_frequency": frequency},
+    }
+    with server.client() as client:
+        experiment_id = client.post("/api/v1/experiments", json=spec).json()["id"]
+
+        def trial() -> dict[str, object] | None:
+            items = client.get(f"/api/v1/experiments/{experiment_id}/trials").json()["items"]
+            return items[0] if items and items[0]["iteration"] >= kill_at else None
+
+        reached = wait_for(trial, 300, f"epoch {kill_at}")
+        job = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
+        workers = wait_for(lambda: alive_actors(ray, "RayTrainWorker", job), 60, "a worker")
+        done_at_kill = client.get(f"/api/v1/trials/{reached['id']}").json()["iteration"]
+        kill(workers[0].pid)
+        killed_at = time.time()
+        wait_for(
+            lambda: (
+                client.get(f"/api/v1/experiments/{experiment_id}").json()["state"]
+                in ("completed", "failed")
+            ),
+            600,
+            "the sweep to end",
+        )
+        results = client.get(f"/api/v1/trials/{reached['id']}/results", params={"limit": 500})
+    after = [r for r in results.json()["items"] if r["iteration"] > done_at_kill]
+    latency = datetime.fromisoformat(after[0]["reported_at"]).timestamp() - killed_at
+    last_checkpoint = done_at_kill // frequency * frequency
+    return latency, done_at_kill, done_at_kill - last_checkpoint
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--checkpoint-frequency", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    rows = []
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        with RayConnection(Settings(home=root / "ray", local_ray_cpus=2)) as ray:
+            db_url = f"sqlite:///{root / 'bench.db'}"
+            migrate.upgrade(db_url)
+            server = ServerProcess(
+                root / "home", db_url, {"RAYSWEEP_RAY_ADDRESS": str(ray.address)}
+            ).start()
+            try:
+                for _ in range(args.runs):
+                    kill_at = rng.randint(2, args.epochs - 3)
+                    rows.append(
+                        one_run(server, ray, args.epochs, args.checkpoint_frequency, kill_at)
+                    )
+            finally:
+                server.stop()
+    print(
+        f"one 2-worker digits_mlp trial, {args.epochs} epochs, checkpoint every "
+        f"{args.checkpoint_frequency} epochs; one Train worker SIGKILLed per run"
+    )
+    for latency, at, redone in rows:
+        print(
+            f"  killed after epoch {at:3d}: resume latency {latency:6.1f} s, redone {redone} epochs"
+        )
+    print(
+        f"  mean resume latency {statistics.mean(r[0] for r in rows):6.1f} s; mean epochs redone "
+        f"{statistics.mean(r[2] for r in rows):.1f} (checkpoint interval "
+        f"{args.checkpoint_frequency}, expected about {(args.checkpoint_frequency - 1) / 2:.1f})"
+    )
+
+
+if __name__ == "__main__":
+    main()

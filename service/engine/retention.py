@@ -1,0 +1,82 @@
+"""Checkpoint retention: a finished trial keeps its latest N checkpoints plus its best one.
+
+Ray Train keeps every checkpoint while the trial runs (its own ``num_to_keep`` keeps the latest
+N or the best N, not both, and a checkpoint deleted behind its back breaks a restore), so a
+trial is pruned once it is final and its Train run can no longer resume.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import TrialState
+from service.db.models import CheckpointRow, TrialRow
+from service.storage import delete_tree, subdirectories
+
+log = logging.getLogger(__name__)
+FINAL = [state.value for state in TrialState if state.is_final]
+CHECKPOINT_PREFIX = "checkpoint_"  # how Ray Train names a run's checkpoint directories
+
+
+def checkpoints_to_delete(
+    rows: list[tuple[int, int, float | None]], keep_latest: int, mode: str
+) -> list[int]:
+    """From (id, iteration, metric) rows: the ids outside the latest ``keep_latest`` and best."""
+    kept = {row[0] for row in sorted(rows, key=lambda r: r[1])[-keep_latest:]}
+    scored = [(row[0], row[1], row[2]) for row in rows if row[2] is not None]
+    if scored:
+        sign = 1.0 if mode == "max" else -1.0
+        # the earliest of equal bests
+        kept.add(max(scored, key=lambda r: (sign * r[2], -r[1]))[0])
+    return [row[0] for row in rows if row[0] not in kept]
+
+
+def prune_trial(
+    db: sessionmaker[Session], trial_id: int, runs_uri: str, keep_latest: int, mode: str
+) -> int:
+    """Delete a final trial's surplus checkpoints, then mark their rows deleted. Checkpoint
+    directories no row refers to (an epoch redone after a restart) go too."""
+    with db.begin() as session:
+        trial = session.get(TrialRow, trial_id)
+        if trial is None or trial.state not in FINAL:
+            return 0
+        tune_trial_id = trial.tune_trial_id
+        rows = session.execute(
+            select(
+                CheckpointRow.id, CheckpointRow.iteration, CheckpointRow.metric, CheckpointRow.uri
+            ).where(CheckpointRow.trial_id == trial_id, CheckpointRow.deleted.is_(False))
+        ).all()
+    doomed = set(checkpoints_to_delete([(r[0], r[1], r[2]) for r in rows], keep_latest, mode))
+    kept_names = {posixpath.basename(r[3].rstrip("/")) for r in rows if r[0] not in doomed}
+    deleted = 0
+    for row in rows:
+        if row[0] in doomed:
+            deleted += delete_tree(row[3])  # already gone (a crash after deleting) is fine
+    for uri in subdirectories(f"{runs_uri}/{tune_trial_id}"):
+        name = posixpath.basename(uri.rstrip("/"))
+        if name.startswith(CHECKPOINT_PREFIX) and name not in kept_names:
+            deleted += delete_tree(uri)
+    if doomed:
+        with db.begin() as session:
+            session.execute(
+                update(CheckpointRow).where(CheckpointRow.id.in_(doomed)).values(deleted=True)
+            )
+    return deleted
+
+
+def prune_experiment(
+    db: sessionmaker[Session], experiment_id: str, runs_uri: str, keep_latest: int, mode: str
+) -> int:
+    """Catch up on every final trial (a driver may have died between a trial's end and its
+    pruning)."""
+    with db.begin() as session:
+        trial_ids = session.scalars(
+            select(TrialRow.id).where(
+                TrialRow.experiment_id == experiment_id, TrialRow.state.in_(FINAL)
+            )
+        ).all()
+    return sum(prune_trial(db, trial_id, runs_uri, keep_latest, mode) for trial_id in trial_ids)

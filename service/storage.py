@@ -1,0 +1,55 @@
+"""Sweep artifacts on the storage URI: a local directory or any URI pyarrow's filesystems accept
+(``s3://``, ``gs://``, ``hdfs://``...). Each experiment owns ``<storage>/<experiment-id>``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pyarrow import fs
+
+
+def experiment_uri(storage_root: str, experiment_id: str) -> str:
+    return f"{storage_root.rstrip('/')}/{experiment_id}"
+
+
+def train_runs_uri(storage_root: str, experiment_id: str) -> str:
+    """Where the experiment's Ray Train runs live; each is named after its Tune trial."""
+    return f"{experiment_uri(storage_root, experiment_id)}/train"
+
+
+def subdirectories(uri: str) -> list[str]:
+    """The URIs of a directory's immediate subdirectories (none when it does not exist)."""
+    filesystem, path = fs.FileSystem.from_uri(uri)
+    infos = filesystem.get_file_info(fs.FileSelector(path, allow_not_found=True))
+    prefix = uri[: len(uri) - len(path)] if uri.endswith(path) else ""
+    return [prefix + info.path for info in infos if info.type == fs.FileType.Directory]
+
+
+def delete_tree(uri: str) -> bool:
+    """Delete a directory tree; False when there was nothing to delete."""
+    filesystem, path = fs.FileSystem.from_uri(uri)
+    if filesystem.get_file_info(path).type == fs.FileType.NotFound:
+        return False
+    filesystem.delete_dir(path)
+    return True
+
+
+def exists(uri: str) -> bool:
+    filesystem, path = fs.FileSystem.from_uri(uri)
+    return filesystem.get_file_info(path).type != fs.FileType.NotFound
+
+
+def artifact_uri(storage_root: str, path: str) -> str:
+    """The URI of a path Ray reports on the storage filesystem (Ray drops the scheme)."""
+    scheme, sep, _ = storage_root.partition("://")
+    return f"{scheme}://{path.lstrip('/')}" if sep and "://" not in path else path
+
+
+def read_json(uri: str) -> Any:
+    """A JSON file's content; None when it does not exist."""
+    filesystem, path = fs.FileSystem.from_uri(uri)
+    if filesystem.get_file_info(path).type != fs.FileType.File:
+        return None
+    with filesystem.open_input_stream(path) as stream:
+        return json.loads(stream.read())

@@ -1,0 +1,114 @@
+"""Pause, resume and delete through a real server (the state rules and what DELETE removes);
+the engine side of pause and resume is proved by tests/engine/test_pause.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import update
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import TrialState
+from service.db.models import CheckpointRow, ExperimentRow, TrialRow
+from service.engine.recorder import Recorder, ResultReported, TrialStarted
+from tests.api.test_api import submit
+from tests.conftest import ServerProcess, row_counts
+
+
+def set_state(db: sessionmaker[Session], experiment_id: str, state: str) -> None:
+    with db.begin() as session:
+        session.execute(
+            update(ExperimentRow).where(ExperimentRow.id == experiment_id).values(state=state)
+        )
+
+
+def test_pause_and_resume_are_idempotent_and_409_in_the_wrong_state(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as client:
+        experiment_id = submit(client)
+        url = f"/api/v1/experiments/{experiment_id}"
+        paused = [client.post(f"{url}/pause") for _ in range(2)]
+        resumed = [client.post(f"{url}/resume") for _ in range(2)]
+        set_state(db, experiment_id, "running")
+        pausing = [client.post(f"{url}/pause") for _ in range(2)]
+        resume_while_pausing = client.post(f"{url}/resume")
+        events = [e["kind"] for e in client.get(f"{url}/events").json()["items"]]
+        set_state(db, experiment_id, "completed")
+        pause_finished = client.post(f"{url}/pause")
+        resume_finished = client.post(f"{url}/resume")
+        missing = client.post("/api/v1/experiments/nope/pause")
+    assert [r.status_code for r in paused + resumed + pausing] == [200] * 6
+    assert [r.json()["state"] for r in paused] == ["paused", "paused"]
+    assert [r.json()["state"] for r in resumed] == ["queued", "queued"]
+    assert [r.json()["state"] for r in pausing] == ["pausing", "pausing"]
+    assert events == ["submitted", "paused", "resume_requested", "pause_requested"]
+    for conflict, message in (
+        (resume_while_pausing, "experiment cannot move from pausing to queued"),
+        (pause_finished, "experiment cannot move from completed to pausing"),
+        (resume_finished, "experiment cannot move from completed to queued"),
+    ):
+        assert conflict.status_code == 409
+        assert conflict.json()["error"]["message"] == message
+    assert missing.status_code == 404
+
+
+def test_cancelling_a_paused_sweep_cancels_its_waiting_trials(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as client:
+        experiment_id = submit(client)
+        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder.submit(TrialStarted("t1", {"lr": 0.1}))
+        assert recorder.close(30)
+        with db.begin() as session:
+            session.execute(update(TrialRow).values(state=TrialState.pending.value))
+        set_state(db, experiment_id, "paused")
+        cancelled = client.post(f"/api/v1/experiments/{experiment_id}/cancel").json()
+        trials = client.get(f"/api/v1/experiments/{experiment_id}/trials").json()["items"]
+    assert cancelled["state"] == "cancelled" and cancelled["finished_at"] is not None
+    assert [t["state"] for t in trials] == ["cancelled"]
+
+
+def test_delete_removes_rows_and_storage_and_refuses_active_experiments(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    viewer = server.create_token("viewer-1", "viewer")
+    with server.client() as client:
+        keep = submit(client)
+        doomed = submit(client)
+        recorder = Recorder(db, doomed, "val_accuracy", "max").start()
+        recorder.submit(TrialStarted("t1", {"lr": 0.1}))
+        recorder.submit(ResultReported("t1", 1, {"val_accuracy": 0.5}, "/nowhere/checkpoint_1"))
+        assert recorder.close(30)
+        storage = Path(server.home) / "storage" / doomed / "train" / "t1"
+        storage.mkdir(parents=True)
+        (storage / "state.pt").write_bytes(b"x")
+        before = row_counts(db)
+
+        refused = {state: None for state in ("queued", "running", "pausing", "cancelling")}
+        for state in refused:
+            set_state(db, doomed, state)
+            refused[state] = client.delete(f"/api/v1/experiments/{doomed}").status_code
+        set_state(db, doomed, "completed")
+        with server.client(viewer) as viewer_client:
+            forbidden = viewer_client.delete(f"/api/v1/experiments/{doomed}")
+        unchanged = row_counts(db)
+        deleted = client.delete(f"/api/v1/experiments/{doomed}")
+        again = client.delete(f"/api/v1/experiments/{doomed}")
+        gone = client.get(f"/api/v1/experiments/{doomed}")
+        kept = client.get(f"/api/v1/experiments/{keep}")
+
+    assert refused == {"queued": 409, "running": 409, "pausing": 409, "cancelling": 409}
+    assert forbidden.status_code == 403 and unchanged == before
+    assert before["checkpoints"] == before["trials"] == before["trial_results"] == 1
+    assert deleted.status_code == 204 and deleted.content == b""
+    assert again.status_code == 404 and gone.status_code == 404
+    assert kept.status_code == 200
+    after = row_counts(db)
+    assert after["experiments"] == 1 and after["experiment_labels"] == before["experiment_labels"]
+    assert after["trials"] == after["trial_results"] == after["checkpoints"] == 0
+    assert after["events"] == 1  # the kept experiment's "submitted"
+    assert not (Path(server.home) / "storage" / doomed).exists()
+    with db.begin() as session:
+        assert session.query(CheckpointRow).count() == 0

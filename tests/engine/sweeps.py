@@ -1,0 +1,125 @@
+"""Helpers for engine tests: polling, paging the REST API, finding and killing Ray processes,
+and the checks every fault test makes on the stored records."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import httpx
+from ray.util.state import list_actors, list_placement_groups
+
+from service.engine.cluster import RayConnection
+
+T = TypeVar("T")
+# detached actors Ray creates once per cluster, owned by whichever job needed them first
+CLUSTER_SINGLETONS = {"_AutoscalingCoordinatorActor"}
+
+
+def wait_for(probe: Callable[[], T | None], timeout_s: float, what: str) -> T:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
+
+
+def all_pages(client: httpx.Client, path: str, **params: Any) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    while True:
+        page = client.get(path, params={**params, "offset": len(items), "limit": 500}).json()
+        items += page["items"]
+        if len(items) >= page["total"]:
+            return items
+
+
+def experiment_state(
+    client: httpx.Client, experiment_id: str, *states: str
+) -> dict[str, Any] | None:
+    body: dict[str, Any] = client.get(f"/api/v1/experiments/{experiment_id}").json()
+    return body if body["state"] in states else None
+
+
+def trials_of(client: httpx.Client, experiment_id: str) -> list[dict[str, Any]]:
+    return sorted(
+        all_pages(client, f"/api/v1/experiments/{experiment_id}/trials"), key=lambda t: t["id"]
+    )
+
+
+def events_of(client: httpx.Client, experiment_id: str) -> list[dict[str, Any]]:
+    return all_pages(client, f"/api/v1/experiments/{experiment_id}/events")
+
+
+def check_results_contiguous(client: httpx.Client, trials: list[dict[str, Any]]) -> None:
+    """Each trial's stored iterations run 1..n with no gap and no duplicate, n = its iteration."""
+    for trial in trials:
+        results = all_pages(client, f"/api/v1/trials/{trial['id']}/results")
+        iterations = [r["iteration"] for r in results]
+        assert iterations == list(range(1, len(iterations) + 1)), (trial, iterations)
+        assert trial["iteration"] == len(iterations), trial
+        assert all("val_accuracy" in r["metrics"] for r in results)
+
+
+def ray_job_id(ray: RayConnection, submission_id: str) -> str:
+    job_id = ray.jobs.get_job_info(submission_id).job_id
+    if job_id is None:
+        raise AssertionError(f"job {submission_id} has no Ray job id yet")
+    return job_id
+
+
+def driver_pid(ray: RayConnection, submission_id: str) -> int | None:
+    info = ray.jobs.get_job_info(submission_id)
+    return int(info.driver_info.pid) if info.driver_info is not None else None
+
+
+def alive_actors(ray: RayConnection, class_name: str, submission_id: str) -> list[Any]:
+    job = ray.jobs.get_job_info(submission_id)
+    if job.job_id is None:
+        return []
+    return list_actors(
+        address=ray.address,
+        filters=[
+            ("class_name", "=", class_name),
+            ("state", "=", "ALIVE"),
+            ("job_id", "=", job.job_id),
+        ],
+        raise_on_missing_output=False,
+    )
+
+
+def kill(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+
+
+def ray_leftovers(ray: RayConnection, submission_id: str) -> list[str]:
+    """What the driver job left alive in Ray: the job itself, actors, placement groups."""
+    job = ray.jobs.get_job_info(submission_id)
+    leftovers = [f"job {job.status}"] if not job.status.is_terminal() else []
+    actors = list_actors(
+        address=ray.address, filters=[("job_id", "=", job.job_id)], raise_on_missing_output=False
+    )
+    leftovers += [
+        f"actor {a.class_name} {a.state}"
+        for a in actors
+        if a.state != "DEAD" and a.class_name not in CLUSTER_SINGLETONS
+    ]
+    groups = list_placement_groups(address=ray.address, raise_on_missing_output=False)
+    leftovers += [
+        f"placement group {g.placement_group_id} {g.state}"
+        for g in groups
+        if g.creator_job_id == job.job_id and g.state != "REMOVED"
+    ]
+    return leftovers
+
+
+def wait_released(ray: RayConnection, submission_id: str, timeout_s: float = 60) -> None:
+    """Wait until the driver job left nothing alive in Ray; fail naming what it left."""
+    deadline = time.monotonic() + timeout_s
+    while (leftovers := ray_leftovers(ray, submission_id)) and time.monotonic() < deadline:
+        time.sleep(1)
+    assert leftovers == [], f"job {submission_id} left {leftovers}"

@@ -1,0 +1,263 @@
+"""Failures in a running sweep, by real SIGKILLs: a Train worker, the driver, the server.
+
+Each test then checks the database through the API: every trial present, iterations contiguous
+from 1 with no duplicate, final metrics present, states, restarts and events recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import select
+
+from service.db.models import CheckpointRow, ExperimentRow, ResultRow
+from service.db.session import create_db_engine, session_factory
+from service.engine.cluster import RayConnection
+from service.storage import exists
+from tests.conftest import ServerProcess, row_counts
+from tests.engine.sweeps import (
+    alive_actors,
+    check_results_contiguous,
+    driver_pid,
+    events_of,
+    experiment_state,
+    kill,
+    trials_of,
+    wait_for,
+    wait_released,
+)
+
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
+TRAIN_WORKER = "RayTrainWorker"
+
+
+def fault_spec(**changes: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "name": "digits-faults",
+        "trainer": "digits_mlp",
+        "metric": "val_accuracy",
+        "mode": "max",
+        "search_space": {
+            "lr": {"type": "grid", "values": [0.01, 0.02]},
+            "optimizer": {"type": "constant", "value": "adam"},
+            "hidden": {"type": "constant", "value": 32},
+            "depth": {"type": "constant", "value": 1},
+            "batch_size": {"type": "constant", "value": 64},
+        },
+        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 1},
+        "early_stopping": {"scheduler": "none", "max_t": 8},
+        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
+        "fault_tolerance": {"max_failures": 1, "checkpoint_frequency": 2, "checkpoints_to_keep": 1},
+    }
+    spec.update(changes)
+    return spec
+
+
+def submit(client: httpx.Client, spec: dict[str, Any]) -> str:
+    created = client.post("/api/v1/experiments", json=spec)
+    assert created.status_code == 201, created.text
+    experiment_id: str = created.json()["id"]
+    return experiment_id
+
+
+def trial_where(
+    client: httpx.Client, experiment_id: str, index: int, **at_least: int
+) -> dict[str, Any] | None:
+    """The index-th trial (by creation) once each named field is >= its value."""
+    trials = trials_of(client, experiment_id)
+    if len(trials) <= index:
+        return None
+    trial = trials[index]
+    return trial if all(trial[k] >= v for k, v in at_least.items()) else None
+
+
+def kill_a_train_worker(ray: RayConnection, job: str, avoid: Collection[int] = ()) -> int:
+    """SIGKILL one live Train worker of the driver job (not one of ``avoid``); its pid."""
+    workers = wait_for(
+        lambda: [a for a in alive_actors(ray, TRAIN_WORKER, job) if a.pid not in avoid],
+        120,
+        "a live Train worker",
+    )
+    pid: int = workers[0].pid
+    kill(pid)
+    return pid
+
+
+def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fails_the_trial(
+    engine_server: ServerProcess, ray_cluster: RayConnection, db_url: str
+) -> None:
+    """Trial 1 loses a worker once and finishes; trial 2 loses one twice with max_failures=1 and
+    fails while the sweep goes on. Then: retention kept the latest checkpoint plus the best, and
+    DELETE removes the experiment's rows and storage."""
+    with engine_server.client() as client:
+        experiment_id = submit(client, fault_spec())
+        # checkpoints every 2 epochs: a kill after epoch 3 redoes epoch 3, which must not be
+        # stored twice
+        wait_for(lambda: trial_where(client, experiment_id, 0, iteration=3), 240, "trial 1 at 3")
+        job = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
+        killed = {kill_a_train_worker(ray_cluster, job)}
+        wait_for(lambda: trial_where(client, experiment_id, 0, restarts=1), 180, "the restart")
+
+        wait_for(lambda: trial_where(client, experiment_id, 1, iteration=1), 240, "trial 2")
+        killed.add(kill_a_train_worker(ray_cluster, job, killed))
+        wait_for(lambda: trial_where(client, experiment_id, 1, restarts=1), 180, "its restart")
+        killed.add(kill_a_train_worker(ray_cluster, job, killed))
+
+        experiment = wait_for(
+            lambda: experiment_state(client, experiment_id, "completed", "failed"),
+            240,
+            "the sweep to end",
+        )
+        trials = trials_of(client, experiment_id)
+        check_results_contiguous(client, trials)
+        events = events_of(client, experiment_id)
+
+    assert experiment["state"] == "completed", experiment["error"]
+    first, second = trials
+    assert first["state"] == "completed" and first["restarts"] == 1 and first["iteration"] == 8
+    assert second["state"] == "failed" and second["restarts"] == 1, second
+    assert "ActorDiedError" in second["error"] or "died" in second["error"], second["error"]
+    restarted = [e for e in events if e["kind"] == "trial_restarted"]
+    assert sorted(e["trial_id"] for e in restarted) == [first["id"], second["id"]]
+    assert all("rank" in e["message"] for e in restarted)
+
+    # retention: the finished trial kept its latest checkpoint plus its best, nothing else
+    engine = create_db_engine(db_url)
+    db = session_factory(engine)
+    with db.begin() as session:
+        checkpoints = session.execute(
+            select(
+                CheckpointRow.iteration,
+                CheckpointRow.metric,
+                CheckpointRow.uri,
+                CheckpointRow.deleted,
+            )
+            .where(CheckpointRow.trial_id == first["id"])
+            .order_by(CheckpointRow.iteration)
+        ).all()
+    assert [c.iteration for c in checkpoints] == [2, 4, 6, 8]
+    best = max(checkpoints, key=lambda c: (c.metric, -c.iteration))
+    kept = {8, best.iteration}
+    for checkpoint in checkpoints:
+        assert checkpoint.deleted is (checkpoint.iteration not in kept), checkpoint
+        assert exists(checkpoint.uri) is (checkpoint.iteration in kept), checkpoint
+    storage = Path(engine_server.home) / "storage" / experiment_id
+    run_dir = storage / "train" / first["tune_trial_id"]
+    on_disk = {p.name for p in run_dir.iterdir() if p.is_dir() and p.name.startswith("checkpoint_")}
+    assert on_disk == {Path(c.uri).name for c in checkpoints if c.iteration in kept}
+
+    with engine_server.client() as client:
+        assert client.delete(f"/api/v1/experiments/{experiment_id}").status_code == 204
+        assert client.get(f"/api/v1/experiments/{experiment_id}").status_code == 404
+    assert not storage.exists()
+    counts = row_counts(db)
+    assert counts["trials"] == counts["trial_results"] == counts["checkpoints"] == 0
+    assert counts["events"] == counts["experiments"] == 0
+    engine.dispose()
+
+
+def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
+    engine_server: ServerProcess, ray_cluster: RayConnection, db_url: str
+) -> None:
+    """SIGKILL the driver mid-sweep (the reconciler resubmits it and it restores Tune's state),
+    then SIGKILL the server and start it again: the sweep goes on throughout."""
+    spec = fault_spec(
+        search_space={
+            **fault_spec()["search_space"],
+            "lr": {"type": "grid", "values": [0.03, 0.01, 0.003]},
+        },
+        search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 2},
+        early_stopping={"scheduler": "none", "max_t": 6},
+        fault_tolerance={"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 2},
+    )
+    engine = create_db_engine(db_url)
+    db = session_factory(engine)
+    with engine_server.client() as client:
+        experiment_id = submit(client, spec)
+        # the third trial starts once one of the first two has finished
+        wait_for(lambda: trial_where(client, experiment_id, 2, iteration=2), 300, "trial 3 at 2")
+        before = {t["id"]: t for t in trials_of(client, experiment_id)}
+        job = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
+        kill(wait_for(lambda: driver_pid(ray_cluster, job), 30, "the driver's pid"))
+
+        restarted = wait_for(
+            lambda: (
+                experiment_state(client, experiment_id, "running")
+                if client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_restarts"] == 1
+                else None
+            ),
+            60,
+            "the driver to be resubmitted",
+        )
+        assert restarted["driver_job_id"] != job
+
+    def stored_results() -> int:
+        with db.begin() as session:
+            return len(session.scalars(select(ResultRow.id)).all())
+
+    engine_server.kill()
+    while_down = stored_results()
+    wait_for(lambda: stored_results() > while_down, 180, "results stored while the server is down")
+    engine_server.start()
+
+    with engine_server.client() as client:
+        experiment = wait_for(
+            lambda: experiment_state(client, experiment_id, "completed", "failed"),
+            300,
+            "the sweep to end",
+        )
+        trials = trials_of(client, experiment_id)
+        check_results_contiguous(client, trials)
+        events = events_of(client, experiment_id)
+
+    assert experiment["state"] == "completed", experiment["error"]
+    assert experiment["driver_restarts"] == 1
+    assert len(trials) == 3
+    assert sorted(t["config"]["lr"] for t in trials) == [0.003, 0.01, 0.03]  # none repeated
+    assert all(t["state"] == "completed" and t["iteration"] == 6 for t in trials), trials
+    kinds = [e["kind"] for e in events]
+    assert kinds.count("driver_submitted") == 2 and kinds.count("driver_lost") == 1
+    # the trial that had finished before the kill was not run again
+    finished_before = [t for t in before.values() if t["state"] == "completed"]
+    assert finished_before
+    resumed = {e["trial_id"] for e in events if e["kind"] == "trial_resumed"}
+    assert not resumed & {t["id"] for t in finished_before}
+    # the running ones were resumed from their checkpoints
+    assert resumed and resumed <= {t["id"] for t in before.values() if t["state"] == "running"}
+    with db.begin() as session:
+        assert session.get_one(ExperimentRow, experiment_id).driver_attempts == 2
+    engine.dispose()
+    wait_released(ray_cluster, job)
+
+
+def test_driver_past_max_driver_restarts_fails_the_sweep_with_the_reason(
+    db_url: str, tmp_path: Path, ray_cluster: RayConnection
+) -> None:
+    server = ServerProcess(
+        tmp_path / "home",
+        db_url,
+        {"RAYSWEEP_RAY_ADDRESS": str(ray_cluster.address), "RAYSWEEP_MAX_DRIVER_RESTARTS": "0"},
+    ).start()
+    try:
+        with server.client() as client:
+            experiment_id = submit(client, fault_spec())
+            job = wait_for(
+                lambda: client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"],
+                60,
+                "the driver job",
+            )
+            kill(wait_for(lambda: driver_pid(ray_cluster, job), 60, "the driver's pid"))
+            experiment = wait_for(
+                lambda: experiment_state(client, experiment_id, "failed"), 60, "the sweep to fail"
+            )
+            trials = trials_of(client, experiment_id)
+    finally:
+        server.stop()
+    assert "RAYSWEEP_MAX_DRIVER_RESTARTS=0" in experiment["error"], experiment["error"]
+    assert experiment["driver_restarts"] == 0 and experiment["finished_at"] is not None
+    assert all(t["state"] == "cancelled" for t in trials), trials
+    wait_released(ray_cluster, job)
