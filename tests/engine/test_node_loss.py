@@ -63,9 +63,12 @@ def three_nodes(tmp_path: Path) -> Iterator[tuple[RayConnection, list[WorkerNode
     # the head is too small for a trial's workers (2 x 1 CPU): they must run on a worker node
     settings = Settings(home=tmp_path / "cluster", local_ray_cpus=1)
     with RayConnection(settings) as head:
-        nodes = [WorkerNode(head, 2, tmp_path / f"node-{i}.log") for i in range(2)]
+        nodes: list[WorkerNode] = []
         try:
-            wait_for(lambda: len(alive_nodes(head)) == 3, 120, "three live nodes")
+            # one at a time: nodes starting together in one session dir race for socket names
+            for i in range(2):
+                nodes.append(WorkerNode(head, 2, tmp_path / f"node-{i}.log"))
+                wait_for(lambda: len(alive_nodes(head)) == len(nodes) + 1, 120, "a node to join")
             yield head, nodes
         finally:
             for node in nodes:
