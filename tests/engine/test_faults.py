@@ -87,6 +87,7 @@ def kill_a_train_worker(ray: RayConnection, job: str, avoid: Collection[int] = (
     return pid
 
 
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fails_the_trial(
     engine_server: ServerProcess, ray_cluster: RayConnection, db_url: str
 ) -> None:
@@ -160,6 +161,7 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
     engine.dispose()
 
 
+@pytest.mark.parametrize("empty_db_url", ["postgres"], indirect=True)
 def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
     engine_server: ServerProcess, ray_cluster: RayConnection, db_url: str
 ) -> None:
@@ -234,6 +236,7 @@ def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
     wait_released(ray_cluster, job)
 
 
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_driver_past_max_driver_restarts_fails_the_sweep_with_the_reason(
     db_url: str, tmp_path: Path, ray_cluster: RayConnection
 ) -> None:
