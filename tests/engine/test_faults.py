@@ -161,7 +161,7 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
     engine.dispose()
 
 
-@pytest.mark.parametrize("empty_db_url", ["postgres"], indirect=True)
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
     engine_server: ServerProcess, ray_cluster: RayConnection, db_url: str
 ) -> None:
