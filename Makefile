@@ -5,7 +5,9 @@ PIP := $(VENV)/bin/pip
 STAMP_SERVER := $(VENV)/.installed-server
 STAMP_DEV := $(VENV)/.installed-dev
 
-.PHONY: run migrate test lint unit bench clean
+WEB_SOURCES := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts web/tsconfig.json
+
+.PHONY: run migrate test lint unit web web-test bench clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -19,10 +21,25 @@ $(STAMP_DEV): pyproject.toml | $(PY)
 	$(PIP) install -q -e ".[server,dev]"
 	touch $@ $(STAMP_SERVER)
 
+# the web UI: npm packages at the versions package-lock.json pins, built into web/dist (not
+# committed). `npm install`, not `npm ci`: npm 11 leaves other platforms' optional rollup
+# binaries out of the lock file and then `npm ci` refuses it.
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && npm install --no-audit --no-fund
+	touch $@
+
+web/dist/index.html: web/node_modules/.installed $(WEB_SOURCES)
+	cd web && npm run build
+
+web: web/dist/index.html
+
+web-test: web/node_modules/.installed
+	cd web && npm test
+
 migrate: $(STAMP_SERVER)
 	$(PY) -m service migrate
 
-run: migrate
+run: migrate web
 	$(PY) -m service serve
 
 lint: $(STAMP_DEV)
@@ -31,12 +48,13 @@ lint: $(STAMP_DEV)
 	$(VENV)/bin/lint-imports
 
 # pytest exits 5 when no test ran; that is a failure here too
-test: lint
+test: lint web web-test
 	$(PY) -m pytest -p no:cacheprovider -ra $(PYTEST_ARGS)
 
 bench: $(STAMP_DEV)
 	$(PY) bench/overhead.py
 	$(PY) bench/recovery.py
+	$(PY) bench/ui_scale.py
 
 clean:
-	rm -rf $(VENV) var
+	rm -rf $(VENV) var web/node_modules web/dist

@@ -116,6 +116,82 @@ class EventRead(ReadModel):
     created_at: datetime
 
 
+class CheckpointRead(ReadModel):
+    iteration: int
+    uri: str
+    metric: float | None
+    created_at: datetime
+    deleted: bool = Field(description="Removed by retention; the row stays as history.")
+
+
+class CurveSeries(BaseModel):
+    trial_id: int
+    state: TrialState
+    config: dict[str, Any]
+    points: list[tuple[int, float]] = Field(description="`[iteration, metric]` pairs.")
+
+
+class Curves(BaseModel):
+    """Learning curves, downsampled: at most ``max_trials`` series of at most ``max_points``."""
+
+    metric: str
+    mode: str
+    total_trials: int
+    series: list[CurveSeries]
+    cursor: int = Field(description="The largest result id when read: poll `updates` after it.")
+
+
+class Rung(BaseModel):
+    milestone: int = Field(description="The iteration at which ASHA compares trials.")
+    reached: int = Field(description="Trials that reported a result at this milestone.")
+    continued: int = Field(description="Of those, trials that went on past it.")
+    stopped: int = Field(description="Of those, trials that ended here (pruned or finished).")
+    cutoff: float | None = Field(
+        description="ASHA's cutoff from the results recorded at this milestone: a trial worse "
+        "than it stops here."
+    )
+
+
+class Rungs(BaseModel):
+    scheduler: str
+    reduction_factor: float | None
+    rungs: list[Rung] = Field(description="Lowest milestone first; empty without ASHA.")
+
+
+class ConfigRow(BaseModel):
+    trial_id: int
+    state: TrialState
+    metric: float | None
+    values: list[Any] = Field(description="One value per entry of `params`.")
+
+
+class ConfigTable(BaseModel):
+    """Hyperparameters against the metric, best trials first, for parallel coordinates."""
+
+    metric: str
+    mode: str
+    total_trials: int
+    params: list[str]
+    rows: list[ConfigRow]
+
+
+class ResultPoint(BaseModel):
+    id: int
+    trial_id: int
+    iteration: int
+    value: float | None = Field(description="The experiment's metric in this result.")
+
+
+class ExperimentUpdates(BaseModel):
+    """What changed since a cursor: pass `cursor` back as `after` to get only newer results."""
+
+    experiment: ExperimentRead
+    results: list[ResultPoint]
+    events: list[EventRead]
+    cursor: int = Field(description="The largest result id sent so far.")
+    more: bool = Field(description="More results are waiting: ask again at once.")
+
+
 T = TypeVar("T")
 
 

@@ -52,6 +52,10 @@ class Settings(BaseSettings):
         gt=0,
         description="Seconds a driver gets to honour cancel/pause before its Ray job is stopped.",
     )
+    web_dir: Path = Field(
+        default=REPO_ROOT / "web" / "dist",
+        description="The built web UI (`make web`), served at `/`.",
+    )
     max_body_bytes: int = Field(default=1 << 20, ge=1024, description="Largest request body.")
     local_ray_cpus: int | None = Field(
         default=None, description="CPUs the embedded Ray head offers (default: all)."

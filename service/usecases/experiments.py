@@ -182,13 +182,19 @@ def delete_experiment(db: sessionmaker[Session], storage_root: str, experiment_i
 
 
 def list_events(
-    db: sessionmaker[Session], experiment_id: str, after_id: int, limit: int
+    db: sessionmaker[Session],
+    experiment_id: str,
+    after_id: int,
+    limit: int,
+    trial_id: int | None = None,
 ) -> Page[EventRead]:
     with db.begin() as session:
         repo.get_experiment_row(session, experiment_id)
         query = select(EventRow).where(
             EventRow.experiment_id == experiment_id, EventRow.id > after_id
         )
+        if trial_id is not None:
+            query = query.where(EventRow.trial_id == trial_id)
         total = repo.count(session, query)
         rows = session.scalars(query.order_by(EventRow.id).limit(limit)).all()
         items = [EventRead.model_validate(r) for r in rows]

@@ -8,9 +8,9 @@ from typing import Literal
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import Page, ResultRead, TrialRead, TrialState
+from raysweep.schemas import CheckpointRead, Page, ResultRead, TrialRead, TrialState
 from service.db import repositories as repo
-from service.db.models import TrialRow
+from service.db.models import CheckpointRow, TrialRow
 
 TrialSort = Literal["best_metric", "last_metric", "iteration", "created_at"]
 
@@ -63,3 +63,15 @@ def list_results(
         rows = session.scalars(query.limit(limit).offset(offset))
         items = [ResultRead.model_validate(r) for r in rows]
     return Page(items=items, total=total, limit=limit, offset=offset)
+
+
+def list_checkpoints(db: sessionmaker[Session], trial_id: int) -> list[CheckpointRead]:
+    """Every checkpoint the trial reported, oldest first; retention marks removed ones deleted."""
+    with db.begin() as session:
+        repo.get_trial_row(session, trial_id)
+        rows = session.scalars(
+            select(CheckpointRow)
+            .where(CheckpointRow.trial_id == trial_id)
+            .order_by(CheckpointRow.iteration)
+        )
+        return [CheckpointRead.model_validate(r) for r in rows]

@@ -130,5 +130,6 @@ def events(
     _: Viewer,
     limit: Limit = 100,
     after: Annotated[int, Query(ge=0, description="Only events with a larger id.")] = 0,
+    trial: Annotated[int | None, Query(description="Only this trial's events.")] = None,
 ) -> Page[EventRead]:
-    return usecase.list_events(db, experiment_id, after, limit)
+    return usecase.list_events(db, experiment_id, after, limit, trial)

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
-from raysweep.schemas import Page, ResultRead, TrialRead, TrialState
+from raysweep.schemas import CheckpointRead, Page, ResultRead, TrialRead, TrialState
 from service.api.deps import Db, Limit, Offset, Viewer
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import trials as usecase
@@ -47,3 +47,8 @@ def results(
     last: Annotated[int | None, Query(ge=0, description="Largest iteration.")] = None,
 ) -> Page[ResultRead]:
     return usecase.list_results(db, trial_id, first, last, limit, offset)
+
+
+@router.get("/trials/{trial_id}/checkpoints", summary="A trial's checkpoints, oldest first")
+def checkpoints(trial_id: int, db: Db, _: Viewer) -> list[CheckpointRead]:
+    return usecase.list_checkpoints(db, trial_id)

@@ -1,0 +1,64 @@
+"""Aggregated, downsampled reads for live views (the web UI): curves, ASHA rungs, configs, and
+the changes since a cursor."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from raysweep.schemas import ConfigTable, Curves, ExperimentUpdates, Rungs, TokenRead
+from service.api.deps import Db, Viewer
+from service.api.errors import ERROR_RESPONSES
+from service.usecases import views as usecase
+
+router = APIRouter(prefix="/api/v1", tags=["views"], responses=ERROR_RESPONSES)
+
+
+@router.get("/me", summary="The caller's token: name and role", tags=["tokens"])
+def me(caller: Viewer) -> TokenRead:
+    return caller
+
+
+@router.get("/experiments/{experiment_id}/curves", summary="Learning curves, downsampled")
+def curves(
+    experiment_id: str,
+    db: Db,
+    _: Viewer,
+    max_trials: Annotated[int, Query(ge=1, le=2000, description="Series at most.")] = 300,
+    max_points: Annotated[int, Query(ge=2, le=1000, description="Points per series.")] = 100,
+) -> Curves:
+    """The metric against the time attribute. Past `max_trials` the running trials, the best
+    ones and an even spread of the rest are sent; `total_trials` says how many exist."""
+    return usecase.experiment_curves(db, experiment_id, max_trials, max_points)
+
+
+@router.get("/experiments/{experiment_id}/rungs", summary="ASHA's rungs")
+def rungs(experiment_id: str, db: Db, _: Viewer) -> Rungs:
+    """For each milestone of ASHA's first bracket: trials that reached it, went on, or stopped
+    there, and the cutoff computed from the metric values recorded at it."""
+    return usecase.experiment_rungs(db, experiment_id)
+
+
+@router.get("/experiments/{experiment_id}/configs", summary="Hyperparameters against the metric")
+def configs(
+    experiment_id: str,
+    db: Db,
+    _: Viewer,
+    limit: Annotated[int, Query(ge=1, le=5000, description="Trials at most, best first.")] = 1000,
+) -> ConfigTable:
+    return usecase.experiment_configs(db, experiment_id, limit)
+
+
+@router.get("/experiments/{experiment_id}/updates", summary="What changed since a cursor")
+def updates(
+    experiment_id: str,
+    db: Db,
+    _: Viewer,
+    after: Annotated[int, Query(ge=0, description="`cursor` of the previous answer.")] = 0,
+    events_after: Annotated[int, Query(ge=0, description="Largest event id seen.")] = 0,
+    limit: Annotated[int, Query(ge=1, le=10_000, description="Results at most.")] = 2000,
+) -> ExperimentUpdates:
+    """Poll this for live views: the experiment (state, counts, best trial) and only the
+    results and events newer than the cursors."""
+    return usecase.experiment_updates(db, experiment_id, after, events_after, limit)

@@ -1,0 +1,202 @@
+"""A simulated sweep written straight into the database: learning curves shaped by the config,
+ASHA's pruning decisions, restarts, a failure. The UI tests and ``bench/ui_scale.py`` use it to
+show real rows without spending minutes in Ray; nothing in the service calls it."""
+
+from __future__ import annotations
+
+import math
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import ExperimentState, TrialState
+from service.db.models import (
+    CheckpointRow,
+    EventRow,
+    ExperimentRow,
+    LabelRow,
+    ResultRow,
+    TrialRow,
+)
+from service.usecases.experiments import new_experiment_id
+from service.usecases.views import asha_cutoff, milestones
+
+FAILURE_TRACEBACK = """Traceback (most recent call last):
+  File "trainers/digits_mlp.py", line 88, in train_loop_per_worker
+    loss.backward()
+RuntimeError: simulated: loss became NaN at epoch {epoch}"""
+
+
+def demo_spec(name: str, max_t: int, reduction_factor: float, asha: bool) -> dict[str, Any]:
+    return {
+        "name": name,
+        "trainer": "digits_mlp",
+        "search_space": {
+            "lr": {"type": "loguniform", "low": 1e-4, "high": 1e-1},
+            "hidden": {"type": "int", "low": 16, "high": 256},
+            "optimizer": {"type": "choice", "values": ["adam", "sgd"]},
+        },
+        "metric": "val_accuracy",
+        "mode": "max",
+        "early_stopping": {
+            "scheduler": "asha" if asha else "none",
+            "max_t": max_t,
+            "grace_period": 1,
+            "reduction_factor": reduction_factor,
+        },
+    }
+
+
+def curve(config: dict[str, Any], epoch: int, noise: random.Random) -> float:
+    # a good lr is near 1e-2, wider helps a little, adam converges faster
+    quality = 0.97 - 0.08 * abs(math.log10(config["lr"]) + 2) - 0.1 / math.sqrt(config["hidden"])
+    speed = 3 if config["optimizer"] == "adam" else 8
+    return max(0.0, quality * (1 - math.exp(-epoch / speed)) + noise.gauss(0, 0.004))
+
+
+def seed_sweep(
+    db: sessionmaker[Session],
+    *,
+    trials: int,
+    max_t: int,
+    name: str = "demo",
+    asha: bool = True,
+    running: int = 2,
+    state: ExperimentState = ExperimentState.running,
+    seed: int = 0,
+    reduction_factor: float = 3,
+) -> str:
+    """Store one experiment with ``trials`` simulated trials; the last ``running`` are still
+    running halfway. Returns the experiment id."""
+    rng = random.Random(seed)
+    experiment_id = new_experiment_id()
+    start = datetime.now(UTC) - timedelta(hours=1)
+    marks = milestones(1, reduction_factor, max_t) if asha else []
+    recorded: dict[int, list[float]] = {mark: [] for mark in marks}
+    with db.begin() as session:
+        session.add(
+            ExperimentRow(
+                id=experiment_id,
+                name=name,
+                trainer="digits_mlp",
+                metric="val_accuracy",
+                mode="max",
+                spec=demo_spec(name, max_t, reduction_factor, asha),
+                state=state.value,
+                created_by="demo",
+                driver_restarts=0,
+                started_at=start,
+                labels=[LabelRow(key="team", value="vision"), LabelRow(key="demo", value="yes")],
+            )
+        )
+        session.flush()
+        session.add(EventRow(experiment_id=experiment_id, kind="submitted", message="demo"))
+        for number in range(trials):
+            is_running = number >= trials - running
+            config = {
+                "lr": 10 ** rng.uniform(-4, -1),
+                "hidden": rng.randint(16, 256),
+                "optimizer": rng.choice(["adam", "sgd"]),
+            }
+            seed_trial(
+                session,
+                experiment_id,
+                number,
+                config,
+                rng,
+                start,
+                marks,
+                recorded,
+                max_t,
+                reduction_factor,
+                is_running,
+            )
+        best = session.query(TrialRow).filter(TrialRow.experiment_id == experiment_id)
+        top = max(best, key=lambda row: row.best_metric or -1)
+        row = session.get(ExperimentRow, experiment_id)
+        assert row is not None
+        row.best_trial_id, row.best_metric = top.id, top.best_metric
+    return experiment_id
+
+
+def seed_trial(
+    session: Session,
+    experiment_id: str,
+    number: int,
+    config: dict[str, Any],
+    rng: random.Random,
+    start: datetime,
+    marks: list[int],
+    recorded: dict[int, list[float]],
+    max_t: int,
+    reduction_factor: float,
+    is_running: bool,
+) -> None:
+    failed = number == 3
+    last_epoch, state = max_t, TrialState.completed
+    values: list[float] = []
+    for epoch in range(1, max_t + 1):
+        values.append(curve(config, epoch, rng))
+        if is_running and epoch >= max(1, max_t // 2):
+            last_epoch, state = epoch, TrialState.running
+            break
+        if failed and epoch == min(4, max_t):
+            last_epoch, state = epoch, TrialState.failed
+            break
+        if epoch in recorded:
+            cutoff = asha_cutoff(recorded[epoch], reduction_factor, "max")
+            recorded[epoch].append(values[-1])
+            # the running and the failing trial are kept alive to show those states
+            spared = is_running or failed
+            if cutoff is not None and values[-1] < cutoff and epoch < max_t and not spared:
+                last_epoch, state = epoch, TrialState.pruned
+                break
+    began = start + timedelta(seconds=number)
+    trial = TrialRow(
+        experiment_id=experiment_id,
+        tune_trial_id=f"demo_{number:05d}",
+        config=config,
+        state=state.value,
+        iteration=last_epoch,
+        last_metric=values[-1],
+        best_metric=max(values),
+        restarts=1 if number == 2 else 0,
+        error=FAILURE_TRACEBACK.format(epoch=last_epoch) if failed else None,
+        started_at=began,
+        finished_at=None if state is TrialState.running else began + timedelta(seconds=last_epoch),
+    )
+    session.add(trial)
+    session.flush()
+    session.execute(
+        insert(ResultRow),
+        [
+            {
+                "trial_id": trial.id,
+                "iteration": epoch,
+                "metrics": {"epoch": epoch, "val_accuracy": value, "train_loss": 1 - value},
+                "reported_at": began + timedelta(seconds=epoch),
+            }
+            for epoch, value in enumerate(values, start=1)
+        ],
+    )
+    session.add(
+        CheckpointRow(
+            trial_id=trial.id,
+            iteration=last_epoch,
+            uri=f"file:///demo/{experiment_id}/{trial.tune_trial_id}/checkpoint_{last_epoch}",
+            metric=values[-1],
+        )
+    )
+    if number == 2:
+        session.add(
+            EventRow(
+                experiment_id=experiment_id,
+                trial_id=trial.id,
+                kind="trial_restarted",
+                message="worker group restarted from the latest checkpoint (1 of 2)",
+                data={"reason": "simulated: a worker was killed"},
+            )
+        )

@@ -1,0 +1,243 @@
+"""Read models for the web UI: aggregated and downsampled, so an experiment with 10,000 trials of
+100 results each is still answered with a few hundred kilobytes, never everything at once."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import (
+    ConfigRow,
+    ConfigTable,
+    Curves,
+    CurveSeries,
+    EventRead,
+    ExperimentUpdates,
+    ResultPoint,
+    Rung,
+    Rungs,
+    TrialState,
+)
+from service.db import repositories as repo
+from service.db.models import EventRow, ExperimentRow, ResultRow, TrialRow
+from service.usecases.experiments import to_read
+
+
+def metric_value(experiment: ExperimentRow) -> Any:
+    """The experiment's metric out of a result's JSON, extracted by the database."""
+    return ResultRow.metrics[experiment.metric].as_float()
+
+
+def pick_trials(session: Session, experiment: ExperimentRow, limit: int) -> list[TrialRow]:
+    """Which trials a chart draws when it cannot draw all: every running one (up to a quarter),
+    the best ones, and the rest spread evenly over the others so their shape still shows."""
+    base = select(TrialRow).where(TrialRow.experiment_id == experiment.id)
+    total = repo.count(session, base)
+    if total <= limit:
+        return list(session.scalars(base.order_by(TrialRow.id)))
+    chosen: dict[int, TrialRow] = {}
+    running = base.where(TrialRow.state == TrialState.running.value)
+    for row in session.scalars(running.order_by(TrialRow.id).limit(limit // 4)):
+        chosen[row.id] = row
+    best = base.order_by(repo.metric_order(TrialRow.best_metric, experiment.mode), TrialRow.id)
+    for row in session.scalars(best.limit(limit // 2)):
+        chosen.setdefault(row.id, row)
+    ids = session.scalars(select(TrialRow.id).where(TrialRow.experiment_id == experiment.id))
+    rest = sorted(set(ids) - chosen.keys())
+    wanted = limit - len(chosen)
+    spread = [rest[i * len(rest) // wanted] for i in range(wanted)]
+    for chunk in chunks(spread, 500):
+        for row in session.scalars(base.where(TrialRow.id.in_(chunk))):
+            chosen[row.id] = row
+    return sorted(chosen.values(), key=lambda row: row.id)
+
+
+def downsample(points: list[tuple[int, float]], max_points: int) -> list[tuple[int, float]]:
+    """Every k-th point and always the last, so the curve keeps its end."""
+    if len(points) <= max_points:
+        return points
+    stride = math.ceil(len(points) / (max_points - 1))
+    kept = points[::stride]
+    return [*kept, points[-1]] if kept[-1] != points[-1] else kept
+
+
+def experiment_curves(
+    db: sessionmaker[Session], experiment_id: str, max_trials: int, max_points: int
+) -> Curves:
+    with db.begin() as session:
+        experiment = repo.get_experiment_row(session, experiment_id)
+        # the cursor is read first: a result stored meanwhile is sent again later, never missed
+        cursor = session.scalar(
+            select(func.max(ResultRow.id))
+            .join(TrialRow, TrialRow.id == ResultRow.trial_id)
+            .where(TrialRow.experiment_id == experiment_id)
+        )
+        total = repo.count(session, select(TrialRow).where(TrialRow.experiment_id == experiment_id))
+        trials = pick_trials(session, experiment, max_trials)
+        points: dict[int, list[tuple[int, float]]] = defaultdict(list)
+        for chunk in chunks([t.id for t in trials], 500):
+            rows = session.execute(
+                select(ResultRow.trial_id, ResultRow.iteration, metric_value(experiment))
+                .where(ResultRow.trial_id.in_(chunk))
+                .order_by(ResultRow.trial_id, ResultRow.iteration)
+            )
+            for trial_id, iteration, value in rows:
+                if value is not None and math.isfinite(value):
+                    points[trial_id].append((iteration, value))
+        series = [
+            CurveSeries(
+                trial_id=t.id,
+                state=TrialState(t.state),
+                config=t.config,
+                points=downsample(points[t.id], max_points),
+            )
+            for t in trials
+        ]
+        return Curves(
+            metric=experiment.metric,
+            mode=experiment.mode,
+            total_trials=total,
+            series=series,
+            cursor=cursor or 0,
+        )
+
+
+def chunks(values: Sequence[int], size: int) -> Iterable[Sequence[int]]:
+    # bounded IN lists: SQLite caps bound parameters per statement
+    return (values[i : i + size] for i in range(0, len(values), size))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Linear interpolation between closest ranks, as numpy's default (ASHA's cutoff uses it)."""
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * q / 100
+    low, high = math.floor(rank), math.ceil(rank)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+def milestones(grace_period: int, reduction_factor: float, max_t: int) -> list[int]:
+    """ASHA's rungs for its first bracket: grace * rf**k up to max_t (Ray's ``_Bracket``)."""
+    count = int(math.log(max_t / grace_period) / math.log(reduction_factor) + 1)
+    return sorted({math.ceil(grace_period * reduction_factor**k) for k in range(count)})
+
+
+def asha_cutoff(values: list[float], reduction_factor: float, mode: str) -> float | None:
+    """The value a trial must beat to continue: ASHA keeps the best 1/rf of a rung."""
+    if not values:
+        return None
+    keep = 100 / reduction_factor
+    return percentile(values, 100 - keep) if mode == "max" else percentile(values, keep)
+
+
+def experiment_rungs(db: sessionmaker[Session], experiment_id: str) -> Rungs:
+    with db.begin() as session:
+        experiment = repo.get_experiment_row(session, experiment_id)
+        early = experiment.spec.get("early_stopping", {})
+        if early.get("scheduler", "asha") != "asha":
+            return Rungs(scheduler=early.get("scheduler", "none"), reduction_factor=None, rungs=[])
+        rf = float(early.get("reduction_factor", 2))
+        marks = milestones(int(early.get("grace_period", 1)), rf, int(early.get("max_t", 10)))
+        rows = session.execute(
+            select(ResultRow.iteration, metric_value(experiment), TrialRow.iteration)
+            .join(TrialRow, TrialRow.id == ResultRow.trial_id)
+            .where(TrialRow.experiment_id == experiment_id, ResultRow.iteration.in_(marks))
+        )
+        by_mark: dict[int, list[tuple[float | None, int]]] = defaultdict(list)
+        for mark, value, reached in rows:
+            by_mark[mark].append((value, reached))
+        finished = session.execute(
+            select(TrialRow.iteration, TrialRow.state).where(
+                TrialRow.experiment_id == experiment_id,
+                TrialRow.iteration.in_(marks),
+                TrialRow.state.notin_([TrialState.running.value, TrialState.pending.value]),
+            )
+        )
+        ended_at: dict[int, int] = defaultdict(int)
+        for mark, _ in finished:
+            ended_at[mark] += 1
+        rungs = [
+            Rung(
+                milestone=mark,
+                reached=len(by_mark[mark]),
+                continued=sum(1 for _, last in by_mark[mark] if last > mark),
+                stopped=ended_at[mark],
+                cutoff=asha_cutoff(
+                    [v for v, _ in by_mark[mark] if v is not None and math.isfinite(v)],
+                    rf,
+                    experiment.mode,
+                ),
+            )
+            for mark in marks
+        ]
+        return Rungs(scheduler="asha", reduction_factor=rf, rungs=rungs)
+
+
+def experiment_configs(db: sessionmaker[Session], experiment_id: str, limit: int) -> ConfigTable:
+    with db.begin() as session:
+        experiment = repo.get_experiment_row(session, experiment_id)
+        query = select(TrialRow).where(TrialRow.experiment_id == experiment_id)
+        total = repo.count(session, query)
+        trials = session.scalars(
+            query.order_by(
+                repo.metric_order(TrialRow.best_metric, experiment.mode), TrialRow.id
+            ).limit(limit)
+        ).all()
+        params = sorted({key for t in trials for key in t.config})
+        rows = [
+            ConfigRow(
+                trial_id=t.id,
+                state=TrialState(t.state),
+                metric=t.best_metric,
+                values=[t.config.get(name) for name in params],
+            )
+            for t in trials
+        ]
+        return ConfigTable(
+            metric=experiment.metric,
+            mode=experiment.mode,
+            total_trials=total,
+            params=params,
+            rows=rows,
+        )
+
+
+def results_after(experiment: ExperimentRow, after: int) -> Select[Any]:
+    return (
+        select(ResultRow.id, ResultRow.trial_id, ResultRow.iteration, metric_value(experiment))
+        .join(TrialRow, TrialRow.id == ResultRow.trial_id)
+        .where(TrialRow.experiment_id == experiment.id, ResultRow.id > after)
+        .order_by(ResultRow.id)
+    )
+
+
+def experiment_updates(
+    db: sessionmaker[Session], experiment_id: str, after: int, events_after: int, limit: int
+) -> ExperimentUpdates:
+    """The experiment now, plus the results and events newer than the cursors. The recorder is
+    the only writer of an experiment's results and inserts them in order, so result ids only
+    grow and a cursor never skips one."""
+    with db.begin() as session:
+        experiment = repo.get_experiment_row(session, experiment_id)
+        rows = session.execute(results_after(experiment, after).limit(limit + 1)).all()
+        more = len(rows) > limit
+        results = [
+            ResultPoint(id=i, trial_id=t, iteration=n, value=v) for i, t, n, v in rows[:limit]
+        ]
+        events = session.scalars(
+            select(EventRow)
+            .where(EventRow.experiment_id == experiment_id, EventRow.id > events_after)
+            .order_by(EventRow.id)
+            .limit(limit)
+        ).all()
+        return ExperimentUpdates(
+            experiment=to_read(session, experiment),
+            results=results,
+            events=[EventRead.model_validate(e) for e in events],
+            cursor=results[-1].id if results else after,
+            more=more,
+        )

@@ -1,0 +1,181 @@
+"""The UI's read models through a real server: downsampled curves, ASHA rungs, configs, the
+changes since a cursor, checkpoints, and who may read them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from service.db.models import ResultRow, TrialRow
+from service.demo import seed_sweep
+from service.usecases.views import asha_cutoff, downsample, milestones, percentile
+from tests.conftest import ServerProcess
+
+
+@pytest.fixture
+def sweep(db: sessionmaker[Session]) -> str:
+    return seed_sweep(db, trials=30, max_t=27, running=3)
+
+
+def trials_by_id(db: sessionmaker[Session], experiment_id: str) -> dict[int, TrialRow]:
+    with db.begin() as session:
+        rows = session.scalars(select(TrialRow).where(TrialRow.experiment_id == experiment_id))
+        return {row.id: row for row in rows}
+
+
+def metric_at(db: sessionmaker[Session], trial_id: int) -> dict[int, float]:
+    with db.begin() as session:
+        rows = session.scalars(select(ResultRow).where(ResultRow.trial_id == trial_id))
+        return {row.iteration: row.metrics["val_accuracy"] for row in rows}
+
+
+def test_curves_send_running_best_and_spread_trials_downsampled(
+    server: ServerProcess, db: sessionmaker[Session], sweep: str
+) -> None:
+    with server.client() as client:
+        body = client.get(
+            f"/api/v1/experiments/{sweep}/curves", params={"max_trials": 12, "max_points": 5}
+        ).json()
+    trials = trials_by_id(db, sweep)
+    assert body["total_trials"] == 30 and len(body["series"]) == 12
+    drawn = {series["trial_id"]: series for series in body["series"]}
+    running = {t.id for t in trials.values() if t.state == "running"}
+    best = max(trials.values(), key=lambda t: t.best_metric or -1)
+    assert running <= drawn.keys() and best.id in drawn
+    for trial_id, series in drawn.items():
+        stored = metric_at(db, trial_id)
+        points = series["points"]
+        assert 1 <= len(points) <= 5
+        # every point is a stored value, and the last stored one is always kept
+        assert all(stored[x] == pytest.approx(y) for x, y in points)
+        assert points[-1][0] == max(stored)
+        assert series["state"] == trials[trial_id].state
+    with db.begin() as session:
+        largest = max(session.scalars(select(ResultRow.id)))
+    assert body["cursor"] == largest
+
+
+def test_rungs_count_trials_and_compute_ashas_cutoff(
+    server: ServerProcess, db: sessionmaker[Session], sweep: str
+) -> None:
+    with server.client() as client:
+        body = client.get(f"/api/v1/experiments/{sweep}/rungs").json()
+    assert body["scheduler"] == "asha" and body["reduction_factor"] == 3
+    assert [r["milestone"] for r in body["rungs"]] == [1, 3, 9, 27]
+    trials = trials_by_id(db, sweep)
+    values = {t: metric_at(db, t) for t in trials}
+    for rung in body["rungs"]:
+        mark = rung["milestone"]
+        at_mark = [v[mark] for v in values.values() if mark in v]
+        assert rung["reached"] == len(at_mark)
+        assert rung["continued"] == sum(1 for t in trials.values() if t.iteration > mark)
+        ended = [t for t in trials.values() if t.iteration == mark and t.state != "running"]
+        assert rung["stopped"] == len(ended)
+        # Ray's ASHA keeps a trial above the (1 - 1/rf) percentile of the rung (numpy's method)
+        assert rung["cutoff"] == pytest.approx(np.nanpercentile(at_mark, (1 - 1 / 3) * 100))
+    assert body["rungs"][0]["continued"] < body["rungs"][0]["reached"]  # some were pruned
+
+
+def test_rungs_are_empty_without_early_stopping(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    plain = seed_sweep(db, trials=3, max_t=4, asha=False, running=0)
+    with server.client() as client:
+        body = client.get(f"/api/v1/experiments/{plain}/rungs").json()
+    assert body == {"scheduler": "none", "reduction_factor": None, "rungs": []}
+
+
+def test_configs_list_best_first_with_one_value_per_param(
+    server: ServerProcess, db: sessionmaker[Session], sweep: str
+) -> None:
+    with server.client() as client:
+        body = client.get(f"/api/v1/experiments/{sweep}/configs", params={"limit": 7}).json()
+    assert body["params"] == ["hidden", "lr", "optimizer"] and body["total_trials"] == 30
+    assert len(body["rows"]) == 7
+    metrics = [row["metric"] for row in body["rows"]]
+    assert metrics == sorted(metrics, reverse=True)  # mode max
+    trials = trials_by_id(db, sweep)
+    for row in body["rows"]:
+        config = trials[row["trial_id"]].config
+        assert row["values"] == [config["hidden"], config["lr"], config["optimizer"]]
+
+
+def test_updates_return_only_what_is_newer_than_the_cursor(
+    server: ServerProcess, db: sessionmaker[Session], sweep: str
+) -> None:
+    url = f"/api/v1/experiments/{sweep}/updates"
+    with server.client() as client:
+        cursor = client.get(f"/api/v1/experiments/{sweep}/curves").json()["cursor"]
+        quiet = client.get(url, params={"after": cursor}).json()
+        assert quiet["results"] == [] and quiet["cursor"] == cursor and not quiet["more"]
+        assert [e["kind"] for e in quiet["events"]] == ["submitted", "trial_restarted"]
+        with db.begin() as session:
+            trial = session.scalars(
+                select(TrialRow).where(TrialRow.experiment_id == sweep, TrialRow.state == "running")
+            ).first()
+            assert trial is not None
+            for step in (1, 2):
+                session.add(
+                    ResultRow(
+                        trial_id=trial.id,
+                        iteration=trial.iteration + step,
+                        metrics={"val_accuracy": 0.1 * step},
+                    )
+                )
+            trial_id, iteration = trial.id, trial.iteration
+        first = client.get(url, params={"after": cursor, "limit": 1}).json()
+        assert first["more"] is True
+        assert [(r["trial_id"], r["iteration"], r["value"]) for r in first["results"]] == [
+            (trial_id, iteration + 1, pytest.approx(0.1))
+        ]
+        rest = client.get(url, params={"after": first["cursor"], "events_after": 2}).json()
+        assert [r["iteration"] for r in rest["results"]] == [iteration + 2] and not rest["more"]
+        assert rest["events"] == [] and rest["experiment"]["id"] == sweep
+        again = client.get(url, params={"after": rest["cursor"]}).json()
+        assert again["results"] == []
+
+
+def test_trial_checkpoints_events_filter_and_me(
+    server: ServerProcess, db: sessionmaker[Session], sweep: str
+) -> None:
+    restarted = next(t for t in trials_by_id(db, sweep).values() if t.restarts == 1)
+    with server.client() as client:
+        checkpoints = client.get(f"/api/v1/trials/{restarted.id}/checkpoints").json()
+        assert [c["iteration"] for c in checkpoints] == [restarted.iteration]
+        assert checkpoints[0]["deleted"] is False
+        events = client.get(
+            f"/api/v1/experiments/{sweep}/events", params={"trial": restarted.id}
+        ).json()
+        assert [e["kind"] for e in events["items"]] == ["trial_restarted"]
+        assert client.get("/api/v1/trials/999999/checkpoints").status_code == 404
+        me = client.get("/api/v1/me").json()
+        assert me["name"] == "admin" and me["role"] == "admin" and "token" not in me
+
+
+def test_view_routes_need_a_token_and_viewers_may_read(server: ServerProcess, sweep: str) -> None:
+    viewer = server.create_token("reader", "viewer")
+    paths = ["curves", "rungs", "configs", "updates"]
+    for path in paths:
+        url = f"{server.url}/api/v1/experiments/{sweep}/{path}"
+        with server.client("rsw_wrong") as wrong:
+            assert wrong.get(url).status_code == 401
+        with server.client(viewer) as client:
+            assert client.get(url).status_code == 200
+    with server.client() as client:
+        assert client.get("/api/v1/experiments/nope/rungs").status_code == 404
+        bad = client.get(f"/api/v1/experiments/{sweep}/curves", params={"max_points": 1})
+        assert bad.status_code == 422 and "max_points" in bad.text
+
+
+def test_helpers_match_ray_and_keep_curve_ends() -> None:
+    assert milestones(1, 3, 27) == [1, 3, 9, 27]
+    assert milestones(2, 2, 20) == [2, 4, 8, 16]
+    values = [0.3, 0.1, 0.9, 0.5, 0.7]
+    assert percentile(values, 40) == pytest.approx(np.percentile(values, 40))
+    assert asha_cutoff(values, 4, "min") == pytest.approx(np.percentile(values, 25))
+    assert asha_cutoff([], 2, "max") is None
+    points = [(i, float(i)) for i in range(1, 101)]
+    kept = downsample(points, 10)
+    assert len(kept) <= 10 and kept[0] == (1, 1.0) and kept[-1] == (100, 100.0)

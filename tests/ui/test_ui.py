@@ -1,0 +1,240 @@
+"""The web UI end to end: a real server on a real database, driven in headless Chromium."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import ExperimentState
+from service.db.models import ExperimentRow, ResultRow, TrialRow
+from service.demo import seed_sweep
+from service.settings import REPO_ROOT
+from tests.conftest import ServerProcess
+
+pytestmark = pytest.mark.ui
+
+CHROMIUM = "/usr/bin/chromium"
+WEB_INDEX = REPO_ROOT / "web" / "dist" / "index.html"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not WEB_INDEX.is_file():
+        pytest.fail(f"{WEB_INDEX} is missing: `make web` builds the UI (`make test` does it first)")
+    with sync_playwright() as playwright:
+        # root in a container has no user namespace for Chromium's sandbox
+        # and this machine's closed network refuses Chromium's background connections
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Seeded:
+    running: str
+    finished: str
+
+
+@pytest.fixture
+def seeded(db: sessionmaker[Session]) -> Seeded:
+    running = seed_sweep(db, trials=24, max_t=9, name="live-sweep", running=2)
+    finished = seed_sweep(
+        db, trials=5, max_t=3, name="done-sweep", running=0, state=ExperimentState.completed
+    )
+    return Seeded(running=running, finished=finished)
+
+
+@pytest.fixture
+def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
+    context = browser.new_context(base_url=server.url, viewport={"width": 1400, "height": 1000})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def screenshot(page: Page, folder: Path, name: str) -> None:
+    folder.mkdir(exist_ok=True)
+    page.screenshot(path=folder / f"{name}.png", full_page=True)
+
+
+def sign_in(page: Page, token: str) -> None:
+    page.goto("/")
+    page.fill("input[name=token]", token)
+    page.click("button[type=submit]")
+    expect(page.get_by_test_id("who")).to_be_visible()
+
+
+def canvas_ink(page: Page, selector: str) -> int:
+    """Pixels of the chart's canvas that are not transparent: the curves were really drawn."""
+    return page.eval_on_selector(
+        f"{selector} canvas",
+        """canvas => {
+            const context = canvas.getContext('2d');
+            const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+            let ink = 0;
+            for (let i = 3; i < data.length; i += 4) if (data[i] > 0) ink++;
+            return ink;
+        }""",
+    )
+
+
+def test_sign_in_refuses_a_bad_token_then_lists_experiments(
+    page: Page, server: ServerProcess, seeded: Seeded, tmp_path: Path
+) -> None:
+    page.goto("/")
+    screenshot(page, tmp_path / "screenshots", "sign-in")
+    page.fill("input[name=token]", "rsw_not-a-real-token")
+    page.click("button[type=submit]")
+    expect(page.get_by_role("alert")).to_contain_text("not accepted")
+
+    sign_in(page, server.admin_token)
+    rows = page.locator("[data-testid=experiments] tbody tr")
+    expect(rows).to_have_count(2)
+    # newest first: the finished sweep was seeded second
+    expect(rows.nth(0)).to_contain_text("done-sweep")
+    expect(rows.nth(1)).to_contain_text("live-sweep")
+    expect(rows.nth(1)).to_contain_text("team:vision")
+    # one bar segment per state: running, completed, pruned, failed
+    expect(rows.nth(1).locator(".progress span")).to_have_count(4)
+    screenshot(page, tmp_path / "screenshots", "experiments")
+
+    page.select_option("select[name=state]", "completed")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0)).to_contain_text("done-sweep")
+
+    page.reload()  # the token is kept in the browser: no second sign-in
+    expect(page.get_by_test_id("who")).to_contain_text("admin")
+
+
+def test_experiment_page_draws_every_view_and_updates_live(
+    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    api = server.client()
+    base = f"/api/v1/experiments/{seeded.running}"
+    rungs = api.get(f"{base}/rungs").json()["rungs"]
+    sign_in(page, server.admin_token)
+    page.goto(f"/#/experiments/{seeded.running}")
+
+    expect(page.locator("[data-testid=trials] tbody tr")).to_have_count(24)
+    curves = page.get_by_test_id("curves")
+    expect(curves).to_have_attribute("data-series", "24")
+    assert canvas_ink(page, "[data-testid=curves]") > 1000
+    rung_rows = page.locator("[data-testid=rungs] tbody tr")
+    expect(rung_rows).to_have_count(len(rungs))
+    for row, rung in zip(rung_rows.all(), rungs, strict=True):
+        reached = row.locator("[data-reached]")
+        expect(reached).to_have_attribute("data-reached", str(rung["reached"]))
+    assert rungs[0]["reached"] == 24 and rungs[0]["continued"] < 24  # ASHA pruned some
+    expect(page.locator("[data-testid=parallel] polyline")).to_have_count(24)
+    expect(page.locator("[data-testid=parallel]")).to_contain_text("optimizer")
+    expect(page.get_by_test_id("best")).to_contain_text("trial")
+    expect(page.locator("[data-testid=events] li[data-kind=trial_restarted]")).to_have_count(1)
+    screenshot(page, tmp_path / "screenshots", "experiment")
+
+    # hovering a curve names its trial and config
+    box = curves.locator("canvas").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.2)
+    page.mouse.move(box["x"] + box["width"] * 0.61, box["y"] + box["height"] * 0.21)
+
+    # a result stored while the page is open appears without a reload
+    points_before = int(curves.get_attribute("data-points") or 0)
+    with db.begin() as session:
+        trial = session.scalars(
+            select(TrialRow).where(
+                TrialRow.experiment_id == seeded.running, TrialRow.state == "running"
+            )
+        ).first()
+        assert trial is not None
+        trial.iteration += 1
+        trial.last_metric = 0.5
+        session.add(
+            ResultRow(
+                trial_id=trial.id,
+                iteration=trial.iteration,
+                metrics={"val_accuracy": 0.5, "epoch": trial.iteration},
+            )
+        )
+        trial_id, iteration = trial.id, trial.iteration
+    expect(curves).to_have_attribute("data-points", str(points_before + 1))
+    cell = page.locator(f"[data-testid=trials] tr[data-trial='{trial_id}'] [data-col=iteration]")
+    expect(cell).to_have_text(str(iteration))
+
+
+def test_cancel_from_the_ui_cancels_in_the_database(
+    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session]
+) -> None:
+    sign_in(page, server.admin_token)
+    page.goto(f"/#/experiments/{seeded.running}")
+    dialogs: list[str] = []
+
+    def answer(dialog: object) -> None:
+        dialogs.append(dialog.message)  # type: ignore[attr-defined]
+        dialog.accept()  # type: ignore[attr-defined]
+
+    page.on("dialog", answer)
+    page.click("button[data-action=cancel]")
+    expect(page.locator("h1 .badge")).to_have_text("cancelling")
+    assert dialogs and "Cancel this sweep" in dialogs[0]
+    with db.begin() as session:
+        row = session.get(ExperimentRow, seeded.running)
+        assert row is not None and row.state == "cancelling"
+    # a finished sweep offers nothing to do
+    page.goto(f"/#/experiments/{seeded.finished}")
+    expect(page.locator("h1 .badge")).to_have_text("completed")
+    expect(page.locator("[data-testid=actions] button")).to_have_count(0)
+
+
+def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
+    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    viewer = server.create_token("watcher", "viewer")
+    sign_in(page, viewer)
+    page.goto(f"/#/experiments/{seeded.running}")
+    expect(page.locator("[data-testid=trials] tbody tr")).to_have_count(24)
+    expect(page.get_by_test_id("actions")).to_have_count(0)
+    expect(page.locator("button[data-action]")).to_have_count(0)
+    # the API refuses the viewer too: hidden buttons are not the only guard
+    refused = httpx.post(
+        f"{server.url}/api/v1/experiments/{seeded.running}/cancel",
+        headers={"Authorization": f"Bearer {viewer}"},
+    )
+    assert refused.status_code == 403
+
+    with db.begin() as session:
+        failed = session.scalars(
+            select(TrialRow).where(
+                TrialRow.experiment_id == seeded.running, TrialRow.state == "failed"
+            )
+        ).one()
+        failed_id, traceback = failed.id, failed.error
+    assert traceback is not None
+    page.goto(f"/#/trials/{failed_id}")
+    expect(page.get_by_test_id("traceback")).to_have_text(traceback)
+    metrics = page.get_by_test_id("metrics")
+    expect(metrics).to_have_attribute("data-count", "2")  # val_accuracy and train_loss
+    expect(metrics.locator("canvas")).to_have_count(2)
+    expect(page.locator("[data-testid=checkpoints] tbody tr")).to_have_count(1)
+    expect(page.get_by_test_id("config")).to_contain_text("optimizer")
+    screenshot(page, tmp_path / "screenshots", "trial")

@@ -1,0 +1,27 @@
+// Small pieces shared by the pages.
+import { progressSegments, STATE_COLOURS } from "./shape";
+import type { TrialState } from "./types";
+
+export function StateBadge({ state }: { state: string }) {
+  return <span class={`badge state-${state}`} data-state={state}>{state}</span>;
+}
+
+export function Progress({ counts }: { counts: Partial<Record<TrialState, number>> }) {
+  const segments = progressSegments(counts);
+  const title = segments.map((s) => `${s.count} ${s.state}`).join(", ") || "no trials yet";
+  return (
+    <div class="progress" title={title} aria-label={title}>
+      {segments.map((s) => (
+        <span key={s.state} style={{ width: `${s.percent}%`, background: STATE_COLOURS[s.state] }} />
+      ))}
+    </div>
+  );
+}
+
+export function Labels({ labels }: { labels: Record<string, string> }) {
+  return (
+    <span class="labels">
+      {Object.entries(labels).map(([key, value]) => <span key={key} class="chip">{key}:{value}</span>)}
+    </span>
+  );
+}

@@ -1,0 +1,56 @@
+import { render } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api, tokenStore } from "./api";
+import { useHashRoute } from "./hooks";
+import { ExperimentPage } from "./pages/ExperimentPage";
+import { ExperimentsPage } from "./pages/ExperimentsPage";
+import { SignInPage } from "./pages/SignInPage";
+import { TrialPage } from "./pages/TrialPage";
+import type { Me } from "./types";
+import "uplot/dist/uPlot.min.css";
+import "./style.css";
+
+function App() {
+  const route = useHashRoute();
+  const [me, setMe] = useState<Me | null>(null);
+  const [signInMessage, setSignInMessage] = useState<string | null>(null);
+
+  useEffect(() => {
+    const expired = () => {
+      tokenStore.clear();
+      setMe(null);
+      setSignInMessage("Your token was refused (revoked or unknown): sign in again.");
+    };
+    window.addEventListener("raysweep:unauthorized", expired);
+    if (tokenStore.get()) api<Me>("/me").then(setMe).catch(() => undefined);
+    return () => window.removeEventListener("raysweep:unauthorized", expired);
+  }, []);
+
+  if (!tokenStore.get() || (!me && signInMessage)) {
+    return <SignInPage message={signInMessage} onSignedIn={(who) => { setSignInMessage(null); setMe(who); }} />;
+  }
+  if (!me) return <p class="muted">Loading…</p>;
+
+  const experiment = /^#\/experiments\/([\w-]+)/.exec(route);
+  const trial = /^#\/trials\/(\d+)/.exec(route);
+  return (
+    <>
+      <header class="top">
+        <a href="#/" class="brand">raysweep</a>
+        <span class="who" data-testid="who">
+          {me.name} · {me.role}
+          <button class="link" onClick={() => { tokenStore.clear(); setMe(null); setSignInMessage(null); location.hash = "#/"; }}>
+            sign out
+          </button>
+        </span>
+      </header>
+      <main>
+        {experiment ? <ExperimentPage id={experiment[1]} me={me} />
+          : trial ? <TrialPage id={Number(trial[1])} />
+          : <ExperimentsPage />}
+      </main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById("app")!);

@@ -1,0 +1,215 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api } from "../api";
+import { CurvesChart } from "../charts/CurvesChart";
+import { ParallelChart } from "../charts/ParallelChart";
+import { RungView } from "../charts/RungView";
+import { Labels, Progress, StateBadge } from "../components";
+import { errorText, usePoll } from "../hooks";
+import { formatAgo, formatConfig, formatValue, mergeResults } from "../shape";
+import type { ConfigTable, Curves, EventItem, Experiment, Me, Rungs, Updates } from "../types";
+import { TrialTable } from "./TrialTable";
+
+const POLL_MS = 1000;
+const SLOW_REFRESH_MS = 5000; // rungs, parallel coordinates and new curves: heavier, less urgent
+
+type Action = "cancel" | "pause" | "resume";
+
+const ACTIONS: Record<Action, { allowed: string[]; confirm: string }> = {
+  cancel: { allowed: ["queued", "running", "pausing", "paused"], confirm: "Cancel this sweep? Running trials are stopped." },
+  pause: { allowed: ["queued", "running"], confirm: "Pause this sweep? Running trials stop after their next checkpoint and resume from it." },
+  resume: { allowed: ["paused"], confirm: "Resume this sweep from its checkpoints?" },
+};
+
+export function ExperimentPage({ id, me }: { id: string; me: Me }) {
+  const [experiment, setExperiment] = useState<Experiment | null>(null);
+  const [curves, setCurves] = useState<Curves | null>(null);
+  const [curvesVersion, setCurvesVersion] = useState(0);
+  const [rungs, setRungs] = useState<Rungs | null>(null);
+  const [configs, setConfigs] = useState<ConfigTable | null>(null);
+  const [events, setEvents] = useState<EventItem[]>([]);
+  const [tableVersion, setTableVersion] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const cursor = useRef<number | null>(null);
+  const lastEvent = useRef(0);
+  const lastSlowRefresh = useRef(0);
+  const curvesRef = useRef<Curves | null>(null);
+  const busy = useRef(false);
+  const width = useWidth();
+
+  const loadSlow = async (withCurves: boolean) => {
+    lastSlowRefresh.current = Date.now();
+    const [newRungs, newConfigs, newCurves] = await Promise.all([
+      api<Rungs>(`/experiments/${id}/rungs`),
+      api<ConfigTable>(`/experiments/${id}/configs`),
+      withCurves ? api<Curves>(`/experiments/${id}/curves`) : Promise.resolve(null),
+    ]);
+    setRungs(newRungs);
+    setConfigs(newConfigs);
+    if (newCurves) {
+      curvesRef.current = newCurves;
+      setCurves(newCurves);
+      cursor.current = Math.min(cursor.current ?? newCurves.cursor, newCurves.cursor);
+    }
+  };
+
+  const refresh = async () => {
+    if (cursor.current === null || busy.current) return; // the first curves set the cursor
+    busy.current = true;
+    try {
+      let more = true;
+      let changed = false;
+      let unknown: number[] = [];
+      while (more) {
+        const updates: Updates = await api<Updates>(`/experiments/${id}/updates`, {
+          query: { after: cursor.current, events_after: lastEvent.current },
+        });
+        setExperiment(updates.experiment);
+        cursor.current = updates.cursor;
+        more = updates.more;
+        if (updates.events.length) {
+          lastEvent.current = updates.events.at(-1)!.id;
+          setEvents((old) => [...updates.events.slice().reverse(), ...old].slice(0, 500));
+          changed = true;
+        }
+        if (updates.results.length && curvesRef.current) {
+          const merged = mergeResults(curvesRef.current.series, updates.results);
+          unknown = unknown.concat(merged.unknown);
+          changed = true;
+        }
+      }
+      setError(null);
+      if (changed) {
+        setCurvesVersion((v) => v + 1);
+        setTableVersion((v) => v + 1);
+        if (Date.now() - lastSlowRefresh.current > SLOW_REFRESH_MS) await loadSlow(unknown.length > 0);
+      }
+    } catch (caught) {
+      setError(errorText(caught));
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  useEffect(() => {
+    cursor.current = null;
+    lastEvent.current = 0;
+    setEvents([]);
+    Promise.all([api<Experiment>(`/experiments/${id}`).then(setExperiment), loadSlow(true)])
+      .then(refresh)
+      .catch((caught) => setError(errorText(caught)));
+  }, [id]);
+
+  usePoll(refresh, POLL_MS, [id]);
+
+  const act = async (action: Action) => {
+    if (!window.confirm(ACTIONS[action].confirm)) return;
+    try {
+      setExperiment(await api<Experiment>(`/experiments/${id}/${action}`, { method: "POST" }));
+      setActionError(null);
+    } catch (caught) {
+      setActionError(errorText(caught));
+    }
+  };
+
+  if (!experiment) return error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>;
+  const mayAct = me.role !== "viewer";
+  const early = (experiment.spec.early_stopping ?? {}) as { time_attr?: string | null };
+  const xLabel = early.time_attr ?? "iteration";
+  const best = experiment.best_trial;
+
+  return (
+    <section>
+      <p><a href="#/">‹ experiments</a></p>
+      <div class="title">
+        <h1>{experiment.name} <StateBadge state={experiment.state} /></h1>
+        <span class="muted mono">{experiment.id}</span>
+        {mayAct && (
+          <span class="actions" data-testid="actions">
+            {(Object.keys(ACTIONS) as Action[]).filter((a) => ACTIONS[a].allowed.includes(experiment.state)).map((a) => (
+              <button key={a} data-action={a} class={a === "cancel" ? "danger" : ""} onClick={() => act(a)}>{a}</button>
+            ))}
+          </span>
+        )}
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+      {actionError && <p class="error" role="alert">{actionError}</p>}
+      {experiment.error && <pre class="error">{experiment.error}</pre>}
+      <div class="cards">
+        <div class="card">
+          <h3>Sweep</h3>
+          <p>{experiment.trainer} · {experiment.mode} {experiment.metric}</p>
+          <Progress counts={experiment.trial_counts} />
+          <p class="muted">{Object.entries(experiment.trial_counts).map(([s, n]) => `${n} ${s}`).join(" · ") || "no trials yet"}</p>
+          <p class="muted">created {formatAgo(experiment.created_at)} · driver restarts {experiment.driver_restarts}</p>
+          <Labels labels={experiment.labels} />
+        </div>
+        <div class="card" data-testid="best">
+          <h3>Best trial</h3>
+          {best ? (
+            <>
+              <p><a href={`#/trials/${best.id}`}>trial {best.id}</a> <StateBadge state={best.state} /></p>
+              <p class="big">{formatValue(best.best_metric)} <span class="muted">{experiment.metric}</span></p>
+              <p class="muted">{formatConfig(best.config)}</p>
+            </>
+          ) : <p class="muted">No result yet.</p>}
+        </div>
+      </div>
+
+      <h2>Learning curves</h2>
+      {curves && (
+        <>
+          <p class="muted">{curves.series.length < curves.total_trials
+            ? `${curves.series.length} of ${curves.total_trials} trials drawn: the running ones, the best ones and an even spread of the rest.`
+            : `${curves.total_trials} trials.`}</p>
+          <CurvesChart series={curves.series} metric={experiment.metric} xLabel={xLabel} version={curvesVersion}
+            onPick={(trial) => { location.hash = `#/trials/${trial}`; }} />
+        </>
+      )}
+
+      <div class="two">
+        <div>
+          <h2>ASHA rungs</h2>
+          {rungs && <RungView rungs={rungs} metric={experiment.metric} />}
+        </div>
+        <div>
+          <h2>Hyperparameters</h2>
+          {configs && (
+            <>
+              <ParallelChart table={configs} width={Math.max(320, Math.min(width, 1200) / 2 - 40)} />
+              {configs.rows.length < configs.total_trials && <p class="muted">best {configs.rows.length} of {configs.total_trials} trials</p>}
+            </>
+          )}
+        </div>
+      </div>
+
+      <h2>Trials</h2>
+      <TrialTable experiment={experiment} version={tableVersion} params={configs?.params ?? []} />
+
+      <h2>Events</h2>
+      <ol class="events" data-testid="events">
+        {events.map((e) => (
+          <li key={e.id} data-kind={e.kind}>
+            <span class="muted" title={e.created_at}>{formatAgo(e.created_at)}</span> <b>{e.kind}</b>{" "}
+            {e.trial_id !== null && <a href={`#/trials/${e.trial_id}`}>trial {e.trial_id}</a>} {e.message}
+          </li>
+        ))}
+      </ol>
+
+      <details>
+        <summary>Spec</summary>
+        <pre data-testid="spec">{JSON.stringify(experiment.spec, null, 2)}</pre>
+      </details>
+    </section>
+  );
+}
+
+function useWidth(): number {
+  const [width, setWidth] = useState(window.innerWidth);
+  useEffect(() => {
+    const resize = () => setWidth(window.innerWidth);
+    window.addEventListener("resize", resize);
+    return () => window.removeEventListener("resize", resize);
+  }, []);
+  return width;
+}

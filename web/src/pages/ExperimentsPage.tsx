@@ -1,0 +1,82 @@
+import { useState } from "preact/hooks";
+import { api } from "../api";
+import { Labels, Progress, StateBadge } from "../components";
+import { errorText, usePoll } from "../hooks";
+import { formatAgo, formatValue } from "../shape";
+import type { Experiment, ExperimentState, Page } from "../types";
+
+const STATES: ExperimentState[] = ["queued", "running", "pausing", "paused", "cancelling", "completed", "failed", "cancelled"];
+const PAGE_SIZE = 25;
+
+export function ExperimentsPage() {
+  const [page, setPage] = useState<Page<Experiment> | null>(null);
+  const [state, setState] = useState("");
+  const [label, setLabel] = useState("");
+  const [offset, setOffset] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+
+  usePoll(async () => {
+    try {
+      setPage(await api<Page<Experiment>>("/experiments", {
+        query: { state: state || undefined, label: label.includes(":") ? label.trim() : undefined, limit: PAGE_SIZE, offset },
+      }));
+      setError(null);
+    } catch (caught) {
+      setError(errorText(caught));
+    }
+  }, 2000, [state, label, offset]);
+
+  return (
+    <section>
+      <h1>Experiments</h1>
+      <div class="filters">
+        <label>State{" "}
+          <select name="state" value={state} onChange={(e) => { setState((e.target as HTMLSelectElement).value); setOffset(0); }}>
+            <option value="">any</option>
+            {STATES.map((s) => <option key={s} value={s}>{s}</option>)}
+          </select>
+        </label>
+        <label>Label{" "}
+          <input name="label" placeholder="key:value" value={label}
+            onInput={(e) => { setLabel((e.target as HTMLInputElement).value); setOffset(0); }} />
+        </label>
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+      {page && (
+        <>
+          <table class="grid" data-testid="experiments">
+            <thead>
+              <tr><th>Name</th><th>State</th><th>Trainer</th><th>Progress</th><th>Best</th><th>Created</th><th>Labels</th></tr>
+            </thead>
+            <tbody>
+              {page.items.map((e) => (
+                <tr key={e.id} data-experiment={e.id}>
+                  <td><a href={`#/experiments/${e.id}`}>{e.name}</a> <span class="muted mono">{e.id}</span></td>
+                  <td><StateBadge state={e.state} /></td>
+                  <td>{e.trainer}</td>
+                  <td><Progress counts={e.trial_counts} /></td>
+                  <td>{formatValue(e.best_metric)} <span class="muted">{e.metric}</span></td>
+                  <td title={e.created_at}>{formatAgo(e.created_at)}</td>
+                  <td><Labels labels={e.labels} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {page.total === 0 && <p class="muted">No experiments match. Submit one with <code>POST /api/v1/experiments</code>.</p>}
+          <Pager total={page.total} offset={offset} size={PAGE_SIZE} onChange={setOffset} />
+        </>
+      )}
+    </section>
+  );
+}
+
+export function Pager({ total, offset, size, onChange }: { total: number; offset: number; size: number; onChange: (o: number) => void }) {
+  if (total <= size) return <p class="muted">{total} in all</p>;
+  return (
+    <p class="pager">
+      <button disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - size))}>‹ previous</button>
+      <span>{offset + 1}–{Math.min(total, offset + size)} of {total}</span>
+      <button disabled={offset + size >= total} onClick={() => onChange(offset + size)}>next ›</button>
+    </p>
+  );
+}

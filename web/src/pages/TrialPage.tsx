@@ -1,0 +1,117 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import uPlot from "uplot";
+import { api } from "../api";
+import { StateBadge } from "../components";
+import { errorText, usePoll } from "../hooks";
+import { formatAgo, formatValue, metricSeries } from "../shape";
+import type { Checkpoint, EventItem, Page, ResultItem, Trial } from "../types";
+
+export function TrialPage({ id }: { id: number }) {
+  const [trial, setTrial] = useState<Trial | null>(null);
+  const [results, setResults] = useState<ResultItem[]>([]);
+  const [checkpoints, setCheckpoints] = useState<Checkpoint[]>([]);
+  const [events, setEvents] = useState<EventItem[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const lastIteration = useRef(-1);
+
+  useEffect(() => {
+    lastIteration.current = -1;
+    setResults([]);
+  }, [id]);
+
+  usePoll(async () => {
+    try {
+      const current = await api<Trial>(`/trials/${id}`);
+      setTrial(current);
+      const fresh = await api<Page<ResultItem>>(`/trials/${id}/results`, { query: { first: lastIteration.current + 1, limit: 10000 } });
+      if (fresh.items.length) {
+        lastIteration.current = fresh.items.at(-1)!.iteration;
+        setResults((old) => [...old, ...fresh.items]);
+      }
+      const [newCheckpoints, newEvents] = await Promise.all([
+        api<Checkpoint[]>(`/trials/${id}/checkpoints`),
+        api<Page<EventItem>>(`/experiments/${current.experiment_id}/events`, { query: { trial: id, limit: 500 } }),
+      ]);
+      setCheckpoints(newCheckpoints);
+      setEvents(newEvents.items);
+      setError(null);
+    } catch (caught) {
+      setError(errorText(caught));
+    }
+  }, 2000, [id]);
+
+  if (!trial) return error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>;
+  const series = metricSeries(results);
+  return (
+    <section>
+      <p><a href={`#/experiments/${trial.experiment_id}`}>‹ experiment {trial.experiment_id}</a></p>
+      <h1>Trial {trial.id} <StateBadge state={trial.state} /></h1>
+      <p class="muted mono">{trial.tune_trial_id} · iteration {trial.iteration} · restarts {trial.restarts}
+        {trial.started_at && ` · started ${formatAgo(trial.started_at)}`}</p>
+      {error && <p class="error" role="alert">{error}</p>}
+      <div class="cards">
+        <div class="card">
+          <h3>Config</h3>
+          <table class="kv" data-testid="config">
+            <tbody>{Object.entries(trial.config).map(([k, v]) => <tr key={k}><th>{k}</th><td class="mono">{formatValue(v)}</td></tr>)}</tbody>
+          </table>
+        </div>
+        <div class="card">
+          <h3>Metric</h3>
+          <p>last {formatValue(trial.last_metric)} · best <b>{formatValue(trial.best_metric)}</b></p>
+        </div>
+      </div>
+      {trial.error && (
+        <>
+          <h2>Error</h2>
+          <pre class="error traceback" data-testid="traceback">{trial.error}</pre>
+        </>
+      )}
+      <h2>Metrics</h2>
+      <div class="metric-grid" data-testid="metrics" data-count={series.size}>
+        {[...series.entries()].map(([name, points]) => <MetricChart key={name} name={name} points={points} />)}
+        {series.size === 0 && <p class="muted">No results yet.</p>}
+      </div>
+      <h2>Checkpoints</h2>
+      <table class="grid" data-testid="checkpoints">
+        <thead><tr><th>Iteration</th><th>Metric</th><th>URI</th><th>Saved</th></tr></thead>
+        <tbody>
+          {checkpoints.map((c) => (
+            <tr key={c.iteration} class={c.deleted ? "deleted" : ""}>
+              <td class="num">{c.iteration}</td><td class="num">{formatValue(c.metric)}</td>
+              <td class="mono">{c.uri}{c.deleted && " (removed by retention)"}</td><td>{formatAgo(c.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Restarts and events</h2>
+      <ol class="events" data-testid="trial-events">
+        {events.map((e) => (
+          <li key={e.id}><span class="muted">{formatAgo(e.created_at)}</span> <b>{e.kind}</b> {e.message}
+            {Object.keys(e.data).length > 0 && <pre>{JSON.stringify(e.data, null, 2)}</pre>}</li>
+        ))}
+        {events.length === 0 && <li class="muted">None.</li>}
+      </ol>
+    </section>
+  );
+}
+
+function MetricChart({ name, points }: { name: string; points: [number, number][] }) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  useEffect(() => {
+    if (!box.current) return;
+    const data: uPlot.AlignedData = [points.map((p) => p[0]), points.map((p) => p[1])];
+    if (plot.current) {
+      plot.current.setData(data);
+      return;
+    }
+    plot.current = new uPlot({
+      width: 360, height: 200, title: name, legend: { show: false },
+      scales: { x: { time: false } },
+      series: [{}, { label: name, stroke: "#2563eb", width: 2 }],
+    }, data, box.current);
+  }, [points]);
+  useEffect(() => () => plot.current?.destroy(), []);
+  return <div ref={box} data-metric={name} />;
+}

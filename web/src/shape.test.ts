@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import {
+  alignSeries,
+  axisPosition,
+  formatAgo,
+  formatValue,
+  matchesFilter,
+  mergeResults,
+  metricAxis,
+  metricSeries,
+  paramAxes,
+  progressSegments,
+  sortBy,
+} from "./shape";
+import type { ConfigRow, CurveSeries } from "./types";
+
+const series = (trial_id: number, points: [number, number][]): CurveSeries => ({ trial_id, state: "running", config: {}, points });
+
+describe("alignSeries", () => {
+  it("shares one sorted x axis and leaves gaps as null", () => {
+    const { xs, ys } = alignSeries([series(1, [[1, 0.1], [3, 0.3]]), series(2, [[2, 0.5]])]);
+    expect(xs).toEqual([1, 2, 3]);
+    expect(ys).toEqual([[0.1, null, 0.3], [null, 0.5, null]]);
+  });
+});
+
+describe("mergeResults", () => {
+  it("appends, inserts in order, replaces a re-sent iteration and reports unknown trials", () => {
+    const drawn = [series(1, [[1, 0.1], [3, 0.3]])];
+    const { changed, unknown } = mergeResults(drawn, [
+      { id: 10, trial_id: 1, iteration: 4, value: 0.4 },
+      { id: 11, trial_id: 1, iteration: 2, value: 0.2 },
+      { id: 12, trial_id: 1, iteration: 3, value: 0.35 },
+      { id: 13, trial_id: 7, iteration: 1, value: 0.9 },
+    ]);
+    expect(changed).toBe(true);
+    expect(unknown).toEqual([7]);
+    expect(drawn[0].points).toEqual([[1, 0.1], [2, 0.2], [3, 0.35], [4, 0.4]]);
+  });
+
+  it("ignores results without a metric value", () => {
+    const drawn = [series(1, [])];
+    expect(mergeResults(drawn, [{ id: 1, trial_id: 1, iteration: 1, value: null }]).changed).toBe(false);
+    expect(drawn[0].points).toEqual([]);
+  });
+});
+
+describe("progressSegments", () => {
+  it("orders states, drops empty ones and adds up to 100%", () => {
+    const segments = progressSegments({ completed: 2, running: 1, pruned: 1, failed: 0 });
+    expect(segments.map((s) => s.state)).toEqual(["running", "completed", "pruned"]);
+    expect(segments.reduce((sum, s) => sum + s.percent, 0)).toBeCloseTo(100);
+    expect(progressSegments({})).toEqual([]);
+  });
+});
+
+describe("parallel coordinates axes", () => {
+  const rows: ConfigRow[] = [
+    { trial_id: 1, state: "completed", metric: 0.9, values: [1e-4, 16, "adam"] },
+    { trial_id: 2, state: "pruned", metric: 0.5, values: [1e-1, 256, "sgd"] },
+    { trial_id: 3, state: "failed", metric: null, values: [1e-2, 64, null] },
+  ];
+  const axes = paramAxes(["lr", "hidden", "optimizer"], rows);
+
+  it("uses a log scale for values spanning decades and categories for strings", () => {
+    expect(axes[0]).toMatchObject({ kind: "numeric", log: true, min: 1e-4, max: 1e-1 });
+    expect(axes[1]).toMatchObject({ kind: "numeric", log: false, min: 16, max: 256 });
+    expect(axes[2]).toEqual({ kind: "categorical", name: "optimizer", categories: ["adam", "sgd"] });
+  });
+
+  it("places values between 0 and 1 and missing ones nowhere", () => {
+    expect(axisPosition(axes[0], 1e-4)).toBeCloseTo(0);
+    expect(axisPosition(axes[0], 1e-2)).toBeCloseTo(2 / 3);
+    expect(axisPosition(axes[1], 136)).toBeCloseTo(0.5);
+    expect(axisPosition(axes[2], "sgd")).toBe(1);
+    expect(axisPosition(axes[2], null)).toBeNull();
+  });
+
+  it("puts the best metric at the top for either mode", () => {
+    expect(metricAxis(rows, "max").position(0.9)).toBe(1);
+    expect(metricAxis(rows, "min").position(0.5)).toBe(1);
+  });
+});
+
+describe("metricSeries", () => {
+  it("makes one series per numeric metric and drops counters that equal the x axis", () => {
+    const result = (iteration: number, loss: number) => ({
+      iteration,
+      metrics: { epoch: iteration, loss, note: "text", bad: Number.NaN },
+      reported_at: "",
+    });
+    const found = metricSeries([result(1, 0.9), result(2, 0.5)]);
+    expect([...found.keys()]).toEqual(["loss"]);
+    expect(found.get("loss")).toEqual([[1, 0.9], [2, 0.5]]);
+  });
+});
+
+describe("sortBy and matchesFilter", () => {
+  it("sorts either way and keeps missing values last", () => {
+    const rows = [{ v: 2 }, { v: null }, { v: 1 }, { v: 3 }];
+    expect(sortBy(rows, (r) => r.v, "asc").map((r) => r.v)).toEqual([1, 2, 3, null]);
+    expect(sortBy(rows, (r) => r.v, "desc").map((r) => r.v)).toEqual([3, 2, 1, null]);
+  });
+
+  it("filters configs by comparison, equality or free text", () => {
+    const config = { lr: 0.01, optimizer: "adam" };
+    expect(matchesFilter(config, "lr>0.001")).toBe(true);
+    expect(matchesFilter(config, "lr < 0.001")).toBe(false);
+    expect(matchesFilter(config, "optimizer=adam")).toBe(true);
+    expect(matchesFilter(config, "optimizer=sgd")).toBe(false);
+    expect(matchesFilter(config, "ADA")).toBe(true);
+    expect(matchesFilter(config, "")).toBe(true);
+  });
+});
+
+describe("formatting", () => {
+  it("keeps numbers short and times relative", () => {
+    expect(formatValue(0.123456)).toBe("0.1235");
+    expect(formatValue(0.00001234)).toBe("1.23e-5");
+    expect(formatValue(12)).toBe("12");
+    expect(formatValue(null)).toBe("–");
+    expect(formatAgo("2026-01-01T00:00:00Z", Date.parse("2026-01-01T00:02:00Z"))).toBe("2m ago");
+  });
+});

@@ -1,0 +1,187 @@
+// Pure data shaping for the views: no DOM, no fetch, so it is unit tested (shape.test.ts).
+import type { Config, ConfigRow, CurveSeries, ResultItem, ResultPoint, TrialState } from "./types";
+
+export const TRIAL_STATES: TrialState[] = ["running", "pending", "completed", "pruned", "failed", "cancelled"];
+
+export const STATE_COLOURS: Record<TrialState, string> = {
+  running: "#2563eb",
+  pending: "#a3a3a3",
+  completed: "#16a34a",
+  pruned: "#f59e0b",
+  failed: "#dc2626",
+  cancelled: "#737373",
+};
+
+/** uPlot wants one shared x array and one y array per series, with nulls where a series has no point. */
+export function alignSeries(series: CurveSeries[]): { xs: number[]; ys: (number | null)[][] } {
+  const xSet = new Set<number>();
+  for (const s of series) for (const [x] of s.points) xSet.add(x);
+  const xs = [...xSet].sort((a, b) => a - b);
+  const index = new Map(xs.map((x, i) => [x, i]));
+  const ys = series.map((s) => {
+    const column: (number | null)[] = new Array(xs.length).fill(null);
+    for (const [x, y] of s.points) column[index.get(x)!] = y;
+    return column;
+  });
+  return { xs, ys };
+}
+
+/**
+ * Adds live results to the drawn series (in place). Returns whether anything changed and the
+ * trials the chart does not know yet (their config and state must be fetched).
+ */
+export function mergeResults(series: CurveSeries[], results: ResultPoint[]): { changed: boolean; unknown: number[] } {
+  const byTrial = new Map(series.map((s) => [s.trial_id, s]));
+  const unknown = new Set<number>();
+  let changed = false;
+  for (const result of results) {
+    const target = byTrial.get(result.trial_id);
+    if (!target) {
+      unknown.add(result.trial_id);
+      continue;
+    }
+    if (result.value === null || !Number.isFinite(result.value)) continue;
+    const points = target.points;
+    const at = points.findIndex(([x]) => x >= result.iteration);
+    if (at === -1) points.push([result.iteration, result.value]);
+    else if (points[at][0] === result.iteration) points[at] = [result.iteration, result.value];
+    else points.splice(at, 0, [result.iteration, result.value]);
+    changed = true;
+  }
+  return { changed, unknown: [...unknown] };
+}
+
+export interface ProgressSegment { state: TrialState; count: number; percent: number }
+
+/** Trials by state as bar segments, in a fixed order, empty states left out. */
+export function progressSegments(counts: Partial<Record<TrialState, number>>): ProgressSegment[] {
+  const total = TRIAL_STATES.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
+  if (total === 0) return [];
+  return TRIAL_STATES.filter((state) => (counts[state] ?? 0) > 0).map((state) => ({
+    state,
+    count: counts[state]!,
+    percent: (100 * counts[state]!) / total,
+  }));
+}
+
+export type Axis =
+  | { kind: "numeric"; name: string; min: number; max: number; log: boolean }
+  | { kind: "categorical"; name: string; categories: string[] };
+
+/** One axis per hyperparameter: numeric ones scaled (log when they span > 2 decades), others as categories. */
+export function paramAxes(params: string[], rows: ConfigRow[]): Axis[] {
+  return params.map((name, column) => {
+    const values = rows.map((row) => row.values[column]).filter((v) => v !== null && v !== undefined);
+    const numeric = values.length > 0 && values.every((v) => typeof v === "number" && Number.isFinite(v));
+    if (!numeric) {
+      const categories = [...new Set(values.map((v) => String(v)))].sort();
+      return { kind: "categorical", name, categories };
+    }
+    const numbers = values as number[];
+    const min = Math.min(...numbers);
+    const max = Math.max(...numbers);
+    return { kind: "numeric", name, min, max, log: min > 0 && max / min > 100 };
+  });
+}
+
+/** Where a value sits on its axis, 0 (bottom) to 1 (top); null when it is missing. */
+export function axisPosition(axis: Axis, value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  if (axis.kind === "categorical") {
+    const at = axis.categories.indexOf(String(value));
+    if (at === -1) return null;
+    return axis.categories.length === 1 ? 0.5 : at / (axis.categories.length - 1);
+  }
+  if (typeof value !== "number") return null;
+  if (axis.max === axis.min) return 0.5;
+  if (axis.log) return (Math.log(value) - Math.log(axis.min)) / (Math.log(axis.max) - Math.log(axis.min));
+  return (value - axis.min) / (axis.max - axis.min);
+}
+
+/** The metric axis of the parallel coordinates: best at the top whatever the mode. */
+export function metricAxis(rows: ConfigRow[], mode: string): { min: number; max: number; position: (v: number) => number } {
+  const values = rows.map((r) => r.metric).filter((v): v is number => v !== null && Number.isFinite(v));
+  const min = values.length ? Math.min(...values) : 0;
+  const max = values.length ? Math.max(...values) : 1;
+  const span = max - min || 1;
+  return {
+    min,
+    max,
+    position: (v: number) => (mode === "max" ? (v - min) / span : (max - v) / span),
+  };
+}
+
+/** Every numeric metric a trial reported, as one series per name (the time attribute on x). */
+export function metricSeries(results: ResultItem[]): Map<string, [number, number][]> {
+  const series = new Map<string, [number, number][]>();
+  for (const result of results) {
+    for (const [name, value] of Object.entries(result.metrics)) {
+      if (typeof value !== "number" || !Number.isFinite(value)) continue;
+      if (!series.has(name)) series.set(name, []);
+      series.get(name)!.push([result.iteration, value]);
+    }
+  }
+  // a metric that only counts iterations (epoch, training_iteration) is the x axis, not a curve
+  for (const [name, points] of series) if (points.every(([x, y]) => x === y)) series.delete(name);
+  return series;
+}
+
+export function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return 1; // missing values last in either direction
+  if (b === null || b === undefined) return -1;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a).localeCompare(String(b));
+}
+
+/** Rows sorted by a config key or a column, stable, missing values last. */
+export function sortBy<T>(rows: T[], key: (row: T) => unknown, direction: "asc" | "desc"): T[] {
+  const sign = direction === "asc" ? 1 : -1;
+  return rows
+    .map((row, index) => ({ row, index }))
+    .sort((a, b) => {
+      const ka = key(a.row);
+      const kb = key(b.row);
+      if (ka === null || ka === undefined || kb === null || kb === undefined) return compareValues(ka, kb) || a.index - b.index;
+      return sign * compareValues(ka, kb) || a.index - b.index;
+    })
+    .map(({ row }) => row);
+}
+
+/** A free-text filter over config values: `lr>0.01`, `optimizer=adam`, or any text. */
+export function matchesFilter(config: Config, filter: string): boolean {
+  const text = filter.trim();
+  if (!text) return true;
+  const condition = /^([\w.]+)\s*(<=|>=|=|<|>)\s*(.+)$/.exec(text);
+  if (!condition) return JSON.stringify(config).toLowerCase().includes(text.toLowerCase());
+  const [, key, op, raw] = condition;
+  const value = config[key];
+  const wanted = Number(raw);
+  if (op === "=") return String(value) === raw.trim();
+  if (typeof value !== "number" || Number.isNaN(wanted)) return false;
+  return op === "<" ? value < wanted : op === ">" ? value > wanted : op === "<=" ? value <= wanted : value >= wanted;
+}
+
+export function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return "–";
+  if (typeof value === "number") {
+    if (Number.isInteger(value)) return String(value);
+    const magnitude = Math.abs(value);
+    return magnitude !== 0 && (magnitude < 1e-3 || magnitude >= 1e5) ? value.toExponential(2) : value.toPrecision(4);
+  }
+  return String(value);
+}
+
+export function formatConfig(config: Config): string {
+  return Object.entries(config)
+    .map(([key, value]) => `${key}=${formatValue(value)}`)
+    .join(", ");
+}
+
+export function formatAgo(iso: string, now: number = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h ago`;
+  return `${Math.floor(seconds / 86400)}d ago`;
+}

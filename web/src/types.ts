@@ -1,0 +1,51 @@
+// The API's JSON shapes (raysweep/schemas.py is the source of truth).
+
+export type ExperimentState =
+  | "queued" | "running" | "pausing" | "paused" | "cancelling" | "completed" | "failed" | "cancelled";
+export type TrialState = "pending" | "running" | "completed" | "pruned" | "failed" | "cancelled";
+export type Role = "admin" | "member" | "viewer";
+export type Config = Record<string, unknown>;
+
+export interface Page<T> { items: T[]; total: number; limit: number; offset: number }
+
+export interface TrialSummary {
+  id: number; tune_trial_id: string; state: TrialState; config: Config;
+  iteration: number; last_metric: number | null; best_metric: number | null;
+}
+
+export interface Trial extends TrialSummary {
+  experiment_id: string; checkpoint_uri: string | null; restarts: number; error: string | null;
+  created_at: string; started_at: string | null; finished_at: string | null;
+}
+
+export interface Experiment {
+  id: string; name: string; trainer: string; metric: string; mode: "min" | "max";
+  state: ExperimentState; spec: Record<string, unknown>; labels: Record<string, string>;
+  error: string | null; driver_job_id: string | null; driver_restarts: number;
+  created_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
+  best_metric: number | null; trial_counts: Partial<Record<TrialState, number>>;
+  best_trial: TrialSummary | null;
+}
+
+export interface EventItem {
+  id: number; kind: string; message: string; trial_id: number | null;
+  data: Record<string, unknown>; created_at: string;
+}
+
+export interface CurveSeries { trial_id: number; state: TrialState; config: Config; points: [number, number][] }
+export interface Curves { metric: string; mode: string; total_trials: number; series: CurveSeries[]; cursor: number }
+
+export interface Rung { milestone: number; reached: number; continued: number; stopped: number; cutoff: number | null }
+export interface Rungs { scheduler: string; reduction_factor: number | null; rungs: Rung[] }
+
+export interface ConfigRow { trial_id: number; state: TrialState; metric: number | null; values: unknown[] }
+export interface ConfigTable { metric: string; mode: string; total_trials: number; params: string[]; rows: ConfigRow[] }
+
+export interface ResultPoint { id: number; trial_id: number; iteration: number; value: number | null }
+export interface Updates {
+  experiment: Experiment; results: ResultPoint[]; events: EventItem[]; cursor: number; more: boolean;
+}
+
+export interface ResultItem { iteration: number; metrics: Record<string, unknown>; reported_at: string }
+export interface Checkpoint { iteration: number; uri: string; metric: number | null; created_at: string; deleted: boolean }
+export interface Me { id: number; name: string; role: Role }
