@@ -15,13 +15,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schemas import ExperimentState
 from service.db.models import ExperimentRow, ResultRow, TrialRow
 from service.demo import seed_sweep
-from service.settings import REPO_ROOT
 from tests.conftest import ServerProcess
+from tests.ui.browser import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
 
 pytestmark = pytest.mark.ui
-
-CHROMIUM = "/usr/bin/chromium"
-WEB_INDEX = REPO_ROOT / "web" / "dist" / "index.html"
 
 
 @pytest.fixture(scope="session")
@@ -29,20 +26,7 @@ def browser() -> Iterator[Browser]:
     if not WEB_INDEX.is_file():
         pytest.fail(f"{WEB_INDEX} is missing: `make web` builds the UI (`make test` does it first)")
     with sync_playwright() as playwright:
-        # root in a container has no user namespace for Chromium's sandbox
-        # and this machine's closed network refuses Chromium's background connections
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
 

@@ -1,0 +1,143 @@
+"""The experiment page at scale: 10,000 trials of 100 results each, rendered in headless Chromium.
+
+Seeds one simulated experiment (service/demo.py) into a fresh database, starts the server
+(API only), and opens the experiment page with a signed-in token. Prints, for each run, the time
+from navigation to the first complete render (trial table, learning curves, ASHA rungs and
+parallel coordinates all drawn) and the bytes transferred, then the API's median answer time
+for each request the page makes. Target: render under 2 s.
+
+    .venv/bin/python bench/ui_scale.py [--trials 10000] [--results 100] [--runs 3]
+        [--database-url postgresql+psycopg://postgres@127.0.0.1:5432/test]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, sync_playwright
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from service.db import migrate  # noqa: E402
+from service.db.session import create_db_engine, session_factory  # noqa: E402
+from service.demo import seed_sweep  # noqa: E402
+from tests.conftest import ServerProcess  # noqa: E402
+from tests.ui.browser import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX  # noqa: E402
+
+RENDERED = """() => {
+    const rows = document.querySelectorAll('[data-testid=trials] tbody tr').length;
+    const curves = document.querySelector('[data-testid=curves]');
+    const drawn = curves && Number(curves.dataset.series) > 0 && curves.querySelector('canvas');
+    const rungs = document.querySelectorAll('[data-testid=rungs] tbody tr').length;
+    const lines = document.querySelectorAll('[data-testid=parallel] polyline').length;
+    return rows > 0 && drawn && rungs > 0 && lines > 0;
+}"""
+
+TRANSFERRED = """() => {
+    const entries = [...performance.getEntriesByType('navigation'),
+                     ...performance.getEntriesByType('resource')];
+    return entries.reduce((sum, e) => sum + (e.transferSize || e.encodedBodySize || 0), 0);
+}"""
+
+
+def seed(database_url: str, trials: int, results: int) -> str:
+    migrate.upgrade(database_url)
+    engine = create_db_engine(database_url)
+    started = time.perf_counter()
+
+    def progress(done: int) -> None:
+        if done % 1000 == 0 or done == trials:
+            print(f"  seeded {done}/{trials} trials ({time.perf_counter() - started:.0f} s)")
+
+    experiment_id = seed_sweep(
+        session_factory(engine),
+        trials=trials,
+        max_t=results,
+        name="scale",
+        running=4,
+        prune=False,
+        progress=progress,
+    )
+    engine.dispose()
+    return experiment_id
+
+
+def render_once(browser: Browser, server: ServerProcess, experiment_id: str) -> tuple[float, int]:
+    context = browser.new_context(base_url=server.url, viewport={"width": 1400, "height": 1000})
+    context.add_init_script(f"localStorage.setItem('raysweep.token', '{server.admin_token}')")
+    page = context.new_page()
+    page.goto(f"/#/experiments/{experiment_id}")
+    page.wait_for_function(RENDERED, timeout=60_000, polling="raf")
+    rendered_ms = float(page.evaluate("performance.now()"))
+    transferred = int(page.evaluate(TRANSFERRED))
+    context.close()
+    return rendered_ms / 1000, transferred
+
+
+def api_medians(server: ServerProcess, experiment_id: str) -> dict[str, float]:
+    base = f"/api/v1/experiments/{experiment_id}"
+    paths = {
+        "experiment": base,
+        "curves": f"{base}/curves",
+        "rungs": f"{base}/rungs",
+        "configs": f"{base}/configs",
+        "trials page": f"{base}/trials",
+        "updates (poll)": f"{base}/updates",
+    }
+    medians: dict[str, float] = {}
+    with server.client() as client:
+        cursor = client.get(f"{base}/curves").json()["cursor"]
+        for name, path in paths.items():
+            params = {"after": cursor} if name.startswith("updates") else None
+            times = []
+            for _ in range(5):
+                started = time.perf_counter()
+                client.get(path, params=params).raise_for_status()
+                times.append(time.perf_counter() - started)
+            medians[name] = statistics.median(times) * 1000
+    return medians
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--trials", type=int, default=10_000)
+    parser.add_argument("--results", type=int, default=100, help="Results per trial.")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--database-url", help="Default: a fresh SQLite file.")
+    args = parser.parse_args()
+    if not WEB_INDEX.is_file():
+        raise SystemExit(f"{WEB_INDEX} is missing: run `make web` first")
+
+    with tempfile.TemporaryDirectory(prefix="raysweep-ui-scale-") as tmp:
+        home = Path(tmp)
+        database_url = args.database_url or f"sqlite:///{home / 'raysweep.db'}"
+        print(f"seeding {args.trials} trials x {args.results} results into {database_url}")
+        experiment_id = seed(database_url, args.trials, args.results)
+        server = ServerProcess(home / "home", database_url, {"RAYSWEEP_CONTROLLER": "false"})
+        server.start()
+        try:
+            httpx.get(f"{server.url}/", timeout=10).raise_for_status()
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                for run in range(1, args.runs + 1):
+                    seconds, size = render_once(browser, server, experiment_id)
+                    print(
+                        f"run {run}: experiment page rendered in {seconds:.2f} s, "
+                        f"{size / 1024:.0f} KiB transferred (target < 2 s)"
+                    )
+                browser.close()
+            for name, ms in api_medians(server, experiment_id).items():
+                print(f"  API {name:<15} median {ms:6.1f} ms")
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
