@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,11 +137,18 @@ def test_experiment_page_draws_every_view_and_updates_live(
     expect(page.locator("[data-testid=events] li[data-kind=trial_restarted]")).to_have_count(1)
     screenshot(page, tmp_path / "screenshots", "experiment")
 
-    # hovering a curve names its trial and config
-    box = curves.locator("canvas").bounding_box()
+    # hovering a curve names its trial and config: sweep the pointer over the chart until one
+    # is under it (which one depends on the seeded curves' shapes)
+    box = page.locator("[data-testid=curves] .u-over").bounding_box()
     assert box is not None
-    page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.2)
-    page.mouse.move(box["x"] + box["width"] * 0.61, box["y"] + box["height"] * 0.21)
+    hover = page.get_by_test_id("curve-hover")
+    for step in range(40):
+        pointer = (box["x"] + box["width"] * 0.9, box["y"] + box["height"] * step / 40)
+        page.mouse.move(*pointer)
+        if "optimizer=" in (hover.text_content() or ""):
+            break
+    expect(hover).to_contain_text("trial")
+    expect(hover).to_contain_text("optimizer=")
 
     # a result stored while the page is open appears without a reload
     points_before = int(curves.get_attribute("data-points") or 0)
@@ -164,6 +172,13 @@ def test_experiment_page_draws_every_view_and_updates_live(
     expect(curves).to_have_attribute("data-points", str(points_before + 1))
     cell = page.locator(f"[data-testid=trials] tr[data-trial='{trial_id}'] [data-col=iteration]")
     expect(cell).to_have_text(str(iteration))
+
+    # clicking the hovered curve opens its trial
+    page.mouse.move(*pointer)
+    hovered = (hover.locator("b").text_content() or "").strip()
+    page.mouse.click(*pointer)
+    expect(page).to_have_url(re.compile(rf"#/trials/{hovered}$"))
+    expect(page.locator("h1")).to_contain_text(f"Trial {hovered}")
 
 
 def test_cancel_from_the_ui_cancels_in_the_database(
