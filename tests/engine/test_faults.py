@@ -186,16 +186,15 @@ def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
         job = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
         kill(wait_for(lambda: driver_pid(ray_cluster, job), 30, "the driver's pid"))
 
-        restarted = wait_for(
-            lambda: (
-                experiment_state(client, experiment_id, "running")
-                if client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_restarts"] == 1
-                else None
-            ),
-            60,
-            "the driver to be resubmitted",
-        )
-        assert restarted["driver_job_id"] != job
+        def resubmitted() -> dict[str, Any] | None:
+            # the reconciler counts the restart before it submits the job (intent, then Ray
+            # call, then outcome), so wait for the new job id too
+            read = client.get(f"/api/v1/experiments/{experiment_id}").json()
+            fresh = read["driver_restarts"] == 1 and read["driver_job_id"] != job
+            return read if fresh and read["state"] == "running" else None
+
+        restarted = wait_for(resubmitted, 60, "the driver to be resubmitted")
+        assert restarted["driver_job_id"] == f"raysweep-{experiment_id}-1"
 
     def stored_results() -> int:
         with db.begin() as session:

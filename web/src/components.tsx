@@ -25,3 +25,14 @@ export function Labels({ labels }: { labels: Record<string, string> }) {
     </span>
   );
 }
+
+export function Pager({ total, offset, size, onChange }: { total: number; offset: number; size: number; onChange: (o: number) => void }) {
+  if (total <= size) return <p class="muted">{total} in all</p>;
+  return (
+    <p class="pager">
+      <button disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - size))}>‹ previous</button>
+      <span>{offset + 1}–{Math.min(total, offset + size)} of {total}</span>
+      <button disabled={offset + size >= total} onClick={() => onChange(offset + size)}>next ›</button>
+    </p>
+  );
+}

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { Labels, Progress, StateBadge } from "../components";
+import { Labels, Pager, Progress, StateBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
 import { formatAgo, formatValue } from "../shape";
 import type { Experiment, ExperimentState, Page } from "../types";
@@ -67,16 +67,5 @@ export function ExperimentsPage() {
         </>
       )}
     </section>
-  );
-}
-
-export function Pager({ total, offset, size, onChange }: { total: number; offset: number; size: number; onChange: (o: number) => void }) {
-  if (total <= size) return <p class="muted">{total} in all</p>;
-  return (
-    <p class="pager">
-      <button disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - size))}>‹ previous</button>
-      <span>{offset + 1}–{Math.min(total, offset + size)} of {total}</span>
-      <button disabled={offset + size >= total} onClick={() => onChange(offset + size)}>next ›</button>
-    </p>
   );
 }

@@ -1,10 +1,9 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { StateBadge } from "../components";
+import { Pager, StateBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
 import { formatValue, matchesFilter, sortBy, TRIAL_STATES } from "../shape";
 import type { Experiment, Page, Trial } from "../types";
-import { Pager } from "./ExperimentsPage";
 
 const PAGE_SIZE = 50;
 // columns the API sorts over all trials; config columns sort the page shown
