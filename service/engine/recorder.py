@@ -347,6 +347,9 @@ class Recorder:
                 best[trial_id] = value
         for trial_id, op in latest.items():
             row = session.get_one(TrialRow, trial_id)
+            # even a late result that changes no column marks the trial changed: the UI's
+            # cached views of the experiment are keyed on it
+            row.updated_at = utcnow()
             if op.iteration >= row.iteration:
                 row.iteration = op.iteration
                 row.last_metric = self._value(op.metrics)

@@ -10,8 +10,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from service.db.models import ResultRow, TrialRow
 from service.demo import seed_sweep
+from service.engine.recorder import Recorder, ResultReported, TrialStarted
 from service.usecases.views import asha_cutoff, downsample, milestones, percentile
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, minimal_spec
 
 
 @pytest.fixture
@@ -179,3 +180,28 @@ def test_helpers_match_ray_and_keep_curve_ends() -> None:
     points = [(i, float(i)) for i in range(1, 101)]
     kept = downsample(points, 10)
     assert len(kept) <= 10 and kept[0] == (1, 1.0) and kept[-1] == (100, 100.0)
+
+
+def test_cached_views_follow_every_result_the_recorder_stores(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    """Views are cached until a trial changes; a late result that changes no trial column (a
+    re-submitted, older iteration) must still show."""
+    with server.client() as client:
+        response = client.post("/api/v1/experiments", json=minimal_spec())
+        experiment_id = response.json()["id"]
+        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder.submit(TrialStarted("t1", {"lr": 0.1}))
+        for epoch in (1, 2, 4):
+            recorder.submit(ResultReported("t1", epoch, {"val_accuracy": 0.2 * epoch}))
+        assert recorder.flush(30)
+        url = f"/api/v1/experiments/{experiment_id}"
+        before = client.get(f"{url}/curves").json()["series"][0]["points"]
+        rungs_before = client.get(f"{url}/rungs").json()["rungs"]
+        assert [x for x, _ in before] == [1, 2, 4]
+        recorder.submit(ResultReported("t1", 3, {"val_accuracy": 0.1}))
+        assert recorder.close(30)
+        after = client.get(f"{url}/curves").json()["series"][0]["points"]
+        assert [x for x, _ in after] == [1, 2, 3, 4]
+        assert after[2][1] == pytest.approx(0.1)
+        assert client.get(f"{url}/rungs").json()["rungs"] == rungs_before  # 3 is no milestone
