@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ExperimentState
-from service.db.models import ExperimentRow, ResultRow, TrialRow
+from service.db.models import EventRow, ExperimentRow, ResultRow, TrialRow
 from service.demo import seed_sweep
 from tests.conftest import ServerProcess
 from tests.ui.browser import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
@@ -172,6 +172,24 @@ def test_experiment_page_draws_every_view_and_updates_live(
     expect(curves).to_have_attribute("data-points", str(points_before + 1))
     cell = page.locator(f"[data-testid=trials] tr[data-trial='{trial_id}'] [data-col=iteration]")
     expect(cell).to_have_text(str(iteration))
+
+    # ASHA stopping that trial restyles its curve and badge without a reload (the chart's
+    # trial states refresh every few seconds, after the last change)
+    pruned_before = int(curves.get_attribute("data-pruned") or 0)
+    with db.begin() as session:
+        stopped = session.get_one(TrialRow, trial_id)
+        stopped.state = "pruned"
+        session.add(
+            EventRow(
+                experiment_id=seeded.running,
+                trial_id=trial_id,
+                kind="trial_pruned",
+                message="pruned",
+            )
+        )
+    expect(curves).to_have_attribute("data-pruned", str(pruned_before + 1), timeout=20_000)
+    badge = page.locator(f"[data-testid=trials] tr[data-trial='{trial_id}'] .badge")
+    expect(badge).to_have_text("pruned")
 
     # clicking the hovered curve opens its trial
     page.mouse.move(*pointer)

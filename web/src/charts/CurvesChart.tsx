@@ -69,6 +69,7 @@ export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) 
   return (
     <div class="chart">
       <div ref={box} data-testid="curves" data-series={series.length} data-points={points}
+        data-pruned={series.filter((s) => s.state === "pruned").length}
         onClick={() => hover && onPick?.(hover.trial_id)} />
       <p class="hover" data-testid="curve-hover">
         {hover

@@ -10,7 +10,7 @@ import type { ConfigTable, Curves, EventItem, Experiment, Me, Rungs, Updates } f
 import { TrialTable } from "./TrialTable";
 
 const POLL_MS = 1000;
-const SLOW_REFRESH_MS = 5000; // rungs, parallel coordinates and new curves: heavier, less urgent
+const SLOW_REFRESH_MS = 5000; // rungs, parallel coordinates, curves' trials: heavier, less urgent
 
 type Action = "cancel" | "pause" | "resume";
 
@@ -35,22 +35,23 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   const lastSlowRefresh = useRef(0);
   const curvesRef = useRef<Curves | null>(null);
   const busy = useRef(false);
+  const slowDue = useRef(false);
   const width = useWidth();
 
-  const loadSlow = async (withCurves: boolean) => {
+  // rungs, configs and the curves' trials and states (new trials, running -> pruned); the server
+  // caches these until a trial changes. The fresh curves hold every result up to their cursor.
+  const loadSlow = async () => {
     lastSlowRefresh.current = Date.now();
     const [newRungs, newConfigs, newCurves] = await Promise.all([
       api<Rungs>(`/experiments/${id}/rungs`),
       api<ConfigTable>(`/experiments/${id}/configs`),
-      withCurves ? api<Curves>(`/experiments/${id}/curves`) : Promise.resolve(null),
+      api<Curves>(`/experiments/${id}/curves`),
     ]);
     setRungs(newRungs);
     setConfigs(newConfigs);
-    if (newCurves) {
-      curvesRef.current = newCurves;
-      setCurves(newCurves);
-      cursor.current = Math.min(cursor.current ?? newCurves.cursor, newCurves.cursor);
-    }
+    curvesRef.current = newCurves;
+    setCurves(newCurves);
+    cursor.current = newCurves.cursor;
   };
 
   const refresh = async () => {
@@ -59,7 +60,6 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
     try {
       let more = true;
       let changed = false;
-      let unknown: number[] = [];
       while (more) {
         const updates: Updates = await api<Updates>(`/experiments/${id}/updates`, {
           query: { after: cursor.current, events_after: lastEvent.current },
@@ -73,8 +73,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
           changed = true;
         }
         if (updates.results.length && curvesRef.current) {
-          const merged = mergeResults(curvesRef.current.series, updates.results);
-          unknown = unknown.concat(merged.unknown);
+          mergeResults(curvesRef.current.series, updates.results);
           changed = true;
         }
       }
@@ -82,7 +81,12 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       if (changed) {
         setCurvesVersion((v) => v + 1);
         setTableVersion((v) => v + 1);
-        if (Date.now() - lastSlowRefresh.current > SLOW_REFRESH_MS) await loadSlow(unknown.length > 0);
+        slowDue.current = true;
+      }
+      // at most every few seconds, but always once after the last change
+      if (slowDue.current && Date.now() - lastSlowRefresh.current > SLOW_REFRESH_MS) {
+        slowDue.current = false;
+        await loadSlow();
       }
     } catch (caught) {
       setError(errorText(caught));
@@ -95,7 +99,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
     cursor.current = null;
     lastEvent.current = 0;
     setEvents([]);
-    Promise.all([api<Experiment>(`/experiments/${id}`).then(setExperiment), loadSlow(true)])
+    Promise.all([api<Experiment>(`/experiments/${id}`).then(setExperiment), loadSlow()])
       .then(refresh)
       .catch((caught) => setError(errorText(caught)));
   }, [id]);
@@ -167,21 +171,16 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
         </>
       )}
 
-      <div class="two">
-        <div>
-          <h2>ASHA rungs</h2>
-          {rungs && <RungView rungs={rungs} metric={experiment.metric} />}
-        </div>
-        <div>
-          <h2>Hyperparameters</h2>
-          {configs && (
-            <>
-              <ParallelChart table={configs} width={Math.max(320, Math.min(width, 1200) / 2 - 40)} />
-              {configs.rows.length < configs.total_trials && <p class="muted">best {configs.rows.length} of {configs.total_trials} trials</p>}
-            </>
-          )}
-        </div>
-      </div>
+      <h2>ASHA rungs</h2>
+      {rungs && <RungView rungs={rungs} metric={experiment.metric} />}
+
+      <h2>Hyperparameters</h2>
+      {configs && (
+        <>
+          <ParallelChart table={configs} width={Math.max(480, Math.min(width, 1400) - 64)} />
+          {configs.rows.length < configs.total_trials && <p class="muted">best {configs.rows.length} of {configs.total_trials} trials</p>}
+        </>
+      )}
 
       <h2>Trials</h2>
       <TrialTable experiment={experiment} version={tableVersion} params={configs?.params ?? []} />
