@@ -46,6 +46,7 @@ lint: $(STAMP_DEV)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy raysweep
 
 # pytest exits 5 when no test ran; that is a failure here too
 test: lint web web-test

@@ -1,6 +1,31 @@
-"""raysweep: the light client (spec models, API schemas; SDK and CLI to come)."""
+"""raysweep: the light client: spec models, API schemas, the SDK (``Client``) and the CLI.
 
+Example::
+
+    from raysweep import Client
+
+    experiment = Client().submit("sweep.yaml")
+    experiment.wait()
+"""
+
+from raysweep.client import Client
+from raysweep.errors import AuthError, Conflict, NotFound, RaysweepError, Unreachable, WaitTimeout
+from raysweep.experiment import Experiment, Trial
 from raysweep.spec import ExperimentSpec, Problem, SpecError, load_spec
 
-__all__ = ["ExperimentSpec", "Problem", "SpecError", "load_spec"]
+__all__ = [
+    "AuthError",
+    "Client",
+    "Conflict",
+    "Experiment",
+    "ExperimentSpec",
+    "NotFound",
+    "Problem",
+    "RaysweepError",
+    "SpecError",
+    "Trial",
+    "Unreachable",
+    "WaitTimeout",
+    "load_spec",
+]
 __version__ = "0.1.0"

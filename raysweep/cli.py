@@ -1,0 +1,286 @@
+"""``raysweep``: the command line over the REST API.
+
+Exit codes: 0 ok, 1 the server said no (its message is printed), 2 usage, 3 the server cannot be
+reached. ``--output json`` prints machine-readable JSON on every command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+from raysweep.client import Client
+from raysweep.config import config_path, read_config, write_config
+from raysweep.errors import RaysweepError, Unreachable, WaitTimeout
+from raysweep.experiment import Experiment
+from raysweep.schemas import ExperimentState, TrialState
+from raysweep.spec import SpecError
+
+TRIAL_SORTS = ("best_metric", "last_metric", "iteration", "created_at")
+console = Console()
+
+
+def dump(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, Experiment):
+        return value.data.model_dump(mode="json")
+    if isinstance(value, list):
+        return [dump(item) for item in value]
+    return value
+
+
+def fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def experiments_table(experiments: Sequence[Experiment]) -> Table:
+    table = Table("id", "name", "state", "trainer", "trials", "best", "created")
+    for e in experiments:
+        counts = " ".join(f"{n} {s}" for s, n in sorted(e.data.trial_counts.items()))
+        table.add_row(
+            e.data.id,
+            e.data.name,
+            e.state.value,
+            e.data.trainer,
+            counts or "-",
+            f"{fmt(e.data.best_metric)} {e.data.metric}",
+            e.data.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+        )
+    return table
+
+
+def trials_table(experiment: Experiment, trials: Sequence[Any]) -> Table:
+    params = sorted({key for t in trials for key in t.config})
+    table = Table(
+        "trial", "state", *params, "iter", "last", f"best {experiment.data.metric}", "restarts"
+    )
+    for t in trials:
+        table.add_row(
+            str(t.id),
+            t.state.value,
+            *(fmt(t.config.get(p)) for p in params),
+            str(t.iteration),
+            fmt(t.last_metric),
+            fmt(t.best_metric),
+            str(t.restarts or ""),
+        )
+    return table
+
+
+def show_experiment(experiment: Experiment) -> None:
+    data = experiment.data
+    console.print(f"[bold]{data.name}[/bold] {data.id}  state: {data.state.value}")
+    console.print(f"trainer {data.trainer}, {data.mode} {data.metric}, created {data.created_at}")
+    console.print(f"trials: {experiment.progress_text()}")
+    if data.best_trial is not None:
+        console.print(f"best trial {data.best_trial.id}: {data.best_trial.config}")
+    if data.error:
+        console.print(f"[red]error:[/red] {data.error}")
+
+
+def watch(client: Client, experiment_id: str, interval_s: float) -> Experiment:
+    experiment = client.experiment(experiment_id)
+
+    def render() -> Table:
+        table = trials_table(experiment, experiment.trials()[:30])
+        table.title = f"{experiment.data.name} {experiment.data.id} — {experiment.progress_text()}"
+        return table
+
+    with Live(render(), console=console, refresh_per_second=2) as live:
+        while not (experiment.state.is_final or experiment.state is ExperimentState.paused):
+            time.sleep(interval_s)
+            experiment.refresh()
+            live.update(render())
+    return experiment
+
+
+# --- commands ------------------------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace) -> Any:
+    """Run one command; returns what ``--output json`` prints (None: printed already)."""
+    if args.command == "token":
+        return token_command(args)
+    client = Client(args.url, args.token)
+    as_json = args.output == "json"
+    command: Callable[[], Any] = {
+        "submit": lambda: submit(client, args),
+        "ls": lambda: listing(client, args, as_json),
+        "show": lambda: client.experiment(args.id),
+        "trials": lambda: trials(client, args, as_json),
+        "watch": lambda: watch(client, args.id, args.interval),
+        "cancel": lambda: client.experiment(args.id).cancel(),
+        "pause": lambda: client.experiment(args.id).pause(),
+        "resume": lambda: client.experiment(args.id).resume(),
+        "events": lambda: events(client, args, as_json),
+    }[args.command]
+    result = command()
+    if isinstance(result, Experiment) and not as_json:
+        show_experiment(result)
+        return None
+    return result
+
+
+def submit(client: Client, args: argparse.Namespace) -> Experiment:
+    experiment = client.submit(args.file)
+    if args.output != "json":
+        console.print(f"submitted {experiment.data.id}")
+    if args.wait:
+        experiment.wait(timeout=args.timeout, progress=args.output != "json")
+    return experiment
+
+
+def listing(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
+    labels = dict(label.split(":", 1) for label in args.label)
+    experiments = client.experiments(state=args.state, label=labels)
+    if as_json:
+        return experiments
+    console.print(experiments_table(experiments))
+    return None
+
+
+def trials(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
+    experiment = client.experiment(args.id)
+    found = experiment.trials(state=args.state, sort=args.sort)
+    if as_json:
+        return found
+    console.print(trials_table(experiment, found))
+    return None
+
+
+def events(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
+    found = client.experiment(args.id).events()
+    if as_json:
+        return found
+    for event in found:
+        trial = f" trial {event.trial_id}" if event.trial_id is not None else ""
+        console.print(f"{event.created_at:%Y-%m-%d %H:%M:%S} {event.kind}{trial}: {event.message}")
+    return None
+
+
+def token_command(args: argparse.Namespace) -> Any:
+    """The config file's url and token; the token is never printed, only its prefix."""
+    values = read_config()
+    if args.action == "set":
+        values["token"] = args.value
+        if args.url:
+            values["url"] = args.url
+        path = write_config(values)
+        console.print(f"saved to {path} (mode 0600)") if args.output != "json" else None
+    elif args.action == "clear":
+        values.pop("token", None)
+        write_config(values)
+    token = values.get("token")
+    shown = {"path": str(config_path()), "url": values.get("url"), "token": bool(token)}
+    if token:
+        shown["token_prefix"] = token[:8]
+    if args.output == "json":
+        return shown
+    if args.action == "show":
+        prefix = f"{token[:8]}… set" if token else "not set"
+        console.print(f"{shown['path']}: url {shown['url'] or '(default)'}, token {prefix}")
+    return None
+
+
+# --- parsing -------------------------------------------------------------------------------------
+
+
+def options(defaults: bool) -> argparse.ArgumentParser:
+    """The global options, accepted before or after the command. After it, their defaults are
+    suppressed, or argparse would reset what was given before it."""
+    common = argparse.ArgumentParser(add_help=False)
+    default: Any = {} if defaults else {"default": argparse.SUPPRESS}
+    common.add_argument(
+        "--url", help="Server URL (default: RAYSWEEP_URL, config file, local).", **default
+    )
+    common.add_argument(
+        "--token", help="API token (default: RAYSWEEP_TOKEN, config file, local).", **default
+    )
+    common.add_argument(
+        "--output",
+        choices=("table", "json"),
+        help="table (default) or json, for scripts.",
+        **({"default": "table"} if defaults else default),
+    )
+    return common
+
+
+def parser() -> argparse.ArgumentParser:
+    common = options(defaults=False)
+    root = argparse.ArgumentParser(
+        prog="raysweep",
+        description="Drive a raysweep server: submit sweeps, watch them, control them. Exit "
+        "codes: 0 ok, 1 the server said no, 2 usage, 3 the server cannot be reached.",
+        parents=[options(defaults=True)],
+    )
+    commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, text: str, with_id: bool = True) -> argparse.ArgumentParser:
+        command = commands.add_parser(name, help=text, description=text, parents=[common])
+        if with_id:
+            command.add_argument("id", help="Experiment id.")
+        return command
+
+    submit_cmd = add("submit", "Submit a sweep from a YAML or JSON spec file.", with_id=False)
+    submit_cmd.add_argument("file", help="Spec file (YAML or JSON).")
+    submit_cmd.add_argument("--wait", action="store_true", help="Wait until it ends.")
+    submit_cmd.add_argument("--timeout", type=float, help="With --wait: give up after seconds.")
+    ls_cmd = add("ls", "List experiments, newest first.", with_id=False)
+    ls_cmd.add_argument("--state", action="append", choices=[s.value for s in ExperimentState])
+    ls_cmd.add_argument("--label", action="append", default=[], help="key:value (repeatable).")
+    add("show", "One experiment: state, trial counts, best trial.")
+    trials_cmd = add("trials", "An experiment's trials, best first.")
+    trials_cmd.add_argument("--sort", choices=TRIAL_SORTS, default="best_metric")
+    trials_cmd.add_argument("--state", action="append", choices=[s.value for s in TrialState])
+    watch_cmd = add("watch", "A live table of the trials until the sweep ends.")
+    watch_cmd.add_argument("--interval", type=float, default=2.0, help="Seconds between reads.")
+    add("cancel", "Cancel a sweep (idempotent).")
+    add("pause", "Pause a sweep after its running trials checkpoint.")
+    add("resume", "Resume a paused sweep.")
+    add("events", "An experiment's timeline.")
+    token_cmd = commands.add_parser(
+        "token",
+        help="The token in the config file.",
+        parents=[common],
+        description=f"Save, show or clear the token (and URL) in {config_path()}.",
+    )
+    token_cmd.add_argument("action", choices=("set", "show", "clear"))
+    token_cmd.add_argument("value", nargs="?", help="With set: the token.")
+    return root
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "token" and args.action == "set" and not args.value:
+        parser().error("token set needs the token")
+    try:
+        result = run(args)
+    except Unreachable as error:
+        print(f"raysweep: {error}", file=sys.stderr)
+        return 3
+    except (RaysweepError, SpecError, WaitTimeout, OSError) as error:
+        print(f"raysweep: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    if args.output == "json":
+        print(json.dumps(dump(result), indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

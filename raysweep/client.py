@@ -1,0 +1,189 @@
+"""The Python SDK: ``Client`` talks to the REST API, ``Experiment`` is a handle on one sweep.
+
+Example::
+
+    from raysweep import Client
+
+    client = Client()                      # RAYSWEEP_URL / RAYSWEEP_TOKEN, config file, local
+    experiment = client.submit("sweep.yaml")
+    experiment.wait()                      # progress bar in Jupyter and terminals
+    experiment.trials_frame().head()
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from raysweep.config import resolve
+from raysweep.errors import AuthError, Conflict, NotFound, RaysweepError, Unreachable
+from raysweep.experiment import Experiment
+from raysweep.schemas import ErrorResponse, ExperimentRead, ExperimentState
+from raysweep.spec import ExperimentSpec, Problem, SpecError, read_mapping
+
+RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0)
+PAGE = 500
+
+
+class Client:
+    """A connection to a raysweep server.
+
+    ``url`` and ``token`` fall back to ``RAYSWEEP_URL`` / ``RAYSWEEP_TOKEN``, then to
+    ``~/.config/raysweep/config.toml``, then to ``http://127.0.0.1:8000`` and the local
+    server's ``$RAYSWEEP_HOME/admin-token``. Every call has a ``timeout_s`` limit; reads are
+    retried with backoff when the server cannot be reached, writes only when the request
+    provably never left this machine.
+
+    Example::
+
+        client = Client("http://sweeps.internal:8000", token="rsw_...")
+        for experiment in client.experiments(state="running"):
+            print(experiment.id, experiment.state)
+    """
+
+    def __init__(self, url: str | None = None, token: str | None = None, timeout_s: float = 30):
+        connection = resolve(url, token)
+        self.url = connection.url
+        self.token_source = connection.source
+        headers = {"Authorization": f"Bearer {connection.token}"} if connection.token else {}
+        self._http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout_s)
+
+    def __repr__(self) -> str:
+        return f"Client({self.url!r}, token from {self.token_source})"
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # --- transport -------------------------------------------------------------------------
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        body: Any = None,
+    ) -> Any:
+        """One API call under ``/api/v1``; returns the decoded JSON (None for 204)."""
+        url = f"/api/v1{path}"
+        for attempt, delay in enumerate((*RETRY_DELAYS_S, None)):
+            try:
+                response = self._http.request(method, url, params=params, json=body)
+                break
+            except httpx.TransportError as error:
+                # a read may always be repeated; a write only if it never reached the server
+                safe = method == "GET" or isinstance(error, httpx.ConnectError)
+                if not safe or delay is None:
+                    raise Unreachable(
+                        f"cannot reach {self.url} ({type(error).__name__}: {error})"
+                        + (f" after {attempt + 1} attempts" if safe else "")
+                    ) from None
+                time.sleep(delay)
+        if response.status_code >= 400:
+            raise error_from(response)
+        return None if response.status_code == 204 else response.json()
+
+    def pages(self, path: str, params: Mapping[str, Any] | None = None) -> Iterator[Any]:
+        """Every item of a paginated listing, fetched a page at a time."""
+        offset = 0
+        while True:
+            page = self.request(
+                "GET", path, params={**(params or {}), "limit": PAGE, "offset": offset}
+            )
+            yield from page["items"]
+            offset += len(page["items"])
+            if not page["items"] or offset >= page["total"]:
+                return
+
+    # --- experiments -------------------------------------------------------------------------
+
+    def submit(self, spec: ExperimentSpec | Mapping[str, Any] | str | Path) -> Experiment:
+        """Submit a sweep: an ``ExperimentSpec``, a dict, or the path of a YAML/JSON file.
+
+        The server validates it completely; a bad spec raises ``SpecError`` listing every
+        problem and nothing is stored.
+
+        Example::
+
+            experiment = client.submit({"name": "digits", "trainer": "digits_mlp",
+                                        "search_space": "digits_mlp",
+                                        "metric": "val_accuracy", "mode": "max"})
+        """
+        if isinstance(spec, ExperimentSpec):
+            body: Any = spec.model_dump(mode="json", exclude_unset=True)
+        elif isinstance(spec, str | Path):
+            body = read_mapping(spec)
+        else:
+            body = dict(spec)
+        created = self.request("POST", "/experiments", body=body)
+        return self.experiment(created["id"])
+
+    def experiment(self, experiment_id: str) -> Experiment:
+        """A handle on an existing experiment (``NotFound`` if there is none)."""
+        return Experiment(self, self.read_experiment(experiment_id))
+
+    def read_experiment(self, experiment_id: str) -> ExperimentRead:
+        return ExperimentRead.model_validate(self.request("GET", f"/experiments/{experiment_id}"))
+
+    def experiments(
+        self,
+        state: ExperimentState | str | list[ExperimentState | str] | None = None,
+        label: dict[str, str] | None = None,
+    ) -> list[Experiment]:
+        """Experiments, newest first, every page fetched; filter by state(s) and labels.
+
+        Example::
+
+            client.experiments(state=["running", "queued"], label={"team": "vision"})
+        """
+        states = [state] if isinstance(state, str) else list(state or [])
+        params = {
+            "state": [str(s) for s in states],
+            "label": [f"{key}:{value}" for key, value in (label or {}).items()],
+        }
+        return [
+            Experiment(self, ExperimentRead.model_validate(item))
+            for item in self.pages("/experiments", params)
+        ]
+
+
+def error_from(response: httpx.Response) -> RaysweepError:
+    """The SDK's exception for an error response (its body is the API's one error shape)."""
+    try:
+        error = ErrorResponse.model_validate(response.json()).error
+        message, code, details = error.message, error.code, error.details
+    except ValueError:
+        message, code, details = response.text[:500] or response.reason_phrase, None, []
+    status = response.status_code
+    if code == "validation_error" and response.request.method == "POST":
+        return SpecErrorFromServer(details or [Problem(path="", message=message)], status)
+    kind: type[RaysweepError] = {401: AuthError, 403: AuthError, 404: NotFound, 409: Conflict}.get(
+        status, RaysweepError
+    )
+    return kind(f"{message} (HTTP {status})", status=status, code=code, details=details)
+
+
+class SpecErrorFromServer(SpecError, RaysweepError):
+    """A ``SpecError`` (every problem the server found) that is also a ``RaysweepError``."""
+
+    def __init__(self, problems: list[Problem], status: int):
+        SpecError.__init__(self, problems)
+        self.message, self.status, self.code, self.details = (
+            str(self.args[0]),
+            status,
+            "validation_error",
+            problems,
+        )
+
+    def __str__(self) -> str:
+        return self.message

@@ -1,0 +1,231 @@
+"""``Experiment``: a handle on one sweep, for notebooks and scripts."""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from tqdm.auto import tqdm
+
+from raysweep.errors import WaitTimeout
+from raysweep.schemas import EventRead, ExperimentRead, ExperimentState, TrialRead
+
+if TYPE_CHECKING:
+    import pandas
+
+Trial = TrialRead
+FINISHED_TRIALS = ("completed", "pruned", "failed", "cancelled")
+
+
+class Api(Protocol):
+    url: str
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        body: Any = None,
+    ) -> Any: ...
+
+    def pages(self, path: str, params: Mapping[str, Any] | None = None) -> Iterator[Any]: ...
+
+
+def require_pandas() -> Any:
+    try:
+        import pandas  # an optional extra: the base install stays light
+    except ImportError:
+        raise ImportError(
+            "data frames need pandas: pip install 'raysweep[notebook]' (or pandas)"
+        ) from None
+    return pandas
+
+
+class Experiment:
+    """One sweep on the server. Attributes mirror the API's ``ExperimentRead`` as of the last
+    ``refresh()``.
+
+    Example::
+
+        experiment = client.experiment("3f2a9c01b7d4")
+        experiment.wait(timeout=3600)
+        print(experiment.best_trial().config)
+    """
+
+    def __init__(self, api: Api, data: ExperimentRead):
+        self._api = api
+        self.data = data
+
+    def __getattr__(self, name: str) -> Any:
+        # id, name, state, trial_counts, best_metric, ...: whatever the API returned
+        if name == "data":
+            raise AttributeError(name)
+        return getattr(self.data, name)
+
+    def __repr__(self) -> str:
+        return f"Experiment({self.data.id!r}, name={self.data.name!r}, state={self.data.state})"
+
+    @property
+    def state(self) -> ExperimentState:
+        return self.data.state
+
+    def refresh(self) -> Experiment:
+        self.data = ExperimentRead.model_validate(
+            self._api.request("GET", f"/experiments/{self.data.id}")
+        )
+        return self
+
+    # --- waiting -------------------------------------------------------------------------------
+
+    def wait(
+        self, timeout: float | None = None, progress: bool = True, poll_s: float = 2.0
+    ) -> Experiment:
+        """Block until the sweep is completed, failed or cancelled (or paused), showing a
+        progress bar of finished trials with the pruned/failed counts and the best metric.
+        Raises ``WaitTimeout`` after ``timeout`` seconds; the sweep itself goes on.
+
+        Example::
+
+            experiment.wait(timeout=600)
+            assert experiment.state == "completed"
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        total = int(self.data.spec.get("search", {}).get("num_samples", 0)) or None
+        bar = tqdm(total=total, desc=self.data.name, unit="trial", disable=not progress)
+        try:
+            while True:
+                self.refresh()
+                counts = self.data.trial_counts
+                bar.n = sum(counts.get(state, 0) for state in FINISHED_TRIALS)
+                bar.set_postfix_str(self.progress_text(), refresh=False)
+                bar.refresh()
+                if self.state.is_final or self.state is ExperimentState.paused:
+                    return self
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise WaitTimeout(
+                        f"experiment {self.data.id} still {self.state.value} after {timeout} s"
+                    )
+                remaining = poll_s if deadline is None else min(poll_s, deadline - time.monotonic())
+                time.sleep(max(0.0, remaining))
+        finally:
+            bar.close()
+
+    def progress_text(self) -> str:
+        counts = self.data.trial_counts
+        parts = [f"{counts[s]} {s}" for s in ("running", "pruned", "failed") if counts.get(s)]
+        if self.data.best_metric is not None:
+            parts.append(f"best {self.data.metric}={self.data.best_metric:.4g}")
+        return f"{self.state.value}" + (": " + ", ".join(parts) if parts else "")
+
+    # --- trials and results --------------------------------------------------------------------
+
+    def trials(
+        self, state: str | list[str] | None = None, sort: str = "best_metric"
+    ) -> list[Trial]:
+        """Every trial (all pages), best first by default."""
+        states = [state] if isinstance(state, str) else list(state or [])
+        params = {"state": states, "sort": sort}
+        path = f"/experiments/{self.data.id}/trials"
+        return [Trial.model_validate(item) for item in self._api.pages(path, params)]
+
+    def best_trial(self) -> Trial | None:
+        self.refresh()
+        if self.data.best_trial is None:
+            return None
+        return Trial.model_validate(self._api.request("GET", f"/trials/{self.data.best_trial.id}"))
+
+    def trials_frame(self) -> pandas.DataFrame:
+        """One row per trial: id, state, a column per hyperparameter, iteration, last and best
+        metric, restarts. Needs pandas (``pip install 'raysweep[notebook]'``)."""
+        pandas = require_pandas()
+        rows = [
+            {
+                "trial_id": t.id,
+                "state": t.state.value,
+                **t.config,
+                "iteration": t.iteration,
+                "last_metric": t.last_metric,
+                "best_metric": t.best_metric,
+                "restarts": t.restarts,
+            }
+            for t in self.trials()
+        ]
+        columns = ["trial_id", "state", "iteration", "last_metric", "best_metric", "restarts"]
+        return pandas.DataFrame(rows, columns=None if rows else columns)
+
+    def results_frame(self) -> pandas.DataFrame:
+        """Long form: one row per reported result (trial_id, iteration, reported_at, and a
+        column per metric). Needs pandas."""
+        pandas = require_pandas()
+        rows = []
+        for trial in self.trials(sort="created_at"):
+            for result in self._api.pages(f"/trials/{trial.id}/results"):
+                rows.append(
+                    {
+                        "trial_id": trial.id,
+                        "iteration": result["iteration"],
+                        "reported_at": result["reported_at"],
+                        **result["metrics"],
+                    }
+                )
+        if not rows:
+            return pandas.DataFrame(columns=["trial_id", "iteration", "reported_at"])
+        return pandas.DataFrame(rows).sort_values(["trial_id", "iteration"], ignore_index=True)
+
+    def events(self) -> list[EventRead]:
+        """The timeline, oldest first (every page)."""
+        events: list[EventRead] = []
+        while True:
+            page = self._api.request(
+                "GET",
+                f"/experiments/{self.data.id}/events",
+                params={"after": events[-1].id if events else 0, "limit": 500},
+            )
+            events.extend(EventRead.model_validate(item) for item in page["items"])
+            if len(page["items"]) < 500:
+                return events
+
+    # --- control -------------------------------------------------------------------------------
+
+    def cancel(self) -> Experiment:
+        """Cancel (idempotent); a finished sweep raises ``Conflict``."""
+        return self._control("cancel")
+
+    def pause(self) -> Experiment:
+        """Pause after the running trials checkpoint; ``resume()`` continues from there."""
+        return self._control("pause")
+
+    def resume(self) -> Experiment:
+        return self._control("resume")
+
+    def _control(self, action: str) -> Experiment:
+        self.data = ExperimentRead.model_validate(
+            self._api.request("POST", f"/experiments/{self.data.id}/{action}")
+        )
+        return self
+
+    # --- notebooks -----------------------------------------------------------------------------
+
+    def _repr_html_(self) -> str:
+        data = self.data
+        counts = ", ".join(f"{n} {s}" for s, n in sorted(data.trial_counts.items())) or "no trials"
+        best = "-" if data.best_metric is None else f"{data.best_metric:.4g}"
+        link = f"{self._api.url}/#/experiments/{data.id}"
+        cells = [
+            (
+                "experiment",
+                f'<a href="{html.escape(link)}">{html.escape(data.name)}</a> '
+                f"<code>{data.id}</code>",
+            ),
+            ("state", data.state.value),
+            ("trainer", html.escape(data.trainer)),
+            ("trials", counts),
+            (f"best {html.escape(data.metric)} ({data.mode})", best),
+        ]
+        rows = "".join(
+            f"<tr><th style='text-align:left'>{k}</th><td>{v}</td></tr>" for k, v in cells
+        )
+        return f"<table>{rows}</table>"

@@ -1,0 +1,132 @@
+"""The ``raysweep`` command in a child process against a real server, on both databases."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import ExperimentState
+from service.demo import seed_sweep
+from service.settings import REPO_ROOT
+from tests.conftest import ServerProcess, minimal_spec
+
+
+class Cli:
+    def __init__(self, server: ServerProcess, tmp_path: Path):
+        self.env = {
+            **os.environ,
+            "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "RAYSWEEP_HOME": str(tmp_path / "no-home"),
+            "RAYSWEEP_URL": server.url,
+            "RAYSWEEP_TOKEN": server.admin_token,
+            "COLUMNS": "200",
+        }
+
+    def __call__(self, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "raysweep.cli", *args],
+            env={**self.env, **env},
+            capture_output=True,
+            text=True,
+            cwd=REPO_ROOT,
+            timeout=120,
+        )
+
+    def json(self, *args: str) -> Any:
+        result = self(*args, "--output", "json")
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout)
+
+
+@pytest.fixture
+def cli(server: ServerProcess, tmp_path: Path) -> Cli:
+    return Cli(server, tmp_path)
+
+
+def test_submit_ls_show_and_json_output(cli: Cli, tmp_path: Path) -> None:
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text(yaml.safe_dump(minimal_spec(name="cli-sweep", labels={"team": "nlp"})))
+    submitted = cli("submit", str(spec))
+    assert submitted.returncode == 0, submitted.stderr
+    assert "submitted" in submitted.stdout and "queued" in submitted.stdout
+    created = cli.json("submit", str(spec))
+    assert created["state"] == "queued" and created["name"] == "cli-sweep"
+    listed = cli.json("ls", "--state", "queued", "--label", "team:nlp")
+    assert listed[0]["id"] == created["id"] and len(listed) == 2
+    assert cli.json("ls", "--state", "running") == []
+    table = cli("ls")
+    assert table.returncode == 0 and "cli-sweep" in table.stdout and created["id"] in table.stdout
+    shown = cli.json("show", created["id"])
+    assert shown["id"] == created["id"] and shown["labels"] == {"team": "nlp"}
+    # options after the command work as well as before it
+    assert json.loads(cli("--output", "json", "show", created["id"]).stdout)["id"] == created["id"]
+
+
+def test_trials_events_and_controls(cli: Cli, db: sessionmaker[Session]) -> None:
+    experiment_id = seed_sweep(db, trials=6, max_t=4, running=1)
+    trials = cli.json("trials", experiment_id)
+    metrics = [t["best_metric"] for t in trials]
+    assert len(trials) == 6 and metrics == sorted(metrics, reverse=True)
+    by_iteration = cli.json("trials", experiment_id, "--sort", "iteration", "--state", "running")
+    assert [t["state"] for t in by_iteration] == ["running"]
+    table = cli("trials", experiment_id)
+    assert "optimizer" in table.stdout and "best val_accuracy" in table.stdout
+    assert [e["kind"] for e in cli.json("events", experiment_id)] == [
+        "submitted",
+        "trial_restarted",
+    ]
+    assert "trial_restarted" in cli("events", experiment_id).stdout
+    assert cli.json("pause", experiment_id)["state"] == "pausing"
+    assert cli.json("cancel", experiment_id)["state"] == "cancelling"
+    assert "cancelling" in cli("show", experiment_id).stdout
+
+
+def test_watch_ends_when_the_sweep_does(cli: Cli, db: sessionmaker[Session]) -> None:
+    finished = seed_sweep(db, trials=3, max_t=2, running=0, state=ExperimentState.completed)
+    result = cli("watch", finished, "--interval", "0.2")
+    assert result.returncode == 0, result.stderr
+    assert "completed" in result.stdout and "trial" in result.stdout
+
+
+def test_exit_codes_and_messages(cli: Cli, tmp_path: Path, server: ServerProcess) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(minimal_spec(mode="sideways", search={"num_samples": 0})))
+    refused = cli("submit", str(bad))
+    assert refused.returncode == 1
+    assert "mode" in refused.stderr and "search.num_samples" in refused.stderr
+    missing = cli("show", "nope")
+    assert missing.returncode == 1 and "not found" in missing.stderr
+    assert cli("ls", "--token", "rsw_wrong").returncode == 1
+    assert "401" in cli("ls", "--token", "rsw_wrong").stderr
+    assert cli("ls", "--state", "sideways").returncode == 2  # usage
+    assert cli().returncode == 2
+    unreachable = cli("show", "x", "--url", "http://127.0.0.1:9")
+    assert unreachable.returncode == 3 and "cannot reach" in unreachable.stderr
+    assert cli("submit", str(tmp_path / "absent.yaml")).returncode == 1
+    for command in ("submit", "ls", "show", "trials", "watch", "cancel", "token"):
+        helped = cli(command, "--help")
+        assert helped.returncode == 0 and "--output" in helped.stdout
+
+
+def test_token_helpers_write_the_config_file_and_never_print_the_secret(
+    cli: Cli, server: ServerProcess, tmp_path: Path
+) -> None:
+    no_env = {"RAYSWEEP_TOKEN": "", "RAYSWEEP_URL": ""}
+    assert cli("ls", **no_env).returncode in (1, 3)  # nothing configured: the local default
+    saved = cli("token", "set", server.admin_token, "--url", server.url, **no_env)
+    assert saved.returncode == 0 and server.admin_token not in saved.stdout
+    path = tmp_path / "config" / "raysweep" / "config.toml"
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert cli("ls", **no_env).returncode == 0  # url and token from the file
+    shown = cli("token", "show", **no_env)
+    assert server.admin_token[:8] in shown.stdout and server.admin_token not in shown.stdout
+    assert cli("token", "clear", **no_env).returncode == 0
+    assert "not set" in cli("token", "show", **no_env).stdout
