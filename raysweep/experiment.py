@@ -93,7 +93,9 @@ class Experiment:
             assert experiment.state == "completed"
         """
         deadline = None if timeout is None else time.monotonic() + timeout
-        total = int(self.data.spec.get("search", {}).get("num_samples", 0)) or None
+        search = self.data.spec.get("search", {})
+        # a grid sweep runs num_samples times every grid point: leave its total open
+        total = None if search.get("algorithm") == "grid" else search.get("num_samples")
         bar = tqdm(total=total, desc=self.data.name, unit="trial", disable=not progress)
         try:
             while True:

@@ -84,7 +84,10 @@ class ExperimentRead(ReadModel):
     updated_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
-    best_metric: float | None
+    best_metric: float | None = Field(
+        description="The best trial's metric: the best so far while the sweep runs, the one "
+        "recorded when it ended afterwards."
+    )
     trial_counts: dict[str, int] = Field(
         default_factory=dict, description="Number of trials in each state."
     )

@@ -95,3 +95,13 @@ def results_query(trial_id: int, first: int | None, last: int | None) -> Select[
     if last is not None:
         query = query.where(ResultRow.iteration <= last)
     return query.order_by(ResultRow.iteration)
+
+
+def best_trial(session: Session, experiment_id: str, mode: str) -> TrialRow | None:
+    """The trial with the best metric so far (any state), the earliest on a tie."""
+    return session.scalars(
+        select(TrialRow)
+        .where(TrialRow.experiment_id == experiment_id, TrialRow.best_metric.is_not(None))
+        .order_by(metric_order(TrialRow.best_metric, mode), TrialRow.id)
+        .limit(1)
+    ).one_or_none()

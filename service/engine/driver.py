@@ -179,12 +179,7 @@ def finish(
     end with the sweep."""
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
-        best = session.scalars(
-            select(TrialRow)
-            .where(TrialRow.experiment_id == experiment_id, TrialRow.best_metric.is_not(None))
-            .order_by(repo.metric_order(TrialRow.best_metric, row.mode), TrialRow.id)
-            .limit(1)
-        ).one_or_none()
+        best = repo.best_trial(session, experiment_id, row.mode)
         row.best_trial_id, row.best_metric = (best.id, best.best_metric) if best else (None, None)
         current = ExperimentState(row.state)
         if error is not None:

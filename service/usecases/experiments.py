@@ -65,10 +65,15 @@ def submit_experiment(
 
 
 def to_read(session: Session, row: ExperimentRow) -> ExperimentRead:
-    best = session.get(TrialRow, row.best_trial_id) if row.best_trial_id is not None else None
+    # the driver stores the best trial when the sweep ends; until then it is the best so far
+    if row.best_trial_id is not None:
+        best = session.get(TrialRow, row.best_trial_id)
+    else:
+        best = repo.best_trial(session, row.id, row.mode)
     return ExperimentRead.model_validate(
         {
             **{c: getattr(row, c) for c in ExperimentRead.model_fields if hasattr(row, c)},
+            "best_metric": row.best_metric if best is None else best.best_metric,
             "labels": {label.key: label.value for label in row.labels},
             "trial_counts": repo.trial_counts(session, row.id),
             "best_trial": TrialSummary.model_validate(best) if best is not None else None,

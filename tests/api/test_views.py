@@ -196,6 +196,10 @@ def test_cached_views_follow_every_result_the_recorder_stores(
             recorder.submit(ResultReported("t1", epoch, {"val_accuracy": 0.2 * epoch}))
         assert recorder.flush(30)
         url = f"/api/v1/experiments/{experiment_id}"
+        # a running sweep shows its best trial so far (the driver records the final one)
+        running = client.get(url).json()
+        assert running["best_metric"] == pytest.approx(0.8)
+        assert running["best_trial"]["tune_trial_id"] == "t1"
         before = client.get(f"{url}/curves").json()["series"][0]["points"]
         rungs_before = client.get(f"{url}/rungs").json()["rungs"]
         assert [x for x, _ in before] == [1, 2, 4]
