@@ -26,7 +26,8 @@ from raysweep.schemas import ExperimentState, TrialState
 from raysweep.spec import SpecError
 
 TRIAL_SORTS = ("best_metric", "last_metric", "iteration", "created_at")
-console = Console()
+# no markup: names, messages and errors come from users and would be read as rich tags
+console = Console(markup=False, highlight=False)
 
 
 def dump(value: Any) -> Any:
@@ -83,13 +84,13 @@ def trials_table(experiment: Experiment, trials: Sequence[Any]) -> Table:
 
 def show_experiment(experiment: Experiment) -> None:
     data = experiment.data
-    console.print(f"[bold]{data.name}[/bold] {data.id}  state: {data.state.value}")
+    console.print(f"{data.name} {data.id}  state: {data.state.value}", style="bold")
     console.print(f"trainer {data.trainer}, {data.mode} {data.metric}, created {data.created_at}")
     console.print(f"trials: {experiment.progress_text()}")
     if data.best_trial is not None:
         console.print(f"best trial {data.best_trial.id}: {data.best_trial.config}")
     if data.error:
-        console.print(f"[red]error:[/red] {data.error}")
+        console.print(f"error: {data.error}", style="red")
 
 
 def watch(client: Client, experiment_id: str, interval_s: float) -> Experiment:
@@ -180,7 +181,8 @@ def token_command(args: argparse.Namespace) -> Any:
         if args.url:
             values["url"] = args.url
         path = write_config(values)
-        console.print(f"saved to {path} (mode 0600)") if args.output != "json" else None
+        if args.output != "json":
+            console.print(f"saved to {path} (mode 0600)")
     elif args.action == "clear":
         values.pop("token", None)
         write_config(values)

@@ -14,6 +14,7 @@ import yaml
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ExperimentState
+from service.db.models import ExperimentRow
 from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from tests.conftest import ServerProcess, minimal_spec
@@ -87,6 +88,11 @@ def test_trials_events_and_controls(cli: Cli, db: sessionmaker[Session]) -> None
     assert cli.json("pause", experiment_id)["state"] == "pausing"
     assert cli.json("cancel", experiment_id)["state"] == "cancelling"
     assert "cancelling" in cli("show", experiment_id).stdout
+    # server text is printed as it is, never read as rich markup
+    with db.begin() as session:
+        session.get_one(ExperimentRow, experiment_id).error = "boom [/red] [Errno 2] [bold]x"
+    shown = cli("show", experiment_id)
+    assert shown.returncode == 0 and "boom [/red] [Errno 2] [bold]x" in shown.stdout
 
 
 def test_watch_ends_when_the_sweep_does(cli: Cli, db: sessionmaker[Session]) -> None:
