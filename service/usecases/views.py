@@ -70,6 +70,19 @@ def version(session: Session, experiment: ExperimentRow) -> tuple[Any, ...]:
     return (experiment.id, experiment.updated_at, count, latest)
 
 
+def cached(
+    db: sessionmaker[Session],
+    experiment_id: str,
+    view: Callable[..., T],
+    *params: Any,
+) -> T:
+    """``view(session, experiment, *params)``, from the cache while no trial has changed."""
+    with db.begin() as session:
+        experiment = repo.get_experiment_row(session, experiment_id)
+        key = (view.__name__, *version(session, experiment), *params)
+        return CACHE.get(key, lambda: view(session, experiment, *params))
+
+
 def metric_value(experiment: ExperimentRow) -> Any:
     """The experiment's metric out of a result's JSON, extracted by the database."""
     return ResultRow.metrics[experiment.metric].as_float()
@@ -111,10 +124,7 @@ def downsample(points: list[tuple[int, float]], max_points: int) -> list[tuple[i
 def experiment_curves(
     db: sessionmaker[Session], experiment_id: str, max_trials: int, max_points: int
 ) -> Curves:
-    with db.begin() as session:
-        experiment = repo.get_experiment_row(session, experiment_id)
-        key = ("curves", *version(session, experiment), max_trials, max_points)
-        return CACHE.get(key, lambda: curves(session, experiment, max_trials, max_points))
+    return cached(db, experiment_id, curves, max_trials, max_points)
 
 
 def curves(session: Session, experiment: ExperimentRow, max_trials: int, max_points: int) -> Curves:
@@ -179,10 +189,7 @@ def asha_cutoff(values: list[float], reduction_factor: float, mode: str) -> floa
 
 
 def experiment_rungs(db: sessionmaker[Session], experiment_id: str) -> Rungs:
-    with db.begin() as session:
-        experiment = repo.get_experiment_row(session, experiment_id)
-        key = ("rungs", *version(session, experiment))
-        return CACHE.get(key, lambda: rungs(session, experiment))
+    return cached(db, experiment_id, rungs)
 
 
 def rungs(session: Session, experiment: ExperimentRow) -> Rungs:
@@ -230,10 +237,7 @@ def rungs(session: Session, experiment: ExperimentRow) -> Rungs:
 
 
 def experiment_configs(db: sessionmaker[Session], experiment_id: str, limit: int) -> ConfigTable:
-    with db.begin() as session:
-        experiment = repo.get_experiment_row(session, experiment_id)
-        key = ("configs", *version(session, experiment), limit)
-        return CACHE.get(key, lambda: configs(session, experiment, limit))
+    return cached(db, experiment_id, configs, limit)
 
 
 def configs(session: Session, experiment: ExperimentRow, limit: int) -> ConfigTable:
