@@ -24,26 +24,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.specs import CONFIG, single_trial_spec  # noqa: E402
 from service.db import migrate  # noqa: E402
 from service.engine.cluster import RayConnection  # noqa: E402
 from service.settings import Settings  # noqa: E402
 from tests.conftest import ServerProcess  # noqa: E402
-from trainers.registry import TRAINERS  # noqa: E402
-
-CONFIG = dict(TRAINERS["digits_mlp"].defaults)  # the bundled defaults, one source
 
 
 def through_raysweep(server: ServerProcess, epochs: int) -> tuple[float, float]:
-    spec = {
-        "name": "overhead",
-        "trainer": "digits_mlp",
-        "metric": "val_accuracy",
-        "mode": "max",
-        "search_space": {k: {"type": "constant", "value": v} for k, v in CONFIG.items()},
-        "search": {"algorithm": "random", "num_samples": 1, "max_concurrent_trials": 1},
-        "early_stopping": {"scheduler": "none", "max_t": epochs},
-        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
-    }
+    spec = single_trial_spec("overhead", epochs)
     with server.client() as client:
         start = time.perf_counter()
         experiment_id = client.post("/api/v1/experiments", json=spec).json()["id"]

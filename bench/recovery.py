@@ -25,30 +25,20 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.specs import single_trial_spec  # noqa: E402
 from service.db import migrate  # noqa: E402
 from service.engine.cluster import RayConnection  # noqa: E402
 from service.settings import Settings  # noqa: E402
 from tests.conftest import ServerProcess  # noqa: E402
 from tests.engine.sweeps import alive_actors, kill, wait_for  # noqa: E402
-from trainers.registry import TRAINERS  # noqa: E402
-
-CONFIG = dict(TRAINERS["digits_mlp"].defaults)
 
 
 def one_run(
     server: ServerProcess, ray: RayConnection, epochs: int, frequency: int, kill_at: int
 ) -> tuple[float, int, int]:
-    spec = {
-        "name": "recovery",
-        "trainer": "digits_mlp",
-        "metric": "val_accuracy",
-        "mode": "max",
-        "search_space": {k: {"type": "constant", "value": v} for k, v in CONFIG.items()},
-        "search": {"algorithm": "random", "num_samples": 1, "max_concurrent_trials": 1},
-        "early_stopping": {"scheduler": "none", "max_t": epochs},
-        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
-        "fault_tolerance": {"max_failures": 3, "checkpoint_frequency": frequency},
-    }
+    spec = single_trial_spec(
+        "recovery", epochs, fault_tolerance={"max_failures": 3, "checkpoint_frequency": frequency}
+    )
     with server.client() as client:
         experiment_id = client.post("/api/v1/experiments", json=spec).json()["id"]
 
