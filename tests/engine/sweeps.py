@@ -65,6 +65,19 @@ def check_results_contiguous(client: httpx.Client, trials: list[dict[str, Any]])
         assert all("val_accuracy" in r["metrics"] for r in results)
 
 
+def ended_sweep(
+    client: httpx.Client, experiment_id: str, timeout_s: float, what: str = "the sweep to end"
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Wait until the sweep is completed or failed; return it and its trials, each trial's
+    results checked to be contiguous from 1 with no duplicate."""
+    experiment = wait_for(
+        lambda: experiment_state(client, experiment_id, "completed", "failed"), timeout_s, what
+    )
+    trials = trials_of(client, experiment_id)
+    check_results_contiguous(client, trials)
+    return experiment, trials
+
+
 def ray_job_id(ray: RayConnection, submission_id: str) -> str:
     job_id = ray.jobs.get_job_info(submission_id).job_id
     if job_id is None:

@@ -24,7 +24,7 @@ from service.db.models import ResultRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection, free_port
 from tests.conftest import ServerProcess
-from tests.engine.sweeps import check_results_contiguous, experiment_state, trials_of, wait_for
+from tests.engine.sweeps import ended_sweep, wait_for
 from tests.engine.test_faults import fault_spec, submit
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.postgres]
@@ -110,13 +110,7 @@ def test_thirty_second_database_outage_loses_and_duplicates_no_result(
             engine.dispose()  # the test's own pooled connections died with the server
 
             wait_for(lambda: len(stored()) >= before + 5, 60, "the buffered results")
-            experiment = wait_for(
-                lambda: experiment_state(client, experiment_id, "completed", "failed"),
-                300,
-                "the sweep to end",
-            )
-            trials = trials_of(client, experiment_id)
-            check_results_contiguous(client, trials)
+            experiment, trials = ended_sweep(client, experiment_id, 300)
     finally:
         server.stop()
 

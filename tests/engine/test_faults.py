@@ -21,8 +21,8 @@ from service.storage import exists
 from tests.conftest import ServerProcess, row_counts
 from tests.engine.sweeps import (
     alive_actors,
-    check_results_contiguous,
     driver_pid,
+    ended_sweep,
     events_of,
     experiment_state,
     kill,
@@ -108,13 +108,7 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
         wait_for(lambda: trial_where(client, experiment_id, 1, restarts=1), 180, "its restart")
         killed.add(kill_a_train_worker(ray_cluster, job, killed))
 
-        experiment = wait_for(
-            lambda: experiment_state(client, experiment_id, "completed", "failed"),
-            240,
-            "the sweep to end",
-        )
-        trials = trials_of(client, experiment_id)
-        check_results_contiguous(client, trials)
+        experiment, trials = ended_sweep(client, experiment_id, 240)
         events = events_of(client, experiment_id)
 
     assert experiment["state"] == "completed", experiment["error"]
@@ -206,13 +200,7 @@ def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
     engine_server.start()
 
     with engine_server.client() as client:
-        experiment = wait_for(
-            lambda: experiment_state(client, experiment_id, "completed", "failed"),
-            300,
-            "the sweep to end",
-        )
-        trials = trials_of(client, experiment_id)
-        check_results_contiguous(client, trials)
+        experiment, trials = ended_sweep(client, experiment_id, 300)
         events = events_of(client, experiment_id)
 
     assert experiment["state"] == "completed", experiment["error"]

@@ -20,10 +20,8 @@ from service.settings import Settings
 from tests.conftest import ServerProcess
 from tests.engine.sweeps import (
     alive_actors,
-    check_results_contiguous,
+    ended_sweep,
     events_of,
-    experiment_state,
-    trials_of,
     wait_for,
 )
 from tests.engine.test_faults import TRAIN_WORKER, fault_spec, submit, trial_where
@@ -118,13 +116,7 @@ def test_losing_the_node_of_a_trials_workers_resumes_it_on_another_node(
             victim = next(n for n in nodes if n.process.pid in ancestors(workers[0].pid))
             victim.kill()
 
-            experiment = wait_for(
-                lambda: experiment_state(client, experiment_id, "completed", "failed"),
-                300,
-                "the sweep to end",
-            )
-            trials = trials_of(client, experiment_id)
-            check_results_contiguous(client, trials)
+            experiment, trials = ended_sweep(client, experiment_id, 300)
             events = [e["kind"] for e in events_of(client, experiment_id)]
     finally:
         server.stop()

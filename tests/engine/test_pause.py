@@ -10,7 +10,7 @@ import pytest
 from service.engine.cluster import RayConnection
 from tests.conftest import ServerProcess
 from tests.engine.sweeps import (
-    check_results_contiguous,
+    ended_sweep,
     events_of,
     experiment_state,
     trials_of,
@@ -52,13 +52,7 @@ def test_pause_stops_the_sweep_after_a_checkpoint_and_resume_finishes_it(
 
         resumed = client.post(f"{url}/resume")
         assert resumed.status_code == 200 and resumed.json()["state"] == "queued"
-        experiment = wait_for(
-            lambda: experiment_state(client, experiment_id, "completed", "failed"),
-            300,
-            "the resumed sweep to end",
-        )
-        trials = trials_of(client, experiment_id)
-        check_results_contiguous(client, trials)
+        experiment, trials = ended_sweep(client, experiment_id, 300, "the resumed sweep to end")
         events = [e["kind"] for e in events_of(client, experiment_id)]
 
     assert paused["finished_at"] is None
