@@ -22,13 +22,14 @@ from ray.train import RunConfig, ScalingConfig
 from ray.train.torch import TorchTrainer
 from ray.tune.integration.ray_train import TuneReportCallback
 
-from trainers.digits_mlp import train_loop_per_worker
+from trainers.kit import train_loop_per_worker
+from trainers.registry import TASK_KEY, TRAINERS
 
 
 def trial(config: dict[str, Any], storage: str) -> None:
     TorchTrainer(
         train_loop_per_worker,
-        train_loop_config=config,
+        train_loop_config={**config, TASK_KEY: TRAINERS["digits_mlp"].task},
         scaling_config=ScalingConfig(num_workers=2, resources_per_worker={"CPU": 0.5}),
         run_config=RunConfig(
             name=tune.get_context().get_trial_id(),

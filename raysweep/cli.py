@@ -117,6 +117,8 @@ def run(args: argparse.Namespace) -> Any:
     if args.command == "token":
         return token_command(args)
     client = Client(args.url, args.token)
+    if args.command == "code":
+        return code_command(client, args)
     as_json = args.output == "json"
     command: Callable[[], Any] = {
         "submit": lambda: submit(client, args),
@@ -170,6 +172,34 @@ def events(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     for event in found:
         trial = f" trial {event.trial_id}" if event.trial_id is not None else ""
         console.print(f"{event.created_at:%Y-%m-%d %H:%M:%S} {event.kind}{trial}: {event.message}")
+    return None
+
+
+def code_command(client: Client, args: argparse.Namespace) -> Any:
+    """Upload a package (printing its sha256 for the spec) or list the uploaded ones."""
+    if args.action == "upload":
+        if not args.path:
+            raise FileNotFoundError("code upload needs a directory, .zip or .tar.gz")
+        package = client.upload_code(args.path)
+        if args.output == "json":
+            return package
+        console.print(package.sha256)
+        console.print(f"{package.files} files, modules: {', '.join(package.modules)}")
+        return None
+    packages = client.code_packages()
+    if args.output == "json":
+        return packages
+    table = Table("sha256", "files", "size", "modules", "uploaded by", "created")
+    for package in packages:
+        table.add_row(
+            package.sha256,
+            str(package.files),
+            f"{package.size_bytes} B",
+            ", ".join(package.modules),
+            package.uploaded_by or "",
+            f"{package.created_at:%Y-%m-%d %H:%M}",
+        )
+    console.print(table)
     return None
 
 
@@ -254,6 +284,14 @@ def parser() -> argparse.ArgumentParser:
     add("pause", "Pause a sweep after its running trials checkpoint.")
     add("resume", "Resume a paused sweep.")
     add("events", "An experiment's timeline.")
+    code_cmd = add(
+        "code",
+        "Upload training code (a directory, .zip or .tar.gz; prints the sha256 a spec's "
+        "code.package names) or list the uploaded packages.",
+        with_id=False,
+    )
+    code_cmd.add_argument("action", choices=("upload", "ls"))
+    code_cmd.add_argument("path", nargs="?", help="With upload: what to upload.")
     token_cmd = commands.add_parser(
         "token",
         help="The token in the config file.",

@@ -12,7 +12,9 @@ Example::
 
 from __future__ import annotations
 
+import io
 import time
+import zipfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -22,7 +24,7 @@ import httpx
 from raysweep.config import resolve
 from raysweep.errors import AuthError, Conflict, NotFound, RaysweepError, Unreachable
 from raysweep.experiment import Experiment
-from raysweep.schemas import ErrorResponse, ExperimentRead, ExperimentState
+from raysweep.schemas import CodePackageRead, ErrorResponse, ExperimentRead, ExperimentState
 from raysweep.spec import ExperimentSpec, Problem, SpecError, read_mapping
 
 RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0)
@@ -73,12 +75,18 @@ class Client:
         *,
         params: Mapping[str, Any] | None = None,
         body: Any = None,
+        content: bytes | None = None,
+        content_type: str = "application/octet-stream",
     ) -> Any:
-        """One API call under ``/api/v1``; returns the decoded JSON (None for 204)."""
+        """One API call under ``/api/v1`` with a JSON ``body`` or raw ``content``; returns the
+        decoded JSON (None for 204)."""
         url = f"/api/v1{path}"
+        headers = {"Content-Type": content_type} if content is not None else None
         for attempt, delay in enumerate((*RETRY_DELAYS_S, None)):
             try:
-                response = self._http.request(method, url, params=params, json=body)
+                response = self._http.request(
+                    method, url, params=params, json=body, content=content, headers=headers
+                )
                 break
             except httpx.TransportError as error:
                 # a read may always be repeated; a write only if it never reached the server
@@ -104,6 +112,34 @@ class Client:
             offset += len(page["items"])
             if not page["items"] or offset >= page["total"]:
                 return
+
+    # --- code packages -----------------------------------------------------------------------
+
+    def upload_code(self, path: str | Path) -> CodePackageRead:
+        """Upload training code: a directory (zipped here, without caches and hidden files), a
+        ``.zip`` or a ``.tar.gz``. Returns the package; name it in a spec by its ``sha256``.
+        Uploading the same files again returns the same package.
+
+        Example::
+
+            package = client.upload_code("my_training_code/")
+            spec["code"] = {"package": package.sha256, "entrypoint": "train:train_loop",
+                            "metrics": {"loss": "min"}}
+        """
+        source = Path(path)
+        if source.is_dir():
+            content, kind = pack_directory(source), "application/zip"
+        elif source.is_file():
+            content = source.read_bytes()
+            kind = "application/zip" if source.suffix == ".zip" else "application/gzip"
+        else:
+            raise FileNotFoundError(f"no such file or directory: {source}")
+        data = self.request("POST", "/code", content=content, content_type=kind)
+        return CodePackageRead.model_validate(data)
+
+    def code_packages(self) -> list[CodePackageRead]:
+        """Every uploaded code package, newest first."""
+        return [CodePackageRead.model_validate(item) for item in self.pages("/code")]
 
     # --- experiments -------------------------------------------------------------------------
 
@@ -187,3 +223,16 @@ class SpecErrorFromServer(SpecError, RaysweepError):
 
     def __str__(self) -> str:
         return self.message
+
+
+def pack_directory(directory: Path) -> bytes:
+    """A zip of the directory's files, paths relative to it; skips hidden files and directories
+    (``.git``, ``.venv``) and ``__pycache__``."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for file in sorted(directory.rglob("*")):
+            relative = file.relative_to(directory)
+            skipped = any(part.startswith(".") or part == "__pycache__" for part in relative.parts)
+            if file.is_file() and not skipped:
+                archive.write(file, relative.as_posix())
+    return buffer.getvalue()

@@ -235,3 +235,14 @@ class ErrorBody(BaseModel):
 
 class ErrorResponse(BaseModel):
     error: ErrorBody
+
+
+class CodePackageRead(ReadModel):
+    """An uploaded training-code package; name it in a spec as ``code: {package: <sha256>}``."""
+
+    sha256: str
+    size_bytes: int
+    files: int
+    modules: list[str] = Field(description="Importable modules, e.g. `train` or `pkg.train`.")
+    uploaded_by: str | None
+    created_at: datetime

@@ -239,8 +239,48 @@ class Promotion(StrictModel):
     model_name: str | None = Field(default=None, pattern=NAME_PATTERN)
 
 
+def training_source_problem(has_trainer: bool, has_code: bool) -> str | None:
+    if has_trainer and has_code:
+        return "give either trainer (a bundled trainer) or code (an uploaded package), not both"
+    if not has_trainer and not has_code:
+        return "is required, or give code (an uploaded package) instead"
+    return None
+
+
+PACKAGE_HASH_PATTERN = r"^[0-9a-f]{64}$"
+ENTRYPOINT_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$"
+
+
+class CodeRef(StrictModel):
+    """User training code: an uploaded package (``POST /api/v1/code``) and the function in it that
+    Ray Train runs on every worker (see trainers/README.md for the contract).
+
+    Example::
+
+        CodeRef(package="9f2c...", entrypoint="train:train_loop", metrics={"val_loss": "min"})
+    """
+
+    package: str = Field(
+        pattern=PACKAGE_HASH_PATTERN, description="The package's sha256, as the upload returned."
+    )
+    entrypoint: str = Field(
+        pattern=ENTRYPOINT_PATTERN,
+        description="`module:function` inside the package, e.g. `train:train_loop`.",
+    )
+    metrics: dict[Annotated[str, Field(min_length=1, max_length=128)], Literal["min", "max"]] = (
+        Field(
+            min_length=1,
+            max_length=256,
+            description="Every metric the function reports and its direction; must include the "
+            "experiment's metric and the early-stopping time attribute (default `epoch`).",
+        )
+    )
+
+
 class ExperimentSpec(StrictModel):
     """A sweep: what to train, over which space, judged by which metric, within which budget.
+    Exactly one of ``trainer`` (a bundled trainer) and ``code`` (an uploaded package) names what
+    to train.
 
     Example::
 
@@ -249,7 +289,8 @@ class ExperimentSpec(StrictModel):
     """
 
     name: str = Field(pattern=NAME_PATTERN)
-    trainer: str = Field(pattern=NAME_PATTERN)
+    trainer: str | None = Field(default=None, pattern=NAME_PATTERN)
+    code: CodeRef | None = None
     search_space: SearchSpaceRef
     metric: str = Field(min_length=1, max_length=128)
     mode: Literal["min", "max"]
@@ -263,6 +304,20 @@ class ExperimentSpec(StrictModel):
     labels: dict[
         Annotated[str, Field(pattern=LABEL_KEY_PATTERN)], Annotated[str, Field(max_length=256)]
     ] = Field(default_factory=dict, max_length=64)
+
+    @model_validator(mode="after")
+    def _one_source_of_code(self) -> ExperimentSpec:
+        message = training_source_problem(self.trainer is not None, self.code is not None)
+        if message:
+            raise ValueError(message)
+        return self
+
+    @property
+    def trainer_label(self) -> str:
+        """What trains: the bundled trainer's name, or ``code:<package hash prefix>``."""
+        if self.code is not None:
+            return f"code:{self.code.package[:12]}"
+        return str(self.trainer)
 
 
 # --- problems ------------------------------------------------------------------------------------
@@ -330,7 +385,17 @@ def parse_spec(data: Any) -> ExperimentSpec:
     try:
         return ExperimentSpec.model_validate(data)
     except ValidationError as error:
-        raise SpecError(problems_from_error(error)) from None
+        problems = problems_from_error(error)
+        if isinstance(data, dict):
+            source = training_source_problem(
+                data.get("trainer") is not None, data.get("code") is not None
+            )
+            # the model's own check runs only when every field passed: name it either way, at
+            # the field a user fixes
+            problems = [p for p in problems if p.message != source]
+            if source:
+                problems.append(Problem(path="trainer", message=source))
+        raise SpecError(problems) from None
 
 
 def parse_search_space(data: Any, prefix: str = "") -> dict[str, Parameter]:

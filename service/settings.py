@@ -57,6 +57,12 @@ class Settings(BaseSettings):
         description="The built web UI (`make web`), served at `/`.",
     )
     max_body_bytes: int = Field(default=1 << 20, ge=1024, description="Largest request body.")
+    max_code_bytes: int = Field(
+        default=20 << 20,
+        ge=1024,
+        description="Largest code package upload (POST /api/v1/code); it unpacks to at most 20 "
+        "times this.",
+    )
     local_ray_cpus: int | None = Field(
         default=None, description="CPUs the embedded Ray head offers (default: all)."
     )

@@ -6,10 +6,14 @@ never depends on a file that may change later; or raises ``InvalidInput`` listin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from raysweep.spec import (
+    CodeRef,
     ExperimentSpec,
     Grid,
     Parameter,
@@ -20,7 +24,11 @@ from raysweep.spec import (
     read_mapping,
 )
 from service.errors import InvalidInput
+from service.packages import module_problems
 from trainers.registry import TRAINERS, TrainerInfo
+
+# a stored package's .py files (path -> syntax error or None), or None when there is no such one
+PackageLookup = Callable[[str], dict[str, str | None] | None]
 
 
 def load_search_space_file(name: str, directory: Path) -> dict[str, Parameter]:
@@ -68,20 +76,62 @@ def _trainer_problems(spec_data: dict[str, Any], trainer: TrainerInfo) -> list[P
     return problems
 
 
-def _space_problems(
-    spec: ExperimentSpec, space: dict[str, Parameter], trainer: TrainerInfo
-) -> list[Problem]:
-    problems = [
+def _code_problems(spec_data: dict[str, Any], lookup: PackageLookup) -> list[Problem]:
+    """The package exists, its entrypoint module exists and parses, and it declares the metric."""
+    try:
+        code = CodeRef.model_validate(spec_data.get("code"))
+    except ValidationError:
+        return []  # already reported by parse_spec
+    problems = []
+    python_files = lookup(code.package)
+    if python_files is None:
+        problems.append(
+            Problem(
+                path="code.package",
+                message=f"no code package {code.package}; upload it first "
+                "(POST /api/v1/code, or `raysweep code upload DIR`)",
+            )
+        )
+    else:
+        problems += [
+            Problem(path="code.entrypoint", message=message)
+            for message in module_problems(code.entrypoint, python_files)
+        ]
+    declared = ", ".join(sorted(code.metrics))
+    metric = spec_data.get("metric")
+    if isinstance(metric, str) and metric not in code.metrics:
+        problems.append(
+            Problem(path="metric", message=f"code.metrics does not list {metric!r}: {declared}")
+        )
+    early = spec_data.get("early_stopping")
+    time_attr = early.get("time_attr") if isinstance(early, dict) else None
+    if isinstance(time_attr, str) and time_attr not in code.metrics:
+        problems.append(
+            Problem(
+                path="early_stopping.time_attr",
+                message=f"code.metrics does not list {time_attr!r}: {declared}",
+            )
+        )
+    return problems
+
+
+def _hyperparameter_problems(space: dict[str, Parameter], trainer: TrainerInfo) -> list[Problem]:
+    return [
         Problem(
             path=f"search_space.{name}",
             message=(
                 f"trainer {trainer.name} has no hyperparameter {name!r}; it takes: "
-                f"{', '.join(sorted(trainer.hyperparameters))}"
+                f"{', '.join(sorted(trainer.hyperparameters))} and the kit's keys "
+                "(see trainers/README.md)"
             ),
         )
         for name in space
-        if name not in trainer.hyperparameters
+        if not trainer.accepts(name)
     ]
+
+
+def _space_problems(spec: ExperimentSpec, space: dict[str, Parameter]) -> list[Problem]:
+    problems = []
     if spec.search.algorithm != "grid":
         problems += [
             Problem(
@@ -102,7 +152,13 @@ def _space_problems(
     return problems
 
 
-def check_spec(data: Any, search_spaces_dir: Path) -> ExperimentSpec:
+def no_packages(sha256: str) -> None:
+    return None
+
+
+def check_spec(
+    data: Any, search_spaces_dir: Path, packages: PackageLookup = no_packages
+) -> ExperimentSpec:
     problems: list[Problem] = []
     spec: ExperimentSpec | None = None
     try:
@@ -122,6 +178,8 @@ def check_spec(data: Any, search_spaces_dir: Path) -> ExperimentSpec:
         )
     if trainer is not None:
         problems += _trainer_problems(spec_data, trainer)
+    if spec_data.get("code") is not None:
+        problems += _code_problems(spec_data, packages)
 
     space: dict[str, Parameter] | None = None
     raw_space = spec_data.get("search_space")
@@ -132,8 +190,10 @@ def check_spec(data: Any, search_spaces_dir: Path) -> ExperimentSpec:
             problems += error.problems
     elif spec is not None and not isinstance(spec.search_space, str):
         space = spec.search_space
-    if spec is not None and space is not None and trainer is not None:
-        problems += _space_problems(spec, space, trainer)
+    if space is not None and trainer is not None:
+        problems += _hyperparameter_problems(space, trainer)
+    if spec is not None and space is not None:
+        problems += _space_problems(spec, space)
 
     if problems or spec is None or space is None:
         raise InvalidInput(f"the experiment spec has {len(problems)} problem(s)", problems)

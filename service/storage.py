@@ -18,6 +18,23 @@ def train_runs_uri(storage_root: str, experiment_id: str) -> str:
     return f"{experiment_uri(storage_root, experiment_id)}/train"
 
 
+def code_package_uri(storage_root: str, sha256: str) -> str:
+    """Where an uploaded code package's zip lives: content-addressed, shared by experiments."""
+    return f"{storage_root.rstrip('/')}/code/{sha256}.zip"
+
+
+def write_bytes(uri: str, data: bytes) -> None:
+    """Write a file, creating its directory; written under a temporary name and moved into
+    place where the filesystem allows, so a reader never sees half a file."""
+    filesystem, path = fs.FileSystem.from_uri(uri)
+    parent = path.rsplit("/", 1)[0]
+    filesystem.create_dir(parent, recursive=True)
+    partial = f"{path}.partial"
+    with filesystem.open_output_stream(partial) as stream:
+        stream.write(data)
+    filesystem.move(partial, path)
+
+
 def subdirectories(uri: str) -> list[str]:
     """The URIs of a directory's immediate subdirectories (none when it does not exist)."""
     filesystem, path = fs.FileSystem.from_uri(uri)

@@ -99,7 +99,27 @@ BAD_SPECS = [
     (minimal(search={"num_samples": 0}), {"search.num_samples": "must be >= 1"}),
     (minimal(mode="maximize"), {"mode": "must be one of 'min' or 'max'"}),
     (minimal(surprise=1), {"surprise": "unknown field"}),
-    (minimal(trainer="nope"), {"trainer": "unknown trainer 'nope'; known: digits_mlp"}),
+    (
+        minimal(trainer="nope"),
+        {"trainer": "unknown trainer 'nope'; known: diabetes_regression, digits_cnn, digits_mlp"},
+    ),
+    (
+        minimal(search_space={"momentum": {"type": "constant", "value": 0.9}}),
+        {"search_space.momentum": "trainer digits_mlp has no hyperparameter 'momentum'"},
+    ),
+    (
+        minimal(code={"package": "0" * 64, "entrypoint": "t:f", "metrics": {"loss": "min"}}),
+        {"trainer": "either trainer (a bundled trainer) or code (an uploaded package), not both"},
+    ),
+    (minimal(trainer=None), {"trainer": "is required, or give code"}),
+    (
+        minimal(trainer=None, code={"package": "xyz", "entrypoint": "t", "metrics": {}}),
+        {
+            "code.package": "has characters",
+            "code.entrypoint": "has characters",
+            "code.metrics": "at least 1",
+        },
+    ),
     (minimal(metric="bleu"), {"metric": "trainer digits_mlp does not report 'bleu'"}),
     (minimal(search_space="missing"), {"search_space": "no search space named 'missing'"}),
     (minimal(search_space="../etc"), {"search_space": "has characters"}),

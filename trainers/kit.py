@@ -1,106 +1,36 @@
-"""The helper kit every trainer shares: seeding, sharding, exact validation, checkpoints.
+"""Ray Train glue for the bundled trainers: one training loop for every ``Task``, checkpoints that
+carry model, optimizer, LR schedule, grad scaler and every rank's RNG state, and per-epoch
+metrics (validation, throughput, all-reduce share) reported to Ray Train.
 
-Trainers call these from ``train_loop_per_worker``; they work with one worker or many (DDP).
+A bundled trainer is a module with ``build_task(config) -> Task`` (plain torch, see
+``trainers.practices``); the registry names it, and ``train_loop_per_worker`` runs it.
 """
 
 from __future__ import annotations
 
-import random
+import math
 import tempfile
-import time
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import ray.train
+import ray.train.torch
 import torch
-import torch.distributed as dist
+
+from trainers import practices
+from trainers.practices import Task, TrainSettings, world
+from trainers.registry import TASK_KEY, load_reference
 
 STATE_FILE = "state.pt"
-
-
-@dataclass(frozen=True)
-class RunSettings:
-    """What the trial hands to every trainer next to the hyperparameters."""
-
-    epochs: int
-    checkpoint_frequency: int
-    seed: int
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> RunSettings:
-        return cls(
-            epochs=int(config.get("epochs", 10)),
-            checkpoint_frequency=int(config.get("checkpoint_frequency", 1)),
-            seed=int(config.get("seed", 0)),
-        )
-
-
-def world() -> tuple[int, int]:
-    """(rank, world size); (0, 1) outside a process group."""
-    if dist.is_available() and dist.is_initialized():
-        return dist.get_rank(), dist.get_world_size()
-    return 0, 1
-
-
-def seed_everything(seed: int) -> None:
-    random.seed(seed)
-    np.random.seed(seed % 2**32)
-    torch.manual_seed(seed)
-
-
-def global_batches(
-    num_samples: int, batch_size: int, seed: int, epoch: int
-) -> Iterator[torch.Tensor]:
-    """This rank's share of each global batch of one epoch.
-
-    The order depends only on (seed, epoch), and each global batch is split across ranks, so one
-    worker and W workers see the same global batches: DDP's gradient average then equals the
-    single-worker gradient, and a resumed epoch sees the same order as an uninterrupted one.
-    Incomplete last batches are dropped so every rank always has the same number of steps.
-    """
-    rank, size = world()
-    generator = torch.Generator().manual_seed(seed * 100_003 + epoch)
-    order = torch.randperm(num_samples, generator=generator)
-    for start in range(0, num_samples - batch_size + 1, batch_size):
-        yield order[start : start + batch_size][rank::size]
-
-
-def shard_indices(num_samples: int) -> torch.Tensor:
-    rank, size = world()
-    return torch.arange(num_samples)[rank::size]
-
-
-def all_reduce_sum(values: list[float]) -> list[float]:
-    """Sum per-rank values over all ranks (exact global validation metrics, not rank 0's)."""
-    tensor = torch.tensor(values, dtype=torch.float64)
-    if world()[1] > 1:
-        dist.all_reduce(tensor, op=dist.ReduceOp.SUM)
-    return tensor.tolist()
 
 
 def all_gather(obj: Any) -> list[Any]:
     if world()[1] == 1:
         return [obj]
     gathered: list[Any] = [None] * world()[1]
-    dist.all_gather_object(gathered, obj)
+    torch.distributed.all_gather_object(gathered, obj)
     return gathered
-
-
-def rng_state() -> dict[str, Any]:
-    return {
-        "python": random.getstate(),
-        "numpy": np.random.get_state(),
-        "torch": torch.get_rng_state(),
-    }
-
-
-def set_rng_state(state: Mapping[str, Any]) -> None:
-    random.setstate(state["python"])
-    np.random.set_state(state["numpy"])
-    torch.set_rng_state(state["torch"])
 
 
 def unwrap(model: torch.nn.Module) -> torch.nn.Module:
@@ -117,11 +47,13 @@ def load_checkpoint(config: Mapping[str, Any]) -> dict[str, Any] | None:
     if checkpoint is None:
         return None
     with checkpoint.as_directory() as directory:
-        state: dict[str, Any] = torch.load(Path(directory) / STATE_FILE, weights_only=False)
+        state: dict[str, Any] = torch.load(
+            Path(directory) / STATE_FILE, weights_only=False, map_location="cpu"
+        )
     rank, _ = world()
     rng_states = state.get("rng_states", [])
     if rank < len(rng_states):
-        set_rng_state(rng_states[rank])
+        practices.set_rng_state(rng_states[rank])
     return state
 
 
@@ -129,7 +61,7 @@ def report(
     metrics: dict[str, float],
     *,
     epoch: int,
-    settings: RunSettings,
+    settings: TrainSettings,
     state: dict[str, Any],
 ) -> None:
     """Report one epoch's metrics; every ``checkpoint_frequency`` epochs (and at the last epoch)
@@ -138,7 +70,7 @@ def report(
     Every rank must call this (Train V2 collects a report from each worker).
     """
     due = epoch % settings.checkpoint_frequency == 0 or epoch == settings.epochs
-    rng_states = all_gather(rng_state()) if due else []
+    rng_states = all_gather(practices.rng_state()) if due else []
     rank, _ = world()
     if not due or rank != 0:
         ray.train.report(metrics, checkpoint=None)
@@ -150,12 +82,103 @@ def report(
         ray.train.report(metrics, checkpoint=ray.train.Checkpoint.from_directory(directory))
 
 
-class EpochTimer:
-    """Wall time of an epoch's training steps, for samples/s."""
+def prepare(task: Task, settings: TrainSettings) -> torch.nn.Module:
+    """DDP (with ≥ 2 workers) with the configured bucket size and gradient views."""
+    return ray.train.torch.prepare_model(
+        task.model,
+        parallel_strategy_kwargs={
+            "bucket_cap_mb": settings.ddp_bucket_cap_mb,
+            "gradient_as_bucket_view": settings.gradient_as_bucket_view,
+        },
+    )
 
-    def __enter__(self) -> EpochTimer:
-        self.start = time.perf_counter()
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.seconds = time.perf_counter() - self.start
+def epoch_metrics(
+    stats: practices.EpochStats, validation: dict[str, float], epoch: int, lr: float
+) -> dict[str, float]:
+    _, world_size = world()
+    train_loss = practices.all_reduce_sum([stats.mean_loss])[0] / world_size
+    if not math.isfinite(train_loss):
+        raise FloatingPointError(f"training diverged: train_loss is {train_loss} at epoch {epoch}")
+    # every rank steps in lockstep (DDP), so the mean epoch time over ranks is the epoch's
+    seconds = max(practices.all_reduce_sum([stats.seconds])[0] / world_size, 1e-9)
+    total = stats.samples / seconds
+    metrics = {
+        "epoch": epoch,
+        "train_loss": train_loss,
+        **{f"val_{name}": value for name, value in validation.items()},
+        "samples_per_second": total,
+        "samples_per_second_per_worker": total / world_size,
+        "lr": lr,
+    }
+    if world_size > 1:
+        wait, seconds = practices.all_reduce_sum([stats.allreduce_wait_s, stats.seconds])
+        metrics["allreduce_share"] = wait / max(seconds, 1e-9)
+    return metrics
+
+
+def train_task(task: Task, config: Mapping[str, Any]) -> None:
+    """Train ``task`` for ``config["epochs"]`` epochs on this worker, resuming from the latest
+    checkpoint, validating and reporting every epoch."""
+    settings = TrainSettings.from_config(config)
+    device = ray.train.torch.get_device()
+    _, world_size = world()
+    amp = practices.MixedPrecision.for_device(settings.precision, device)
+    train = task.splits["train"].to(device, settings.pin_memory)
+    steps_per_epoch = (len(train) // settings.micro_batch(world_size)) // settings.grad_accum_steps
+    if steps_per_epoch < 1:
+        raise ValueError(
+            f"the global batch ({settings.global_batch(world_size)} samples) is larger than the "
+            f"training split ({len(train)} samples)"
+        )
+    lr = settings.lr(task.base_lr, world_size)
+    optimizer = task.make_optimizer(task.model.parameters(), lr)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, practices.lr_factor(settings, steps_per_epoch)
+    )
+    start_epoch = 1
+    state = load_checkpoint(config)
+    if state is not None:
+        task.model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+        amp.load_state_dict(state.get("grad_scaler", {}))
+        start_epoch = int(state["epoch"]) + 1
+    model = prepare(task, settings)
+    timer = practices.AllReduceTimer()
+    timed = timer.attach(model)
+    for epoch in range(start_epoch, settings.epochs + 1):
+        stats = practices.train_epoch(
+            model,
+            task,
+            train,
+            optimizer,
+            scheduler,
+            settings,
+            amp,
+            epoch,
+            timer if timed else None,
+        )
+        validation = practices.evaluate(model, task, task.splits["val"], device)
+        report(
+            epoch_metrics(stats, validation, epoch, float(scheduler.get_last_lr()[0])),
+            epoch=epoch,
+            settings=settings,
+            state={
+                "model": unwrap(model).state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "scheduler": scheduler.state_dict(),
+                "grad_scaler": amp.state_dict(),
+                "config": dict(config),
+            },
+        )
+
+
+def train_loop_per_worker(config: dict[str, Any]) -> None:
+    """The Ray Train loop of every bundled trainer: builds the task the config names (seeded,
+    so every rank starts from the same weights), then trains it."""
+    settings = TrainSettings.from_config(config)
+    practices.seed_everything(settings.seed)
+    task: Task = load_reference(str(config[TASK_KEY]))(config)
+    practices.seed_this_rank(settings.seed)
+    train_task(task, config)

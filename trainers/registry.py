@@ -1,7 +1,7 @@
-"""Trainer registry: name -> training loop location and metadata.
+"""Trainer registry: name -> task location and metadata.
 
-Only metadata lives here, so the server can validate specs without importing torch; the loop is
-imported by ``load_loop`` on the workers.
+Only metadata lives here, so the server can validate specs without importing torch; the task is
+imported by the kit's training loop on the workers.
 """
 
 from __future__ import annotations
@@ -13,11 +13,44 @@ from typing import Any, Literal
 
 Mode = Literal["min", "max"]
 
+KIT_LOOP = "trainers.kit:train_loop_per_worker"
+TASK_KEY = "raysweep_task"  # train config key telling the kit's loop which task to build
+
+# what the kit's loop reports for every trainer (allreduce_share only with >= 2 workers)
+KIT_METRICS: dict[str, Mode] = {
+    "epoch": "max",
+    "train_loss": "min",
+    "samples_per_second": "max",
+    "samples_per_second_per_worker": "max",
+    "allreduce_share": "min",
+    "lr": "max",
+}
+# the kit's config keys (trainers.practices.KIT_DEFAULTS); a search space may tune any of them
+KIT_HYPERPARAMETERS = frozenset(
+    {
+        "seed",
+        "batch_size",
+        "batch_size_per_worker",
+        "grad_accum_steps",
+        "grad_clip_norm",
+        "precision",
+        "lr_schedule",
+        "warmup_epochs",
+        "lr_step_epochs",
+        "lr_step_gamma",
+        "lr_scaling",
+        "lr_reference_batch",
+        "ddp_bucket_cap_mb",
+        "gradient_as_bucket_view",
+        "pin_memory",
+    }
+)
+
 
 @dataclass(frozen=True)
 class TrainerInfo:
     name: str
-    loop: str  # "module:function", imported on the workers only
+    task: str  # "module:build_task", imported on the workers only
     description: str
     metrics: Mapping[str, Mode]
     hyperparameters: frozenset[str]
@@ -28,45 +61,76 @@ class TrainerInfo:
     def reports(self, metric: str) -> bool:
         return metric in self.metrics
 
+    def accepts(self, hyperparameter: str) -> bool:
+        return hyperparameter in self.hyperparameters or hyperparameter in KIT_HYPERPARAMETERS
 
-_COMMON_METRICS: dict[str, Mode] = {
-    "epoch": "max",
-    "train_loss": "min",
-    "val_loss": "min",
-    "samples_per_second": "max",
-}
+
+def _bundled(
+    name: str,
+    description: str,
+    metrics: dict[str, Mode],
+    defaults: dict[str, Any],
+) -> TrainerInfo:
+    """A trainer module ``trainers.<name>`` with ``build_task``, run by the kit's loop; every key
+    of ``defaults`` is a hyperparameter."""
+    return TrainerInfo(
+        name=name,
+        task=f"trainers.{name}:build_task",
+        description=description,
+        metrics={**KIT_METRICS, **metrics},
+        hyperparameters=frozenset(defaults),
+        default_search_space=name,
+        defaults={"seed": 0, "batch_size": 64, **defaults},
+    )
+
+
+_CLASSIFIER: dict[str, Mode] = {"val_loss": "min", "val_accuracy": "max"}
+_LM: dict[str, Mode] = {"val_loss": "min", "val_perplexity": "min"}
+_REGRESSOR: dict[str, Mode] = {"val_loss": "min", "val_rmse": "min", "val_mae": "min"}
+_MLP = {"lr": 1e-2, "hidden": 64, "depth": 2, "dropout": 0.0, "weight_decay": 0.0}
 
 TRAINERS: dict[str, TrainerInfo] = {
     info.name: info
     for info in (
-        TrainerInfo(
-            name="digits_mlp",
-            loop="trainers.digits_mlp:train_loop_per_worker",
-            description="MLP classifier on scikit-learn's bundled 8x8 digits.",
-            metrics={**_COMMON_METRICS, "val_accuracy": "max"},
-            hyperparameters=frozenset(
-                {
-                    "lr",
-                    "hidden",
-                    "depth",
-                    "dropout",
-                    "weight_decay",
-                    "batch_size",
-                    "optimizer",
-                    "seed",
-                }
-            ),
-            default_search_space="digits_mlp",
-            defaults={
-                "lr": 1e-2,
+        _bundled(
+            "digits_mlp",
+            "MLP classifier on scikit-learn's bundled 8x8 digits.",
+            _CLASSIFIER,
+            {**_MLP, "optimizer": "adam"},
+        ),
+        _bundled(
+            "digits_cnn",
+            "Small CNN classifier on scikit-learn's bundled 8x8 digits.",
+            _CLASSIFIER,
+            {
+                "lr": 3e-3,
+                "channels": 16,
                 "hidden": 64,
-                "depth": 2,
                 "dropout": 0.0,
                 "weight_decay": 0.0,
-                "batch_size": 64,
                 "optimizer": "adam",
-                "seed": 0,
             },
+        ),
+        _bundled(
+            "tiny_lm",
+            "Small causal transformer language model on a generated character corpus.",
+            _LM,
+            {
+                "lr": 3e-3,
+                "d_model": 64,
+                "layers": 2,
+                "heads": 4,
+                "dropout": 0.0,
+                "weight_decay": 0.01,
+                "optimizer": "adamw",
+                "batch_size": 32,
+            },
+        ),
+        _bundled(
+            "diabetes_regression",
+            "MLP regressor on scikit-learn's bundled diabetes data; minimise val_rmse.",
+            _REGRESSOR,
+            {**_MLP, "optimizer": "adam", "batch_size": 32},
         ),
     )
 }
@@ -83,9 +147,9 @@ def get_trainer(name: str) -> TrainerInfo:
         raise UnknownTrainer(name) from None
 
 
-def load_loop(info: TrainerInfo) -> Callable[[dict[str, Any]], None]:
-    module_name, _, function_name = info.loop.partition(":")
-    loop: Callable[[dict[str, Any]], None] = getattr(
-        importlib.import_module(module_name), function_name
-    )
-    return loop
+def load_reference(reference: str) -> Callable[..., Any]:
+    """The function ``module:function`` names, imported; only ever called on Ray workers, never
+    in the server process."""
+    module_name, _, function_name = reference.partition(":")
+    function: Callable[..., Any] = getattr(importlib.import_module(module_name), function_name)
+    return function

@@ -13,7 +13,7 @@ from raysweep.spec import ExperimentSpec
 from service.api.body_limit import BodyLimitMiddleware
 from service.api.deps import AppState
 from service.api.errors import install_error_handlers
-from service.api.routes import experiments, health, trials, views, web
+from service.api.routes import code, experiments, health, trials, views, web
 from service.settings import Settings
 
 DESCRIPTION = """raysweep runs hyperparameter sweeps as Ray Tune sweeps of Ray Train DDP trials.
@@ -32,8 +32,12 @@ def create_app(
     app = FastAPI(title="raysweep", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.raysweep = AppState(settings=settings, db=db, ready_checks=ready_checks)
     install_error_handlers(app)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
-    for router in (health.router, experiments.router, trials.router, views.router):
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_bytes=settings.max_body_bytes,
+        limits={code.router.prefix: settings.max_code_bytes},
+    )
+    for router in (health.router, experiments.router, trials.router, views.router, code.router):
         app.include_router(router)
     web.mount(app, settings.web_dir)
 

@@ -12,16 +12,25 @@ class BodyTooLarge(Exception):
 
 
 class BodyLimitMiddleware:
-    def __init__(self, app: ASGIApp, max_bytes: int):
-        self.app, self.max_bytes = app, max_bytes
+    """``max_bytes`` for every request, except paths starting with a key of ``limits``."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, limits: dict[str, int] | None = None):
+        self.app, self.max_bytes, self.limits = app, max_bytes, limits or {}
+
+    def limit_for(self, path: str) -> int:
+        return next(
+            (limit for prefix, limit in self.limits.items() if path.startswith(prefix)),
+            self.max_bytes,
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        max_bytes = self.limit_for(scope["path"])
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._reject(send)
+        if declared is not None and declared.isdigit() and int(declared) > max_bytes:
+            await self._reject(send, max_bytes)
             return
         received = 0
 
@@ -29,20 +38,18 @@ class BodyLimitMiddleware:
             nonlocal received
             message = await receive()
             received += len(message.get("body", b""))
-            if received > self.max_bytes:
+            if received > max_bytes:
                 raise BodyTooLarge
             return message
 
         try:
             await self.app(scope, limited_receive, send)
         except BodyTooLarge:
-            await self._reject(send)
+            await self._reject(send, max_bytes)
 
-    async def _reject(self, send: Send) -> None:
+    async def _reject(self, send: Send, max_bytes: int) -> None:
         body = ErrorResponse(
-            error=ErrorBody(
-                code="too_large", message=f"request body is over {self.max_bytes} bytes"
-            )
+            error=ErrorBody(code="too_large", message=f"request body is over {max_bytes} bytes")
         )
         payload = body.model_dump_json().encode()
         await send(

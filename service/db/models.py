@@ -193,3 +193,17 @@ class TokenRow(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_used_at: Mapped[datetime | None]
     revoked_at: Mapped[datetime | None]
+
+
+class CodePackageRow(Base):
+    """An uploaded training-code package; its zip lives on storage under ``code/<sha256>.zip``."""
+
+    __tablename__ = "code_packages"
+
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    size_bytes: Mapped[int] = mapped_column(BigInteger)
+    files: Mapped[int] = mapped_column(Integer)
+    # every .py file -> None when it parses, else its syntax error; checked against entrypoints
+    python_files: Mapped[dict[str, Any]]
+    uploaded_by: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

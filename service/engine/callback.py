@@ -30,7 +30,7 @@ from service.engine.recorder import (
     TrialRestarted,
     TrialStarted,
 )
-from service.engine.trial import RESTART_REASON_KEY, RESTARTS_KEY
+from service.engine.trial import RESTART_REASON_KEY, RESTARTS_KEY, CodeLoadError
 
 # Tune's bookkeeping; the rest of a result is what the trainer reported
 SKIPPED_KEYS = set(AUTO_RESULT_KEYS) - {"time_total_s"} | {
@@ -68,6 +68,8 @@ class DriverContext:
     checkpointed_since_pause: set[str] = field(default_factory=set)
     pause_asked_at: float | None = None
     interrupted: bool = False
+    # the first trial that could not load user code: the sweep stops and fails with this
+    code_error: str | None = None
     _last_poll: float = 0.0
 
     _current: ClassVar[DriverContext | None] = None
@@ -129,6 +131,13 @@ def reported_metrics(result: dict[str, Any]) -> dict[str, Any]:
     return metrics
 
 
+def code_load_message(error_text: str) -> str:
+    """The ``CodeLoadError: ...`` line of a trial's traceback (the import error it wraps)."""
+    marker = f"{CodeLoadError.__name__}: "
+    lines = [line for line in error_text.splitlines() if marker in line]
+    return lines[-1].split(marker, 1)[1].strip() if lines else error_text.strip()[-2000:]
+
+
 def trial_error_text(trial: Trial) -> str:
     if trial.error_file:
         try:
@@ -182,9 +191,12 @@ class RecordingCallback(tune.Callback):
     def on_trial_error(
         self, iteration: int, trials: list[Trial], trial: Trial, **info: Any
     ) -> None:
-        DriverContext.current().recorder.submit(
-            TrialEnded(trial.trial_id, TrialState.failed, trial_error_text(trial))
-        )
+        context = DriverContext.current()
+        text = trial_error_text(trial)
+        if CodeLoadError.__name__ in text and context.code_error is None:
+            context.code_error = code_load_message(text)
+            log.error("trial %s cannot load its code; failing the sweep", trial.trial_id)
+        context.recorder.submit(TrialEnded(trial.trial_id, TrialState.failed, text))
 
 
 class SweepStopper(tune.Stopper):
@@ -204,4 +216,8 @@ class SweepStopper(tune.Stopper):
 
     def stop_all(self) -> bool:
         context = DriverContext.current()
-        return context.poll_request() == "cancel" or context.target_reached_by is not None
+        return (
+            context.poll_request() == "cancel"
+            or context.target_reached_by is not None
+            or context.code_error is not None
+        )

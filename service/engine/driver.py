@@ -38,8 +38,8 @@ from service.engine.search import param_space, scheduler, search_algorithm
 from service.engine.trial import TrialPlan, run_trial
 from service.settings import Settings, get_settings
 from service.states import end_open_trials, move_experiment
-from service.storage import experiment_uri, read_json, train_runs_uri
-from trainers.registry import get_trainer
+from service.storage import code_package_uri, experiment_uri, read_json, train_runs_uri
+from trainers.registry import KIT_LOOP, get_trainer
 
 log = logging.getLogger("raysweep.driver")
 
@@ -116,12 +116,29 @@ def backfill_from_train_runs(
     return submitted
 
 
+def time_attr_of(spec: ExperimentSpec) -> str:
+    """The progress measure ASHA and the recorder use: the spec's, else the trainer's; user code
+    reports ``epoch`` (the contract in trainers/README.md)."""
+    if spec.early_stopping.time_attr:
+        return spec.early_stopping.time_attr
+    return get_trainer(spec.trainer).time_attr if spec.trainer is not None else "epoch"
+
+
+def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object] | None:
+    """User code reaches every trial and worker as the job's working_dir (a zip on storage);
+    this process never imports it."""
+    if spec.code is None:
+        return None
+    return {"working_dir": code_package_uri(settings.storage_root, spec.code.package)}
+
+
 def trial_plan(
     spec: ExperimentSpec, settings: Settings, experiment_id: str, finished: frozenset[str]
 ) -> TrialPlan:
     resources, faults = spec.resources, spec.fault_tolerance
     return TrialPlan(
         trainer=spec.trainer,
+        entrypoint=spec.code.entrypoint if spec.code is not None else KIT_LOOP,
         epochs=spec.early_stopping.max_t,
         checkpoint_frequency=faults.checkpoint_frequency,
         max_failures=faults.max_failures,
@@ -149,7 +166,7 @@ def build_tuner(
         # database holds as final (run_trial returns at once for them): a trial that failed
         # past max_failures stays failed, one pruned after Tune's last snapshot stays pruned
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
-    time_attr = spec.early_stopping.time_attr or get_trainer(spec.trainer).time_attr
+    time_attr = time_attr_of(spec)
     return tune.Tuner(
         trainable,
         param_space=param_space(spec),
@@ -182,6 +199,7 @@ def finish(
         best = repo.best_trial(session, experiment_id, row.mode)
         row.best_trial_id, row.best_metric = (best.id, best.best_metric) if best else (None, None)
         current = ExperimentState(row.state)
+        error = error or context.code_error
         if error is not None:
             target, message = ExperimentState.failed, f"sweep failed: {error}"
         elif current is ExperimentState.cancelling:
@@ -232,7 +250,6 @@ def run(experiment_id: str) -> int:
         log.warning("experiment %s is %s; nothing to drive", experiment_id, state.value)
         return 0
     spec = ExperimentSpec.model_validate(spec_data)
-    trainer = get_trainer(spec.trainer)
     recorder = Recorder(
         db,
         experiment_id,
@@ -244,7 +261,7 @@ def run(experiment_id: str) -> int:
     context = DriverContext(
         recorder=recorder,
         read_request=lambda: read_request(db, experiment_id),
-        time_attr=spec.early_stopping.time_attr or trainer.time_attr,
+        time_attr=time_attr_of(spec),
         max_t=spec.early_stopping.max_t,
         metric=spec.metric,
         mode=spec.mode,
@@ -265,7 +282,7 @@ def run(experiment_id: str) -> int:
         log.info("resubmitted %d checkpointed results of %d trials", backfilled, len(unfinished))
     error = None
     try:
-        ray.init()
+        ray.init(runtime_env=runtime_env(spec, settings))
         build_tuner(spec, settings, experiment_id, finished).fit()
     except Exception:
         error = traceback.format_exc(limit=20)

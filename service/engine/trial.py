@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,18 +12,24 @@ from ray.train.torch import TorchTrainer
 from ray.train.v2._internal.execution.context import TrainRunContext
 from ray.tune.integration.ray_train import TuneReportCallback
 
-from trainers.registry import get_trainer, load_loop
+from trainers.registry import TASK_KEY, get_trainer, load_reference
 
 # added to the next result after Ray Train restarted the trial's worker group
 RESTARTS_KEY = "raysweep_worker_group_restarts"
 RESTART_REASON_KEY = "raysweep_restart_reason"
 
 
+class CodeLoadError(RuntimeError):
+    """The trial could not import its training function (user code): every other trial would
+    fail the same way, so the driver fails the sweep on the first one (matched by this name)."""
+
+
 @dataclass(frozen=True)
 class TrialPlan:
     """Everything a trial needs besides its sampled config; built by the driver from the spec."""
 
-    trainer: str
+    trainer: str | None  # a bundled trainer; None for user code
+    entrypoint: str  # "module:function" Ray Train runs on every worker
     epochs: int
     checkpoint_frequency: int
     max_failures: int
@@ -43,14 +50,34 @@ class TrialPlan:
 
 
 def train_config(plan: TrialPlan, config: dict[str, Any]) -> dict[str, Any]:
-    info = get_trainer(plan.trainer)
+    """What the workers get: a bundled trainer's defaults and task, the sampled config, and the
+    run's epochs, checkpoint frequency and seed."""
+    bundled: dict[str, Any] = {}
+    if plan.trainer is not None:
+        info = get_trainer(plan.trainer)
+        bundled = {**info.defaults, TASK_KEY: info.task}
     return {
-        **info.defaults,
+        **bundled,
         "seed": plan.seed,
         **config,
         "epochs": plan.epochs,
         "checkpoint_frequency": plan.checkpoint_frequency,
     }
+
+
+def load_training_function(plan: TrialPlan) -> Callable[[dict[str, Any]], None]:
+    """Import the function the workers run, here in the trial actor (whose runtime env carries
+    the user's package), so a package that cannot be imported fails this trial at once."""
+    try:
+        function = load_reference(plan.entrypoint)
+    except Exception as error:
+        raise CodeLoadError(
+            f"cannot load the training function {plan.entrypoint!r}: "
+            f"{type(error).__name__}: {error}"
+        ) from error
+    if not callable(function):
+        raise CodeLoadError(f"{plan.entrypoint!r} is a {type(function).__name__}, not a function")
+    return function
 
 
 def failure_summary(worker_exceptions: dict[int, Exception]) -> str:
@@ -100,7 +127,7 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
         # the previous driver saw this trial end after Tune's last state snapshot
         return
     trainer = TorchTrainer(
-        load_loop(get_trainer(plan.trainer)),
+        load_training_function(plan),
         train_loop_config=train_config(plan, config),
         scaling_config=ScalingConfig(
             num_workers=plan.num_workers,

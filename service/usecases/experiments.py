@@ -25,6 +25,7 @@ from service.errors import Conflict
 from service.specs import check_spec
 from service.states import end_open_trials, move_experiment
 from service.storage import delete_tree, experiment_uri
+from service.usecases.code import python_files_of
 
 MAX_PAGE = 500
 
@@ -33,15 +34,20 @@ def new_experiment_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
+def package_files(db: sessionmaker[Session], sha256: str) -> dict[str, str | None] | None:
+    with db.begin() as session:
+        return python_files_of(session, sha256)
+
+
 def submit_experiment(
     db: sessionmaker[Session], data: Any, search_spaces_dir: Path, created_by: str | None
 ) -> ExperimentCreated:
     """Validate completely (raising ``InvalidInput`` with every problem), then store as queued."""
-    spec = check_spec(data, search_spaces_dir)
+    spec = check_spec(data, search_spaces_dir, lambda sha256: package_files(db, sha256))
     row = ExperimentRow(
         id=new_experiment_id(),
         name=spec.name,
-        trainer=spec.trainer,
+        trainer=spec.trainer_label,
         metric=spec.metric,
         mode=spec.mode,
         spec=spec.model_dump(mode="json"),

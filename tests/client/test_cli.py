@@ -18,6 +18,7 @@ from service.db.models import ExperimentRow
 from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from tests.conftest import ServerProcess, minimal_spec
+from tests.packages import code_spec
 
 
 class Cli:
@@ -136,3 +137,29 @@ def test_token_helpers_write_the_config_file_and_never_print_the_secret(
     assert server.admin_token[:8] in shown.stdout and server.admin_token not in shown.stdout
     assert cli("token", "clear", **no_env).returncode == 0
     assert "not set" in cli("token", "show", **no_env).stdout
+
+
+def test_code_upload_of_a_directory_prints_the_hash_a_spec_names(cli: Cli, tmp_path: Path) -> None:
+    package = tmp_path / "mycode"
+    (package / "pkg").mkdir(parents=True)
+    (package / "train.py").write_text("def train_loop(config):\n    pass\n")
+    (package / "pkg" / "__init__.py").write_text("")
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "train.cpython-311.pyc").write_bytes(b"\x00")
+    (package / ".git").mkdir()
+    (package / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    uploaded = cli("code", "upload", str(package))
+    assert uploaded.returncode == 0, uploaded.stderr
+    sha = uploaded.stdout.split()[0]
+    assert len(sha) == 64 and "2 files, modules: pkg, train" in uploaded.stdout
+    listed = cli.json("code", "ls")
+    assert [p["sha256"] for p in listed] == [sha] and listed[0]["modules"] == ["pkg", "train"]
+    spec = tmp_path / "code.yaml"
+    spec.write_text(yaml.safe_dump(code_spec(sha)))
+    assert cli.json("submit", str(spec))["trainer"] == f"code:{sha[:12]}"
+    missing = cli("code", "upload", str(tmp_path / "nowhere"))
+    assert missing.returncode == 1 and "no such file or directory" in missing.stderr
+    not_code = tmp_path / "notes.zip"
+    not_code.write_bytes(b"PK\x03\x04 not really")
+    refused = cli("code", "upload", str(not_code))
+    assert refused.returncode == 1 and "not a valid zip archive" in refused.stderr

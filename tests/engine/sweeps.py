@@ -55,18 +55,24 @@ def events_of(client: httpx.Client, experiment_id: str) -> list[dict[str, Any]]:
     return all_pages(client, f"/api/v1/experiments/{experiment_id}/events")
 
 
-def check_results_contiguous(client: httpx.Client, trials: list[dict[str, Any]]) -> None:
+def check_results_contiguous(
+    client: httpx.Client, trials: list[dict[str, Any]], metric: str = "val_accuracy"
+) -> None:
     """Each trial's stored iterations run 1..n with no gap and no duplicate, n = its iteration."""
     for trial in trials:
         results = all_pages(client, f"/api/v1/trials/{trial['id']}/results")
         iterations = [r["iteration"] for r in results]
         assert iterations == list(range(1, len(iterations) + 1)), (trial, iterations)
         assert trial["iteration"] == len(iterations), trial
-        assert all("val_accuracy" in r["metrics"] for r in results)
+        assert all(metric in r["metrics"] for r in results)
 
 
 def ended_sweep(
-    client: httpx.Client, experiment_id: str, timeout_s: float, what: str = "the sweep to end"
+    client: httpx.Client,
+    experiment_id: str,
+    timeout_s: float,
+    what: str = "the sweep to end",
+    metric: str = "val_accuracy",
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Wait until the sweep is completed or failed; return it and its trials, each trial's
     results checked to be contiguous from 1 with no duplicate."""
@@ -74,7 +80,7 @@ def ended_sweep(
         lambda: experiment_state(client, experiment_id, "completed", "failed"), timeout_s, what
     )
     trials = trials_of(client, experiment_id)
-    check_results_contiguous(client, trials)
+    check_results_contiguous(client, trials, metric)
     return experiment, trials
 
 

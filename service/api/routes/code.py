@@ -1,0 +1,57 @@
+"""Code package routes: upload training code, list and read packages."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+
+from raysweep.schemas import CodePackageRead, Page
+from service.api.deps import AppState, Db, Limit, Member, Offset, Viewer, app_state
+from service.api.errors import ERROR_RESPONSES
+from service.usecases import code as usecase
+
+router = APIRouter(prefix="/api/v1/code", tags=["code"], responses=ERROR_RESPONSES)
+
+PACKAGE_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            media: {"schema": {"type": "string", "format": "binary"}}
+            for media in ("application/zip", "application/gzip", "application/octet-stream")
+        },
+    }
+}
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=CodePackageRead,
+    openapi_extra=PACKAGE_BODY,
+    summary="Upload a training-code package",
+    responses={
+        200: {"description": "The same package was uploaded before", "model": CodePackageRead}
+    },
+)
+async def upload(request: Request, response: Response, caller: Member) -> CodePackageRead:
+    """Upload a zip or tar.gz of Python code as the raw body (`curl --data-binary @pkg.zip`).
+    It is checked as an archive and parsed, never imported or run by the server; stored as a
+    zip named by its sha256 (`RAYSWEEP_MAX_CODE_BYTES` bounds the size). 201 when new, 200 when
+    the same files were uploaded before. A spec then names it as
+    `code: {package: <sha256>, entrypoint: "module:function", metrics: {...}}`."""
+    state: AppState = app_state(request)
+    package, created = usecase.upload_code(
+        state.db, state.settings.storage_root, await request.body(), caller.name
+    )
+    response.status_code = 201 if created else 200
+    response.headers["Location"] = f"/api/v1/code/{package.sha256}"
+    return package
+
+
+@router.get("", summary="List code packages, newest first")
+def list_code(db: Db, _: Viewer, limit: Limit = 50, offset: Offset = 0) -> Page[CodePackageRead]:
+    return usecase.list_code(db, limit, offset)
+
+
+@router.get("/{sha256}", summary="One code package")
+def get_code(sha256: str, db: Db, _: Viewer) -> CodePackageRead:
+    return usecase.read_code(db, sha256)

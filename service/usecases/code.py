@@ -1,0 +1,84 @@
+"""Code package use cases: upload (checked, stored content-addressed), read, list."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import CodePackageRead, Page
+from service.db import repositories as repo
+from service.db.models import CodePackageRow
+from service.errors import NotFound
+from service.packages import check_package, module_name
+from service.storage import code_package_uri, exists, write_bytes
+
+
+def to_read(row: CodePackageRow) -> CodePackageRead:
+    return CodePackageRead(
+        sha256=row.sha256,
+        size_bytes=row.size_bytes,
+        files=row.files,
+        modules=sorted(module_name(path) for path in row.python_files),
+        uploaded_by=row.uploaded_by,
+        created_at=row.created_at,
+    )
+
+
+def upload_code(
+    db: sessionmaker[Session], storage_root: str, data: bytes, uploaded_by: str | None
+) -> tuple[CodePackageRead, bool]:
+    """Check the archive (raising ``InvalidInput``), store its zip, record it; (package, new?).
+
+    Storage is written before the row: a row always has its file, and a file left without a row
+    by a failure is simply overwritten by the next upload of the same content."""
+    package = check_package(data)
+    with db.begin() as session:
+        existing = session.get(CodePackageRow, package.sha256)
+        if existing is not None and exists(code_package_uri(storage_root, package.sha256)):
+            return to_read(existing), False
+    write_bytes(code_package_uri(storage_root, package.sha256), package.archive)
+    try:
+        with db.begin() as session:
+            row = session.get(CodePackageRow, package.sha256)
+            created = row is None
+            if row is None:
+                row = CodePackageRow(
+                    sha256=package.sha256,
+                    size_bytes=len(package.archive),
+                    files=package.files,
+                    python_files=package.python_files,
+                    uploaded_by=uploaded_by,
+                )
+                session.add(row)
+                session.flush()
+            return to_read(row), created
+    except IntegrityError:  # the same package uploaded concurrently: theirs is ours
+        return read_code(db, package.sha256), False
+
+
+def read_code(db: sessionmaker[Session], sha256: str) -> CodePackageRead:
+    with db.begin() as session:
+        row = session.get(CodePackageRow, sha256)
+        if row is None:
+            raise NotFound(f"no code package {sha256}")
+        return to_read(row)
+
+
+def list_code(db: sessionmaker[Session], limit: int, offset: int) -> Page[CodePackageRead]:
+    query = select(CodePackageRow)
+    with db.begin() as session:
+        total = repo.count(session, query)
+        rows = session.scalars(
+            query.order_by(CodePackageRow.created_at.desc(), CodePackageRow.sha256)
+            .limit(limit)
+            .offset(offset)
+        ).all()
+        items = [to_read(row) for row in rows]
+    return Page(items=items, total=total, limit=limit, offset=offset)
+
+
+def python_files_of(session: Session, sha256: str) -> dict[str, str | None] | None:
+    """A stored package's parsed .py files (for checking a spec's entrypoint); None if unknown."""
+    row = session.get(CodePackageRow, sha256)
+    return None if row is None else dict(row.python_files)

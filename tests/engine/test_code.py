@@ -1,0 +1,94 @@
+"""User code end to end through REST: the README's example package is uploaded, swept on real
+Ray (as the job's working_dir; the server never imports it), and a package whose function
+cannot be loaded fails the sweep on its first trial instead of burning every trial."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import ServerProcess
+from tests.engine.sweeps import ended_sweep, events_of, trials_of
+from tests.packages import code_spec, readme_example, zip_of
+
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
+
+ONE_WORKER = {"num_workers": 1, "cpus_per_worker": 0.5}
+
+
+def upload(server: ServerProcess, files: dict[str, str]) -> str:
+    with server.client() as client:
+        response = client.post(
+            "/api/v1/code", content=zip_of(files), headers={"Content-Type": "application/zip"}
+        )
+    assert response.status_code == 201, response.text
+    sha: str = response.json()["sha256"]
+    return sha
+
+
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+def test_the_readme_example_package_sweeps_end_to_end(engine_server: ServerProcess) -> None:
+    sha = upload(engine_server, {"train.py": readme_example()})
+    spec = code_spec(
+        sha,
+        search={"algorithm": "random", "num_samples": 2, "max_concurrent_trials": 2, "seed": 1},
+        early_stopping={"scheduler": "none", "max_t": 3},
+        resources={"num_workers": 2, "cpus_per_worker": 0.5},
+    )
+    with engine_server.client() as client:
+        created = client.post("/api/v1/experiments", json=spec)
+        assert created.status_code == 201, created.text
+        experiment, trials = ended_sweep(client, created.json()["id"], 300, metric="loss")
+        assert experiment["state"] == "completed", experiment.get("error")
+        assert len(trials) == 2 and {t["state"] for t in trials} == {"completed"}
+        assert {t["config"]["lr"] for t in trials} <= {0.01, 0.05}
+        for trial in trials:
+            assert trial["iteration"] == 3 and trial["checkpoint_uri"]
+            results = client.get(f"/api/v1/trials/{trial['id']}/results").json()["items"]
+            losses = [r["metrics"]["loss"] for r in results]
+            assert losses[-1] < losses[0], losses  # it trains
+        best = min(trials, key=lambda t: t["best_metric"])
+        assert experiment["best_trial"]["id"] == best["id"]
+
+
+BAD_AT_RUNTIME: list[tuple[dict[str, str], str, str]] = [
+    ({"train.py": "def other(config):\n    pass\n"}, "train:train_loop", "has no attribute"),
+    (
+        {"train.py": "import not_installed_anywhere\n\ndef train_loop(config):\n    pass\n"},
+        "train:train_loop",
+        "No module named 'not_installed_anywhere'",
+    ),
+]
+
+
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(("files", "entrypoint", "message"), BAD_AT_RUNTIME)
+def test_code_that_cannot_load_fails_the_sweep_on_its_first_trial(
+    engine_server: ServerProcess, files: dict[str, str], entrypoint: str, message: str
+) -> None:
+    sha = upload(engine_server, files)
+    spec: dict[str, Any] = code_spec(
+        sha,
+        entrypoint,
+        search={"algorithm": "random", "num_samples": 6, "max_concurrent_trials": 1},
+        early_stopping={"scheduler": "none", "max_t": 2},
+        resources=ONE_WORKER,
+        fault_tolerance={"max_failures": 2},
+    )
+    with engine_server.client() as client:
+        created = client.post("/api/v1/experiments", json=spec)
+        assert created.status_code == 201, created.text
+        experiment_id = created.json()["id"]
+        experiment, _ = ended_sweep(client, experiment_id, 240, metric="loss")
+        trials = trials_of(client, experiment_id)
+        events = events_of(client, experiment_id)
+    assert experiment["state"] == "failed"
+    assert (
+        message in experiment["error"]
+        and "cannot load the training function" in (experiment["error"])
+    )
+    failed = [t for t in trials if t["state"] == "failed"]
+    assert len(failed) == 1 and message in failed[0]["error"]
+    assert len(trials) < 6, "the sweep went on after the first trial failed to load its code"
+    assert any(e["kind"] == "failed" and message in e["message"] for e in events)

@@ -1,0 +1,50 @@
+"""scikit-learn's bundled 8x8 digit images (no download), split once for every digits trainer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+import numpy as np
+import torch
+from sklearn.datasets import load_digits
+from torch import nn
+
+from trainers.practices import Split
+
+NUM_CLASSES = 10
+SPLIT_SEED = 20240501
+
+
+@cache
+def splits() -> dict[str, Split]:
+    """Fixed, seeded 70/15/15 train/validation/test split; the test split is never swept on.
+    Inputs are (N, 64) pixel intensities in [0, 1]."""
+    x, y = load_digits(return_X_y=True)
+    order = np.random.default_rng(SPLIT_SEED).permutation(len(y))
+    inputs = torch.tensor(x[order] / 16.0, dtype=torch.float32)
+    targets = torch.tensor(y[order], dtype=torch.long)
+    n_train, n_val = int(0.7 * len(y)), int(0.15 * len(y))
+    return {
+        "train": Split(inputs[:n_train], targets[:n_train]),
+        "val": Split(inputs[n_train : n_train + n_val], targets[n_train : n_train + n_val]),
+        "test": Split(inputs[n_train + n_val :], targets[n_train + n_val :]),
+    }
+
+
+def loss(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    return nn.functional.cross_entropy(logits.float(), targets)
+
+
+def sums(logits: torch.Tensor, targets: torch.Tensor) -> dict[str, float]:
+    logits = logits.float()
+    return {
+        "loss": nn.functional.cross_entropy(logits, targets, reduction="sum").item(),
+        "correct": (logits.argmax(dim=1) == targets).sum().item(),
+        "count": float(len(targets)),
+    }
+
+
+def metrics(totals: Mapping[str, float]) -> dict[str, float]:
+    count = max(totals["count"], 1.0)
+    return {"loss": totals["loss"] / count, "accuracy": totals["correct"] / count}
