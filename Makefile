@@ -56,6 +56,8 @@ bench: $(STAMP_DEV)
 	$(PY) bench/overhead.py
 	$(PY) bench/recovery.py
 	$(PY) bench/ui_scale.py
+	$(PY) bench/scaling.py
+	$(PY) bench/amp_gpu.py
 
 clean:
 	rm -rf $(VENV) var web/node_modules web/dist

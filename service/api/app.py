@@ -19,7 +19,7 @@ from service.settings import Settings
 DESCRIPTION = """raysweep runs hyperparameter sweeps as Ray Tune sweeps of Ray Train DDP trials.
 
 Every `/api/v1` route needs `Authorization: Bearer <token>`; viewers may read, members may also
-submit and cancel, admins may do everything. Every 4xx has the body
+submit, control sweeps and upload code, admins may do everything. Every 4xx has the body
 `{"error": {"code", "message", "details": [{"path", "message"}]}}`."""
 
 
