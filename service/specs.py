@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from raysweep.spec import (
     CodeRef,
+    Constant,
     ExperimentSpec,
     Grid,
     Parameter,
@@ -25,7 +26,7 @@ from raysweep.spec import (
 )
 from service.errors import InvalidInput
 from service.packages import module_problems
-from trainers.registry import TRAINERS, TrainerInfo
+from trainers.registry import KIT_CHOICES, TRAINERS, TrainerInfo
 
 # a stored package's .py files (path -> syntax error or None), or None when there is no such one
 PackageLookup = Callable[[str], dict[str, str | None] | None]
@@ -115,8 +116,36 @@ def _code_problems(spec_data: dict[str, Any], lookup: PackageLookup) -> list[Pro
     return problems
 
 
+def _kit_choice_problems(space: dict[str, Parameter]) -> list[Problem]:
+    """The kit's named options (precision, lr_schedule, lr_scaling) take only known names."""
+    problems = []
+    for name, allowed in KIT_CHOICES.items():
+        parameter = space.get(name)
+        if parameter is None:
+            continue
+        values = (
+            [parameter.value]
+            if isinstance(parameter, Constant)
+            else getattr(parameter, "values", None)
+        )
+        if values is None:
+            problems.append(
+                Problem(path=f"search_space.{name}", message="must be a choice, grid or constant")
+            )
+            continue
+        problems += [
+            Problem(
+                path=f"search_space.{name}",
+                message=f"{value!r} is not one of {', '.join(allowed)}",
+            )
+            for value in values
+            if value not in allowed
+        ]
+    return problems
+
+
 def _hyperparameter_problems(space: dict[str, Parameter], trainer: TrainerInfo) -> list[Problem]:
-    return [
+    return _kit_choice_problems(space) + [
         Problem(
             path=f"search_space.{name}",
             message=(

@@ -113,6 +113,18 @@ BAD_SPECS = [
     ),
     (minimal(trainer=None), {"trainer": "is required, or give code"}),
     (
+        minimal(
+            search_space={
+                "precision": {"type": "choice", "values": ["bf16", "fp8"]},
+                "lr_scaling": {"type": "uniform", "low": 0, "high": 1},
+            }
+        ),
+        {
+            "search_space.precision": "'fp8' is not one of fp32, bf16, fp16",
+            "search_space.lr_scaling": "must be a choice, grid or constant",
+        },
+    ),
+    (
         minimal(trainer=None, code={"package": "xyz", "entrypoint": "t", "metrics": {}}),
         {
             "code.package": "has characters",
@@ -249,3 +261,21 @@ def test_a_fixed_config_gets_a_searcher_that_accepts_it() -> None:
     sampled = check_spec(minimal(), SPACES)
     assert isinstance(search_algorithm(fixed), BasicVariantGenerator)  # Optuna would refuse it
     assert isinstance(search_algorithm(sampled), OptunaSearch)
+
+
+def test_any_bundled_trainer_takes_the_kit_keys_in_its_search_space() -> None:
+    kit = {
+        "precision": {"type": "choice", "values": ["fp32", "bf16"]},
+        "grad_accum_steps": {"type": "int", "low": 1, "high": 4},
+        "warmup_epochs": {"type": "uniform", "low": 0.0, "high": 1.0},
+        "lr_scaling": {"type": "constant", "value": "sqrt"},
+        "batch_size_per_worker": {"type": "choice", "values": [16, 32]},
+    }
+    for trainer, metric in (("tiny_lm", "val_perplexity"), ("diabetes_regression", "val_rmse")):
+        spec = check_spec(
+            minimal(trainer=trainer, metric=metric, mode="min", search_space=kit), SPACES
+        )
+        assert set(spec.search_space) == set(kit)
+    for name in ("digits_cnn", "tiny_lm", "diabetes_regression"):
+        assert check_spec(minimal(trainer=name, search_space=name, metric="val_loss",
+                                  mode="min"), SPACES).trainer == name  # fmt: skip

@@ -15,7 +15,7 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import torch
@@ -23,14 +23,10 @@ import torch.distributed as dist
 from torch import nn
 from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
 
+from trainers.registry import KIT_CHOICES, LrScaling, LrSchedule, Precision
+
 log = logging.getLogger("raysweep.trainer")
 
-Precision = Literal["fp32", "bf16", "fp16"]
-LrSchedule = Literal["cosine", "step", "constant"]
-LrScaling = Literal["none", "linear", "sqrt"]
-PRECISIONS: tuple[Precision, ...] = ("fp32", "bf16", "fp16")
-LR_SCHEDULES: tuple[LrSchedule, ...] = ("cosine", "step", "constant")
-LR_SCALINGS: tuple[LrScaling, ...] = ("none", "linear", "sqrt")
 EVAL_BATCH = 1024
 
 # config keys of the practices below; every bundled trainer accepts them (see KIT_DEFAULTS)
@@ -53,7 +49,8 @@ KIT_DEFAULTS: dict[str, Any] = {
 }
 
 
-def _choice(config: Mapping[str, Any], key: str, allowed: tuple[str, ...]) -> Any:
+def _choice(config: Mapping[str, Any], key: str) -> Any:
+    allowed = KIT_CHOICES[key]
     value = str(config.get(key, KIT_DEFAULTS[key]))
     if value not in allowed:
         raise ValueError(f"{key} must be one of {', '.join(allowed)}; got {value!r}")
@@ -97,12 +94,12 @@ class TrainSettings:
             batch_size_per_worker=_optional(config, "batch_size_per_worker", int),
             grad_accum_steps=int(config.get("grad_accum_steps", 1)),
             grad_clip_norm=_optional(config, "grad_clip_norm", float),
-            precision=_choice(config, "precision", PRECISIONS),
-            lr_schedule=_choice(config, "lr_schedule", LR_SCHEDULES),
+            precision=_choice(config, "precision"),
+            lr_schedule=_choice(config, "lr_schedule"),
             warmup_epochs=float(config.get("warmup_epochs", 0.0)),
             lr_step_epochs=_optional(config, "lr_step_epochs", int),
             lr_step_gamma=float(config.get("lr_step_gamma", 0.1)),
-            lr_scaling=_choice(config, "lr_scaling", LR_SCALINGS),
+            lr_scaling=_choice(config, "lr_scaling"),
             lr_reference_batch=_optional(config, "lr_reference_batch", int),
             ddp_bucket_cap_mb=float(config.get("ddp_bucket_cap_mb", 25.0)),
             gradient_as_bucket_view=bool(config.get("gradient_as_bucket_view", True)),

@@ -9,9 +9,18 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 Mode = Literal["min", "max"]
+Precision = Literal["fp32", "bf16", "fp16"]
+LrSchedule = Literal["cosine", "step", "constant"]
+LrScaling = Literal["none", "linear", "sqrt"]
+# the kit's keys that take one of a few names; checked at submit and again on the workers
+KIT_CHOICES: dict[str, tuple[str, ...]] = {
+    "precision": get_args(Precision),
+    "lr_schedule": get_args(LrSchedule),
+    "lr_scaling": get_args(LrScaling),
+}
 
 KIT_LOOP = "trainers.kit:train_loop_per_worker"
 TASK_KEY = "raysweep_task"  # train config key telling the kit's loop which task to build
