@@ -81,7 +81,7 @@ def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
 
     failed = next(t for t in trials if t["state"] == "failed")
     assert failed["config"]["optimizer"] == "bogus"
-    assert "optimizer must be one of sgd, adam; got 'bogus'" in failed["error"]
+    assert "optimizer must be one of sgd, adam, adamw; got 'bogus'" in failed["error"]
 
     for trial in trials:
         iterations = [r["iteration"] for r in results[trial["id"]]]
