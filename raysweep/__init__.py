@@ -11,6 +11,7 @@ Example::
 from raysweep.client import Client
 from raysweep.errors import AuthError, Conflict, NotFound, RaysweepError, Unreachable, WaitTimeout
 from raysweep.experiment import Experiment, Trial
+from raysweep.models import load_model
 from raysweep.spec import ExperimentSpec, Problem, SpecError, load_spec
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "Trial",
     "Unreachable",
     "WaitTimeout",
+    "load_model",
     "load_spec",
 ]
 __version__ = "0.1.0"

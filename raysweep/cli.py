@@ -130,6 +130,9 @@ def run(args: argparse.Namespace) -> Any:
         "pause": lambda: client.experiment(args.id).pause(),
         "resume": lambda: client.experiment(args.id).resume(),
         "events": lambda: events(client, args, as_json),
+        "promote": lambda: promote(client, args, as_json),
+        "final-runs": lambda: final_runs(client, args, as_json),
+        "models": lambda: models_command(client, args, as_json),
     }[args.command]
     result = command()
     if isinstance(result, Experiment) and not as_json:
@@ -172,6 +175,68 @@ def events(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     for event in found:
         trial = f" trial {event.trial_id}" if event.trial_id is not None else ""
         console.print(f"{event.created_at:%Y-%m-%d %H:%M:%S} {event.kind}{trial}: {event.message}")
+    return None
+
+
+def final_runs_table(runs: Sequence[Any]) -> Table:
+    table = Table("id", "rank", "trial", "state", "workers", "epochs", "model", "test", "error")
+    for run in runs:
+        table.add_row(
+            str(run.id),
+            str(run.rank),
+            str(run.trial_id),
+            run.state.value,
+            str(run.num_workers),
+            str(run.epochs),
+            f"{run.model_name} v{run.model_version}" if run.model_version else run.model_name,
+            ", ".join(f"{k} {fmt(v)}" for k, v in (run.test_metrics or {}).items()),
+            (run.error or "").strip().splitlines()[-1][:60] if run.error else "",
+        )
+    return table
+
+
+def promote(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
+    overrides = {
+        key: value
+        for key, value in (
+            ("top_k", args.top_k),
+            ("num_workers", args.workers),
+            ("epochs", args.epochs),
+            ("model_name", args.model_name),
+        )
+        if value is not None
+    }
+    runs = client.experiment(args.id).promote(**overrides)
+    if as_json:
+        return runs
+    console.print(final_runs_table(runs))
+    return None
+
+
+def final_runs(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
+    runs = client.experiment(args.id).final_runs()
+    if as_json:
+        return runs
+    console.print(final_runs_table(runs))
+    return None
+
+
+def models_command(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
+    """ls | versions NAME | show NAME VERSION-OR-ALIAS | alias NAME ALIAS VERSION."""
+    needed = {"ls": 0, "versions": 1, "show": 2, "alias": 3}[args.action]
+    if len(args.names) != needed:
+        raise ValueError(f"models {args.action} takes {needed} argument(s): see --help")
+    if args.action == "ls":
+        result: Any = client.models()
+    elif args.action == "versions":
+        result = client.model_versions(args.names[0])
+    elif args.action == "show":
+        result = client.model_version(args.names[0], args.names[1])
+    else:
+        result = client.set_alias(args.names[0], args.names[1], int(args.names[2]))
+    if as_json:
+        return result
+    console.print_json(json.dumps(dump(result), default=str))
     return None
 
 
@@ -284,6 +349,22 @@ def parser() -> argparse.ArgumentParser:
     add("pause", "Pause a sweep after its running trials checkpoint.")
     add("resume", "Resume a paused sweep.")
     add("events", "An experiment's timeline.")
+    promote_cmd = add(
+        "promote", "Train a completed sweep's top trials again with more workers (final runs)."
+    )
+    promote_cmd.add_argument("--top-k", type=int, help="Trials to promote (default: the spec's).")
+    promote_cmd.add_argument("--workers", type=int, help="Workers of each final run.")
+    promote_cmd.add_argument("--epochs", type=int, help="Epochs of each final run.")
+    promote_cmd.add_argument("--model-name", help="Registry name (default: the spec's).")
+    add("final-runs", "An experiment's final runs and the model versions they made.")
+    models_cmd = add(
+        "models",
+        "The model registry: ls | versions NAME | show NAME VERSION-OR-ALIAS | "
+        "alias NAME ALIAS VERSION.",
+        with_id=False,
+    )
+    models_cmd.add_argument("action", choices=("ls", "versions", "show", "alias"))
+    models_cmd.add_argument("names", nargs="*", help="NAME, then VERSION or ALIAS VERSION.")
     code_cmd = add(
         "code",
         "Upload training code (a directory, .zip or .tar.gz; prints the sha256 a spec's "
@@ -312,7 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Unreachable as error:
         print(f"raysweep: {error}", file=sys.stderr)
         return 3
-    except (RaysweepError, SpecError, WaitTimeout, OSError) as error:
+    except (RaysweepError, SpecError, WaitTimeout, OSError, ValueError) as error:
         print(f"raysweep: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

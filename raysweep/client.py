@@ -24,7 +24,15 @@ import httpx
 from raysweep.config import resolve
 from raysweep.errors import AuthError, Conflict, NotFound, RaysweepError, Unreachable
 from raysweep.experiment import Experiment
-from raysweep.schemas import CodePackageRead, ErrorResponse, ExperimentRead, ExperimentState
+from raysweep.schemas import (
+    AliasRead,
+    CodePackageRead,
+    ErrorResponse,
+    ExperimentRead,
+    ExperimentState,
+    ModelRead,
+    ModelVersionRead,
+)
 from raysweep.spec import ExperimentSpec, Problem, SpecError, read_mapping
 
 RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0)
@@ -140,6 +148,27 @@ class Client:
     def code_packages(self) -> list[CodePackageRead]:
         """Every uploaded code package, newest first."""
         return [CodePackageRead.model_validate(item) for item in self.pages("/code")]
+
+    # --- model registry ----------------------------------------------------------------------
+
+    def models(self) -> list[ModelRead]:
+        """Registered models: latest version, number of versions, aliases."""
+        return [ModelRead.model_validate(item) for item in self.request("GET", "/models")]
+
+    def model_versions(self, name: str) -> list[ModelVersionRead]:
+        """A model's versions, newest first, each with its lineage."""
+        page = self.request("GET", f"/models/{name}/versions")
+        return [ModelVersionRead.model_validate(item) for item in page["items"]]
+
+    def model_version(self, name: str, version_or_alias: int | str) -> ModelVersionRead:
+        """One version, by number or alias (``client.model_version("digits", "prod")``)."""
+        data = self.request("GET", f"/models/{name}/versions/{version_or_alias}")
+        return ModelVersionRead.model_validate(data)
+
+    def set_alias(self, name: str, alias: str, version: int) -> AliasRead:
+        """Point ``alias`` at ``version``, moving it from its previous holder."""
+        data = self.request("PUT", f"/models/{name}/aliases/{alias}", body={"version": version})
+        return AliasRead.model_validate(data)
 
     # --- experiments -------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tqdm.auto import tqdm
 
 from raysweep.errors import WaitTimeout
-from raysweep.schemas import EventRead, ExperimentRead, ExperimentState, TrialRead
+from raysweep.schemas import EventRead, ExperimentRead, ExperimentState, FinalRunRead, TrialRead
 
 if TYPE_CHECKING:
     import pandas
@@ -191,6 +191,22 @@ class Experiment:
                 return events
 
     # --- control -------------------------------------------------------------------------------
+
+    def promote(self, **overrides: Any) -> list[FinalRunRead]:
+        """Queue final runs for the top trials of this completed sweep (``Conflict`` otherwise);
+        ``overrides``: top_k, num_workers, epochs, lr_scaling, warm_start, model_name.
+
+        Example::
+
+            runs = experiment.promote(top_k=2, num_workers=8)
+        """
+        page = self._api.request("POST", f"/experiments/{self.data.id}/promote", body=overrides)
+        return [FinalRunRead.model_validate(item) for item in page["items"]]
+
+    def final_runs(self) -> list[FinalRunRead]:
+        """This sweep's final runs, best trial first; each ends as a model version."""
+        page = self._api.request("GET", f"/experiments/{self.data.id}/final-runs")
+        return [FinalRunRead.model_validate(item) for item in page["items"]]
 
     def cancel(self) -> Experiment:
         """Cancel (idempotent); a finished sweep raises ``Conflict``."""

@@ -43,6 +43,25 @@ class TrialState(StrEnum):
         return self not in {TrialState.pending, TrialState.running}
 
 
+class FinalRunState(StrEnum):
+    queued = "queued"
+    running = "running"
+    completed = "completed"
+    failed = "failed"
+
+    @property
+    def is_final(self) -> bool:
+        return self in {FinalRunState.completed, FinalRunState.failed}
+
+
+class DeploymentState(StrEnum):
+    deploying = "deploying"
+    running = "running"
+    failed = "failed"
+    deleting = "deleting"
+    deleted = "deleted"
+
+
 class Role(StrEnum):
     admin = "admin"
     member = "member"
@@ -246,3 +265,98 @@ class CodePackageRead(ReadModel):
     modules: list[str] = Field(description="Importable modules, e.g. `train` or `pkg.train`.")
     uploaded_by: str | None
     created_at: datetime
+
+
+class FinalRunRead(ReadModel):
+    """A promoted trial trained again with more workers; it ends as a model version."""
+
+    id: int
+    experiment_id: str
+    trial_id: int
+    rank: int = Field(description="1 for the sweep's best trial.")
+    state: FinalRunState
+    config: dict[str, Any] = Field(description="What the workers got: the trial's, scaled.")
+    num_workers: int
+    epochs: int
+    warm_start_uri: str | None
+    model_name: str
+    cluster: str = Field(description="The final cluster record it runs on.")
+    job_id: str | None
+    restarts: int = Field(description="Times its job was resubmitted after it died.")
+    worker_failures: int = Field(description="Worker-group failures Ray Train retried.")
+    error: str | None
+    metrics: dict[str, Any] | None = Field(description="The last epoch's reported metrics.")
+    test_metrics: dict[str, Any] | None = Field(description="On the held-out test split.")
+    checkpoint_uri: str | None
+    model_version: int | None = None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+class ModelVersionRead(ReadModel):
+    """A registered model version and its lineage."""
+
+    name: str
+    version: int
+    final_run_id: int
+    experiment_id: str
+    trial_id: int
+    trainer: str
+    config: dict[str, Any]
+    metrics: dict[str, Any]
+    test_metrics: dict[str, Any] | None
+    checkpoint_uri: str
+    code_version: dict[str, Any] = Field(
+        description="raysweep version, git commit when known, or the uploaded package's sha256."
+    )
+    data_fingerprint: str | None = Field(description="sha256 of the dataset's splits.")
+    aliases: list[str] = Field(default_factory=list)
+    created_at: datetime
+
+
+class ModelRead(BaseModel):
+    name: str
+    latest_version: int
+    versions: int
+    aliases: dict[str, int]
+
+
+class AliasSet(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: int = Field(ge=1)
+
+
+class AliasRead(BaseModel):
+    name: str
+    alias: str
+    version: int
+    history: list[dict[str, Any]] = Field(description="Every move, newest first.")
+
+
+class ClusterRead(BaseModel):
+    """A Ray cluster record (its token is never shown)."""
+
+    name: str
+    address: str = Field(description="Its Jobs API, or `this server's Ray` for the default.")
+    role: str = Field(description="sweep, final or both.")
+    max_concurrent_jobs: int
+    authenticated: bool = Field(description="Whether a token is configured for it.")
+
+
+class DeploymentRead(ReadModel):
+    """A model version served by Ray Serve. POST ``url`` with ``{"inputs": [...]}`` (one row per
+    example, shaped like the trainer's inputs) for ``{"outputs": [...], "predictions": [...]}``."""
+
+    id: int
+    name: str
+    version: int
+    app_name: str
+    cluster: str
+    state: DeploymentState
+    route_prefix: str
+    url: str | None = Field(description="The predict endpoint, once running.")
+    error: str | None
+    created_by: str | None
+    created_at: datetime
+    updated_at: datetime

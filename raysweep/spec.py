@@ -229,14 +229,49 @@ class StopConfig(StrictModel):
     )
 
 
-class Promotion(StrictModel):
-    auto: bool = False
-    top_k: int = Field(default=1, ge=1, le=100)
-    cluster: str = Field(default="final", pattern=NAME_PATTERN)
-    num_workers: int = Field(default=4, ge=1, le=4096)
-    epochs: int | None = Field(default=None, ge=1)
-    lr_scaling: Literal["none", "linear", "sqrt"] = "sqrt"
+class PromotionOverrides(StrictModel):
+    """What ``POST /experiments/{id}/promote`` may change from the spec's ``promotion``."""
+
+    top_k: int | None = Field(default=None, ge=1, le=100)
+    num_workers: int | None = Field(default=None, ge=1, le=4096)
+    epochs: int | None = Field(default=None, ge=1, le=100_000)
+    lr_scaling: Literal["none", "linear", "sqrt"] | None = None
+    warm_start: bool | None = None
     model_name: str | None = Field(default=None, pattern=NAME_PATTERN)
+    cluster: str | None = Field(default=None, pattern=NAME_PATTERN)
+
+
+class Promotion(StrictModel):
+    """Training the sweep's top trials again, bigger, as registered model versions."""
+
+    auto: bool = Field(default=False, description="Promote when the sweep completes.")
+    top_k: int = Field(default=1, ge=1, le=100, description="Trials promoted, best first.")
+    num_workers: int = Field(default=4, ge=1, le=4096, description="Workers of a final run.")
+    epochs: int | None = Field(
+        default=None, ge=1, le=100_000, description="Final budget; default: max_t_multiple x max_t."
+    )
+    max_t_multiple: float = Field(default=1.0, gt=0, le=1000)
+    lr_scaling: Literal["none", "linear", "sqrt"] = Field(
+        default="sqrt",
+        description="Bundled trainers keep each worker's batch, so the global batch grows with "
+        "the workers; the LR follows it by this rule, after a warmup.",
+    )
+    warmup_epochs: float = Field(default=1.0, ge=0, description="LR warmup of a final run.")
+    warm_start: bool = Field(
+        default=False, description="Start from the trial's best checkpoint's weights."
+    )
+    model_name: str | None = Field(
+        default=None, pattern=NAME_PATTERN, description="Registry name; default: the experiment's."
+    )
+    cluster: str | None = Field(
+        default=None,
+        pattern=NAME_PATTERN,
+        description="The final cluster record (GET /api/v1/clusters); default: the first with "
+        "the final role.",
+    )
+
+    def with_overrides(self, overrides: PromotionOverrides) -> Promotion:
+        return self.model_copy(update=overrides.model_dump(exclude_none=True))
 
 
 def training_source_problem(has_trainer: bool, has_code: bool) -> str | None:

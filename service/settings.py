@@ -4,11 +4,33 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+ClusterRole = Literal["sweep", "final", "both"]
+
+
+class ClusterConfig(BaseModel):
+    """A Ray cluster raysweep submits jobs to: sweeps go to a sweep cluster, final runs and
+    model deployments to a final one."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+    address: str | None = Field(
+        default=None,
+        description="Ray Jobs (dashboard) address, e.g. http://head:8265; unset: this server's "
+        "own Ray (RAYSWEEP_RAY_ADDRESS, or the embedded head).",
+    )
+    role: ClusterRole = "both"
+    max_concurrent_jobs: int = Field(default=1, ge=1, description="Final runs at once on it.")
+    token: SecretStr | None = Field(default=None, description="Bearer token for its Jobs API.")
+
+    def serves(self, role: Literal["sweep", "final"]) -> bool:
+        return self.role in (role, "both")
 
 
 class Settings(BaseSettings):
@@ -41,6 +63,15 @@ class Settings(BaseSettings):
     max_concurrent_sweeps: int = Field(
         default=2, ge=1, description="Sweeps running at once on the sweep cluster."
     )
+    clusters: list[ClusterConfig] = Field(
+        default_factory=list,
+        description='Cluster records as JSON, e.g. [{"name": "big", "address": '
+        '"http://big-head:8265", "role": "final", "max_concurrent_jobs": 4}]; '
+        "default: one cluster named local (this server's Ray) with both roles.",
+    )
+    serve_port: int = Field(
+        default=8100, ge=1, le=65535, description="HTTP port of Ray Serve on the final cluster."
+    )
     controller_interval_s: float = Field(
         default=2.0, gt=0, description="Seconds between controller passes."
     )
@@ -66,6 +97,31 @@ class Settings(BaseSettings):
     local_ray_cpus: int | None = Field(
         default=None, description="CPUs the embedded Ray head offers (default: all)."
     )
+
+    @model_validator(mode="after")
+    def _cluster_roles(self) -> Settings:
+        records = self.cluster_records
+        if len({c.name for c in records}) != len(records):
+            raise ValueError("cluster names must be unique")
+        for role in ("sweep", "final"):
+            if not any(c.serves(role) for c in records):  # type: ignore[arg-type]
+                raise ValueError(f"no cluster has the {role} role")
+        if sum(c.serves("sweep") for c in records) > 1:
+            raise ValueError("exactly one cluster may have the sweep role")
+        return self
+
+    @property
+    def cluster_records(self) -> list[ClusterConfig]:
+        return self.clusters or [ClusterConfig(name="local", role="both")]
+
+    @property
+    def sweep_cluster(self) -> ClusterConfig:
+        return next(c for c in self.cluster_records if c.serves("sweep"))
+
+    @property
+    def final_cluster_names(self) -> list[str]:
+        """The clusters final runs and deployments may use; the first is the default."""
+        return [c.name for c in self.cluster_records if c.serves("final")]
 
     @property
     def database_url_value(self) -> str:

@@ -186,7 +186,10 @@ def no_packages(sha256: str) -> None:
 
 
 def check_spec(
-    data: Any, search_spaces_dir: Path, packages: PackageLookup = no_packages
+    data: Any,
+    search_spaces_dir: Path,
+    packages: PackageLookup = no_packages,
+    final_clusters: list[str] | None = None,
 ) -> ExperimentSpec:
     problems: list[Problem] = []
     spec: ExperimentSpec | None = None
@@ -224,6 +227,15 @@ def check_spec(
     if spec is not None and space is not None:
         problems += _space_problems(spec, space)
 
+    cluster = spec.promotion.cluster if spec is not None else None
+    if cluster is not None and final_clusters is not None and cluster not in final_clusters:
+        problems.append(
+            Problem(
+                path="promotion.cluster",
+                message=f"no final cluster named {cluster!r}; final clusters: "
+                f"{', '.join(final_clusters)}",
+            )
+        )
     if problems or spec is None or space is None:
         raise InvalidInput(f"the experiment spec has {len(problems)} problem(s)", problems)
     return spec.model_copy(update={"search_space": space})

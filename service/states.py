@@ -5,9 +5,11 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from raysweep.schemas import DeploymentState as D
 from raysweep.schemas import ExperimentState as E
+from raysweep.schemas import FinalRunState as F
 from raysweep.schemas import TrialState as T
-from service.db.models import ExperimentRow, TrialRow, utcnow
+from service.db.models import ExperimentRow, FinalRunRow, ModelDeploymentRow, TrialRow, utcnow
 
 
 class IllegalTransition(ValueError):
@@ -36,6 +38,43 @@ TRIAL_MOVES: dict[T, frozenset[T]] = {
     T.failed: frozenset(),
     T.cancelled: frozenset(),
 }
+
+
+FINAL_RUN_MOVES: dict[F, frozenset[F]] = {
+    F.queued: frozenset({F.running, F.failed}),
+    # running -> running is not a move: a resubmitted job continues the same run
+    F.running: frozenset({F.completed, F.failed}),
+    F.completed: frozenset(),
+    F.failed: frozenset(),
+}
+
+
+def move_final_run(row: FinalRunRow, target: F) -> None:
+    current = F(row.state)
+    if target not in FINAL_RUN_MOVES[current]:
+        raise IllegalTransition("final run", current.value, target.value)
+    row.state = target.value
+    now = utcnow()
+    if target is F.running and row.started_at is None:
+        row.started_at = now
+    if target.is_final:
+        row.finished_at = now
+
+
+DEPLOYMENT_MOVES: dict[D, frozenset[D]] = {
+    D.deploying: frozenset({D.running, D.failed, D.deleting}),
+    D.running: frozenset({D.failed, D.deleting}),
+    D.failed: frozenset({D.deleting}),
+    D.deleting: frozenset({D.deleted}),
+    D.deleted: frozenset(),
+}
+
+
+def move_deployment(row: ModelDeploymentRow, target: D) -> None:
+    current = D(row.state)
+    if target not in DEPLOYMENT_MOVES[current]:
+        raise IllegalTransition("deployment", current.value, target.value)
+    row.state = target.value
 
 
 def move_experiment(row: ExperimentRow, target: E) -> None:

@@ -31,7 +31,7 @@ early_stopping: {scheduler: asha, time_attr: epoch, max_t: 8, grace_period: 1, r
 resources: {num_workers: 2, use_gpu: false, cpus_per_worker: 0.5}
 fault_tolerance: {max_failures: 2, checkpoint_frequency: 1, checkpoints_to_keep: 2}
 stop: {time_budget_s: 3600}
-promotion: {auto: false, top_k: 1, cluster: final, num_workers: 4, epochs: 20, lr_scaling: sqrt}
+promotion: {auto: false, top_k: 1, num_workers: 4, epochs: 20, lr_scaling: sqrt, warm_start: true}
 labels: {team: vision}
 """
 SPACES = REPO_ROOT / "search_spaces"

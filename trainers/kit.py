@@ -46,14 +46,20 @@ def load_checkpoint(config: Mapping[str, Any]) -> dict[str, Any] | None:
         checkpoint = ray.train.Checkpoint(str(config["resume_from"]))
     if checkpoint is None:
         return None
-    with checkpoint.as_directory() as directory:
-        state: dict[str, Any] = torch.load(
-            Path(directory) / STATE_FILE, weights_only=False, map_location="cpu"
-        )
+    state = read_state(checkpoint)
     rank, _ = world()
     rng_states = state.get("rng_states", [])
     if rank < len(rng_states):
         practices.set_rng_state(rng_states[rank])
+    return state
+
+
+def read_state(checkpoint: ray.train.Checkpoint) -> dict[str, Any]:
+    """A kit checkpoint's saved state (model, optimizer, ..., epoch), on the CPU."""
+    with checkpoint.as_directory() as directory:
+        state: dict[str, Any] = torch.load(
+            Path(directory) / STATE_FILE, weights_only=False, map_location="cpu"
+        )
     return state
 
 
@@ -144,6 +150,10 @@ def train_task(task: Task, config: Mapping[str, Any]) -> None:
         scheduler.load_state_dict(state["scheduler"])
         amp.load_state_dict(state.get("grad_scaler", {}))
         start_epoch = int(state["epoch"]) + 1
+    elif config.get("warm_start_from"):
+        # a final run starting from a trial's weights: a new optimizer, schedule and epoch count
+        warm = ray.train.Checkpoint(str(config["warm_start_from"]))
+        task.model.load_state_dict(read_state(warm)["model"])
     model = prepare(task, settings)
     timer = practices.AllReduceTimer()
     timed = timer.attach(model)

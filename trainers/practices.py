@@ -9,6 +9,7 @@ machines where Ray is not installed. ``trainers.kit`` adds Ray Train on top.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import math
 import random
@@ -458,6 +459,16 @@ def evaluate(model: nn.Module, task: Task, split: Split, device: torch.device) -
     keys = sorted(totals) or ["count"]
     reduced = all_reduce_sum([totals.get(key, 0.0) for key in keys])
     return task.metrics(dict(zip(keys, reduced, strict=True)))
+
+
+def data_fingerprint(splits: Mapping[str, Split]) -> str:
+    """sha256 over every split's inputs and targets: the exact data a model saw and is tested on."""
+    digest = hashlib.sha256()
+    for name in sorted(splits):
+        for tensor in (splits[name].inputs, splits[name].targets):
+            digest.update(name.encode())
+            digest.update(tensor.contiguous().cpu().numpy().tobytes())
+    return digest.hexdigest()
 
 
 def build_optimizer(

@@ -13,14 +13,24 @@ from raysweep.spec import ExperimentSpec
 from service.api.body_limit import BodyLimitMiddleware
 from service.api.deps import AppState
 from service.api.errors import install_error_handlers
-from service.api.routes import code, experiments, health, trials, views, web
+from service.api.routes import (
+    clusters,
+    code,
+    experiments,
+    health,
+    models,
+    promotion,
+    trials,
+    views,
+    web,
+)
 from service.settings import Settings
 
 DESCRIPTION = """raysweep runs hyperparameter sweeps as Ray Tune sweeps of Ray Train DDP trials.
 
 Every `/api/v1` route needs `Authorization: Bearer <token>`; viewers may read, members may also
-submit, control sweeps and upload code, admins may do everything. Every 4xx has the body
-`{"error": {"code", "message", "details": [{"path", "message"}]}}`."""
+submit, control, promote and deploy, upload code and set aliases; admins may do everything. Every
+4xx has the body `{"error": {"code", "message", "details": [{"path", "message"}]}}`."""
 
 
 def create_app(
@@ -37,7 +47,16 @@ def create_app(
         max_bytes=settings.max_body_bytes,
         limits={code.router.prefix: settings.max_code_bytes},
     )
-    for router in (health.router, experiments.router, trials.router, views.router, code.router):
+    for router in (
+        health.router,
+        experiments.router,
+        trials.router,
+        views.router,
+        code.router,
+        promotion.router,
+        models.router,
+        clusters.router,
+    ):
         app.include_router(router)
     web.mount(app, settings.web_dir)
 

@@ -11,9 +11,11 @@ from typing import Protocol
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.controller.dispatcher import Dispatcher
+from service.controller.finals import FinalRunDispatcher, FinalRunReconciler, Promoter
 from service.controller.reconciler import Reconciler
 from service.engine.cluster import RayConnection
-from service.engine.launcher import RayJobsLauncher
+from service.engine.launcher import Launcher, RayJobsLauncher
+from service.engine.serving import Deployer
 from service.settings import Settings
 
 log = logging.getLogger("raysweep.controller")
@@ -57,9 +59,29 @@ class Runner:
 def build_controller(
     settings: Settings, db: sessionmaker[Session], ray: RayConnection
 ) -> Iterator[Runner]:
-    launcher = RayJobsLauncher(settings, ray)
+    connections = {
+        record.name: ray
+        if record.address is None
+        else RayConnection(
+            settings,
+            record.address,
+            record.token.get_secret_value() if record.token is not None else None,
+        )
+        for record in settings.cluster_records
+    }
+    launchers: dict[str, Launcher] = {
+        name: RayJobsLauncher(settings, connection) for name, connection in connections.items()
+    }
+    sweeps = launchers[settings.sweep_cluster.name]
     runner = Runner(
-        [Reconciler(db, launcher, settings), Dispatcher(db, launcher, settings)],
+        [
+            Reconciler(db, sweeps, settings),
+            Dispatcher(db, sweeps, settings),
+            Promoter(db, settings),
+            FinalRunReconciler(db, launchers, settings),
+            FinalRunDispatcher(db, launchers, settings),
+            Deployer(db, connections, settings),
+        ],
         settings.controller_interval_s,
     )
     runner.start()

@@ -207,3 +207,124 @@ class CodePackageRow(Base):
     python_files: Mapped[dict[str, Any]]
     uploaded_by: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class FinalRunRow(Base):
+    """A promoted trial trained again on the final cluster; becomes a model version."""
+
+    __tablename__ = "final_runs"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
+    trial_id: Mapped[int] = mapped_column(BigId, ForeignKey("trials.id", ondelete="CASCADE"))
+    rank: Mapped[int] = mapped_column(Integer)  # 1 = the sweep's best trial
+    state: Mapped[str] = mapped_column(String(16))
+    config: Mapped[dict[str, Any]]  # what the workers get: the trial's config, scaled
+    num_workers: Mapped[int] = mapped_column(Integer)
+    epochs: Mapped[int] = mapped_column(Integer)
+    warm_start_uri: Mapped[str | None] = mapped_column(Text)
+    model_name: Mapped[str] = mapped_column(String(128))
+    cluster: Mapped[str] = mapped_column(String(64))  # the final cluster record it runs on
+    job_id: Mapped[str | None] = mapped_column(String(128))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    restarts: Mapped[int] = mapped_column(Integer, default=0)  # job resubmissions
+    worker_failures: Mapped[int] = mapped_column(Integer, default=0)  # retried by Ray Train
+    error: Mapped[str | None] = mapped_column(Text)
+    metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    test_metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    checkpoint_uri: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+    __table_args__ = (
+        UniqueConstraint("experiment_id", "trial_id"),
+        Index("ix_final_runs_state", "state"),
+    )
+
+
+class FinalRunResultRow(Base):
+    __tablename__ = "final_run_results"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    final_run_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("final_runs.id", ondelete="CASCADE")
+    )
+    epoch: Mapped[int] = mapped_column(Integer)
+    metrics: Mapped[dict[str, Any]]
+    reported_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (UniqueConstraint("final_run_id", "epoch"),)
+
+
+class ModelVersionRow(Base):
+    """A registered model version with its lineage."""
+
+    __tablename__ = "model_versions"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(128))
+    version: Mapped[int] = mapped_column(Integer)
+    final_run_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("final_runs.id", ondelete="CASCADE"), unique=True
+    )
+    experiment_id: Mapped[str] = mapped_column(String(32))
+    trial_id: Mapped[int] = mapped_column(BigId)
+    trainer: Mapped[str] = mapped_column(String(128))
+    config: Mapped[dict[str, Any]]
+    metrics: Mapped[dict[str, Any]]
+    test_metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    checkpoint_uri: Mapped[str] = mapped_column(Text)
+    code_version: Mapped[dict[str, Any]]
+    data_fingerprint: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (UniqueConstraint("name", "version"),)
+
+
+class ModelAliasRow(Base):
+    """``name@alias`` -> version; one holder per alias, every move kept in the history."""
+
+    __tablename__ = "model_aliases"
+
+    name: Mapped[str] = mapped_column(String(128), primary_key=True)
+    alias: Mapped[str] = mapped_column(String(64), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class ModelAliasHistoryRow(Base):
+    __tablename__ = "model_alias_history"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(128))
+    alias: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)
+    previous_version: Mapped[int | None] = mapped_column(Integer)
+    set_by: Mapped[str | None] = mapped_column(String(64))
+    set_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (Index("ix_model_alias_history_name_alias", "name", "alias"),)
+
+
+class ModelDeploymentRow(Base):
+    """A model version served by Ray Serve on a final cluster: the desired state the Deployer
+    reconciles with Serve's."""
+
+    __tablename__ = "model_deployments"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(128))
+    version: Mapped[int] = mapped_column(Integer)
+    app_name: Mapped[str] = mapped_column(String(160), unique=True)
+    cluster: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(16))
+    route_prefix: Mapped[str] = mapped_column(String(300))
+    url: Mapped[str | None] = mapped_column(Text)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_by: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (Index("ix_model_deployments_name_version", "name", "version"),)

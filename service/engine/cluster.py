@@ -28,12 +28,16 @@ def free_port() -> int:
 
 
 class RayConnection:
-    """Context manager: on enter, starts the embedded head when no address is configured."""
+    """Context manager: on enter, starts the embedded head when no address is configured.
 
-    def __init__(self, settings: Settings):
+    ``address`` and ``token`` name another cluster's Jobs API (a cluster record's); by default
+    it is this server's own Ray (``RAYSWEEP_RAY_ADDRESS`` or the embedded head)."""
+
+    def __init__(self, settings: Settings, address: str | None = None, token: str | None = None):
         self.settings = settings
-        self.address = settings.ray_address
-        self.embedded = settings.ray_address is None
+        self.address = address or settings.ray_address
+        self.embedded = self.address is None
+        self.headers = {"Authorization": f"Bearer {token}"} if token else None
         self._head: subprocess.Popen[bytes] | None = None
         self.gcs_address: str | None = None  # known for the embedded head only
         self.temp_dir: Path | None = None  # likewise
@@ -67,7 +71,7 @@ class RayConnection:
         if self._client is None:
             if self.address is None:
                 raise RuntimeError("Ray is not started")
-            self._client = JobSubmissionClient(self.address)
+            self._client = JobSubmissionClient(self.address, headers=self.headers)
         return self._client
 
     def check(self) -> str | None:

@@ -16,6 +16,10 @@ def driver_job_id(experiment_id: str, attempt: int) -> str:
     return f"raysweep-{experiment_id}-{attempt}"
 
 
+def final_run_job_id(final_run_id: int, attempt: int) -> str:
+    return f"raysweep-final-{final_run_id}-{attempt}"
+
+
 @dataclass(frozen=True)
 class JobInfo:
     state: str  # PENDING | RUNNING | STOPPED | SUCCEEDED | FAILED | MISSING
@@ -28,6 +32,7 @@ class JobInfo:
 
 class Launcher(Protocol):
     def submit(self, experiment_id: str, attempt: int) -> str: ...
+    def submit_final_run(self, final_run_id: int, attempt: int) -> str: ...
     def status(self, job_id: str) -> JobInfo: ...
     def stop(self, job_id: str) -> None: ...
 
@@ -48,13 +53,27 @@ class RayJobsLauncher:
         }
 
     def submit(self, experiment_id: str, attempt: int) -> str:
-        job_id = driver_job_id(experiment_id, attempt)
+        return self._submit(
+            driver_job_id(experiment_id, attempt),
+            f"python -m service.engine.driver {experiment_id}",
+            {"raysweep_experiment": experiment_id},
+        )
+
+    def submit_final_run(self, final_run_id: int, attempt: int) -> str:
+        return self._submit(
+            final_run_job_id(final_run_id, attempt),
+            f"python -m service.engine.final_run {final_run_id}",
+            {"raysweep_final_run": str(final_run_id)},
+        )
+
+    def _submit(self, job_id: str, entrypoint: str, metadata: dict[str, str]) -> str:
+        """Idempotent: the job id is derived from what it runs and the attempt."""
         try:
             self.ray.jobs.submit_job(
-                entrypoint=f"python -m service.engine.driver {experiment_id}",
+                entrypoint=entrypoint,
                 submission_id=job_id,
                 runtime_env={"env_vars": self._driver_env()},
-                metadata={"raysweep_experiment": experiment_id},
+                metadata=metadata,
                 entrypoint_num_cpus=0,
             )
         except RuntimeError as error:

@@ -40,10 +40,16 @@ def package_files(db: sessionmaker[Session], sha256: str) -> dict[str, str | Non
 
 
 def submit_experiment(
-    db: sessionmaker[Session], data: Any, search_spaces_dir: Path, created_by: str | None
+    db: sessionmaker[Session],
+    data: Any,
+    search_spaces_dir: Path,
+    created_by: str | None,
+    final_clusters: list[str] | None = None,
 ) -> ExperimentCreated:
     """Validate completely (raising ``InvalidInput`` with every problem), then store as queued."""
-    spec = check_spec(data, search_spaces_dir, lambda sha256: package_files(db, sha256))
+    spec = check_spec(
+        data, search_spaces_dir, lambda sha256: package_files(db, sha256), final_clusters
+    )
     row = ExperimentRow(
         id=new_experiment_id(),
         name=spec.name,

@@ -163,3 +163,22 @@ def test_code_upload_of_a_directory_prints_the_hash_a_spec_names(cli: Cli, tmp_p
     not_code.write_bytes(b"PK\x03\x04 not really")
     refused = cli("code", "upload", str(not_code))
     assert refused.returncode == 1 and "not a valid zip archive" in refused.stderr
+
+
+def test_promote_final_runs_and_models(cli: Cli, db: sessionmaker[Session]) -> None:
+    done = seed_sweep(
+        db, trials=4, max_t=2, running=0, state=ExperimentState.completed, prune=False
+    )
+    running = seed_sweep(db, trials=2, max_t=2, running=1)
+    runs = cli.json("promote", done, "--top-k", "2", "--workers", "4", "--model-name", "dig")
+    assert [r["rank"] for r in runs] == [1, 2] and {r["num_workers"] for r in runs} == {4}
+    assert {r["model_name"] for r in runs} == {"dig"} and {r["state"] for r in runs} == {"queued"}
+    table = cli("final-runs", done)
+    assert table.returncode == 0 and "queued" in table.stdout and "dig" in table.stdout
+    refused = cli("promote", running)
+    assert refused.returncode == 1 and "only a completed sweep can be promoted" in refused.stderr
+    assert cli.json("models", "ls") == []
+    missing = cli("models", "show", "dig", "1")
+    assert missing.returncode == 1 and "no version or alias '1'" in missing.stderr
+    usage = cli("models", "versions")
+    assert usage.returncode == 1 and "models versions takes 1 argument(s)" in usage.stderr

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, TypeVar
 
 import httpx
@@ -17,6 +17,7 @@ from service.engine.cluster import RayConnection
 T = TypeVar("T")
 # detached actors Ray creates once per cluster, owned by whichever job needed them first
 CLUSTER_SINGLETONS = {"_AutoscalingCoordinatorActor"}
+TRAIN_WORKER = "RayTrainWorker"
 
 
 def wait_for(probe: Callable[[], T | None], timeout_s: float, what: str) -> T:
@@ -142,3 +143,15 @@ def wait_released(ray: RayConnection, submission_id: str, timeout_s: float = 60)
     while (leftovers := ray_leftovers(ray, submission_id)) and time.monotonic() < deadline:
         time.sleep(1)
     assert leftovers == [], f"job {submission_id} left {leftovers}"
+
+
+def kill_a_train_worker(ray: RayConnection, job: str, avoid: Collection[int] = ()) -> int:
+    """SIGKILL one live Train worker of the driver job (not one of ``avoid``); its pid."""
+    workers = wait_for(
+        lambda: [a for a in alive_actors(ray, TRAIN_WORKER, job) if a.pid not in avoid],
+        120,
+        "a live Train worker",
+    )
+    pid: int = workers[0].pid
+    kill(pid)
+    return pid

@@ -6,7 +6,6 @@ from 1 with no duplicate, final metrics present, states, restarts and events rec
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -20,19 +19,18 @@ from service.engine.cluster import RayConnection
 from service.storage import exists
 from tests.conftest import ServerProcess, row_counts
 from tests.engine.sweeps import (
-    alive_actors,
     driver_pid,
     ended_sweep,
     events_of,
     experiment_state,
     kill,
+    kill_a_train_worker,
     trials_of,
     wait_for,
     wait_released,
 )
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
-TRAIN_WORKER = "RayTrainWorker"
 
 
 def fault_spec(**changes: Any) -> dict[str, Any]:
@@ -73,18 +71,6 @@ def trial_where(
         return None
     trial = trials[index]
     return trial if all(trial[k] >= v for k, v in at_least.items()) else None
-
-
-def kill_a_train_worker(ray: RayConnection, job: str, avoid: Collection[int] = ()) -> int:
-    """SIGKILL one live Train worker of the driver job (not one of ``avoid``); its pid."""
-    workers = wait_for(
-        lambda: [a for a in alive_actors(ray, TRAIN_WORKER, job) if a.pid not in avoid],
-        120,
-        "a live Train worker",
-    )
-    pid: int = workers[0].pid
-    kill(pid)
-    return pid
 
 
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)

@@ -19,12 +19,13 @@ from service.engine.cluster import RayConnection, free_port
 from service.settings import Settings
 from tests.conftest import ServerProcess
 from tests.engine.sweeps import (
+    TRAIN_WORKER,
     alive_actors,
     ended_sweep,
     events_of,
     wait_for,
 )
-from tests.engine.test_faults import TRAIN_WORKER, fault_spec, submit, trial_where
+from tests.engine.test_faults import fault_spec, submit, trial_where
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 

@@ -13,9 +13,11 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState
-from service.db.models import EventRow, ExperimentRow, ResultRow, TrialRow
+from raysweep.schemas import ExperimentState, FinalRunState
+from service.db.models import EventRow, ExperimentRow, FinalRunRow, ResultRow, TrialRow
 from service.demo import seed_sweep
+from service.states import move_final_run
+from service.usecases.models import register_version
 from tests.conftest import ServerProcess
 from tests.ui.browser import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
 
@@ -255,3 +257,39 @@ def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
     expect(page.locator("[data-testid=checkpoints] tbody tr")).to_have_count(1)
     expect(page.get_by_test_id("config")).to_contain_text("optimizer")
     screenshot(page, tmp_path / "screenshots", "trial")
+
+
+def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
+    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    sign_in(page, server.admin_token)
+    page.goto(f"/#/experiments/{seeded.finished}")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("button[data-action=promote]")
+    rows = page.locator("[data-testid=final-runs] tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first.locator(".badge")).to_have_text("queued")
+    with db.begin() as session:  # what the engine records when the final run ends
+        final = session.scalars(
+            select(FinalRunRow).where(FinalRunRow.experiment_id == seeded.finished)
+        ).one()
+        move_final_run(final, FinalRunState.running)
+        move_final_run(final, FinalRunState.completed)
+        final.metrics, final.checkpoint_uri = {"val_accuracy": 0.93}, "/ckpt/final"
+        final.test_metrics = {"test_accuracy": 0.91, "test_loss": 0.3}
+        register_version(session, final, "digits_mlp", {"raysweep": "0.1.0"}, "ab" * 32)
+    page.reload()
+    link = rows.first.locator("a", has_text="done-sweep v1")
+    expect(link).to_be_visible()
+    expect(rows.first).to_contain_text("test_accuracy 0.9100")
+    link.click()
+    version = page.locator("[data-version='1']")
+    expect(version.get_by_test_id("test-metrics")).to_have_text(
+        "test_accuracy 0.9100 · test_loss 0.3000"
+    )
+    expect(version).to_contain_text(f"experiment {seeded.finished}")
+    expect(version).to_contain_text("ab" * 32)
+    screenshot(page, tmp_path / "screenshots", "model")
+    page.click("nav >> text=models")
+    expect(page.locator("[data-testid=models] tbody tr")).to_have_count(1)
+    expect(page.locator("[data-testid=models] tbody tr")).to_contain_text("done-sweep")

@@ -4,6 +4,7 @@ import { api, tokenStore } from "./api";
 import { useHashRoute } from "./hooks";
 import { ExperimentPage } from "./pages/ExperimentPage";
 import { ExperimentsPage } from "./pages/ExperimentsPage";
+import { ModelsPage } from "./pages/ModelsPage";
 import { SignInPage } from "./pages/SignInPage";
 import { TrialPage } from "./pages/TrialPage";
 import type { Me } from "./types";
@@ -33,10 +34,12 @@ function App() {
 
   const experiment = /^#\/experiments\/([\w-]+)/.exec(route);
   const trial = /^#\/trials\/(\d+)/.exec(route);
+  const models = /^#\/models(?:\/([^/]+))?/.exec(route);
   return (
     <>
       <header class="top">
         <a href="#/" class="brand">raysweep</a>
+        <nav><a href="#/">experiments</a> <a href="#/models">models</a></nav>
         <span class="who" data-testid="who">
           {me.name} · {me.role}
           <button class="link" onClick={() => { tokenStore.clear(); setMe(null); setSignInMessage(null); location.hash = "#/"; }}>
@@ -47,6 +50,7 @@ function App() {
       <main>
         {experiment ? <ExperimentPage id={experiment[1]} me={me} />
           : trial ? <TrialPage id={Number(trial[1])} />
+          : models ? <ModelsPage name={models[1] ? decodeURIComponent(models[1]) : null} />
           : <ExperimentsPage />}
       </main>
     </>

@@ -49,3 +49,18 @@ export interface Updates {
 export interface ResultItem { iteration: number; metrics: Record<string, unknown>; reported_at: string }
 export interface Checkpoint { iteration: number; uri: string; metric: number | null; created_at: string; deleted: boolean }
 export interface Me { id: number; name: string; role: Role }
+
+export type FinalRunState = "queued" | "running" | "completed" | "failed";
+export interface FinalRun {
+  id: number; experiment_id: string; trial_id: number; rank: number; state: FinalRunState;
+  config: Config; num_workers: number; epochs: number; model_name: string; cluster: string;
+  restarts: number; error: string | null; metrics: Record<string, unknown> | null;
+  test_metrics: Record<string, number> | null; model_version: number | null;
+}
+export interface ModelSummary { name: string; latest_version: number; versions: number; aliases: Record<string, number> }
+export interface ModelVersion {
+  name: string; version: number; final_run_id: number; experiment_id: string; trial_id: number;
+  trainer: string; config: Config; metrics: Record<string, unknown>; test_metrics: Record<string, number> | null;
+  checkpoint_uri: string; code_version: Record<string, string>; data_fingerprint: string | null;
+  aliases: string[]; created_at: string;
+}

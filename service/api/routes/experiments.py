@@ -58,8 +58,13 @@ async def submit(request: Request, response: Response, caller: Member) -> Experi
     """Validate an `ExperimentSpec` completely and store it as `queued`; a bad spec is a 422
     listing every problem, and nothing is stored."""
     state: AppState = app_state(request)
+    settings = state.settings
     created = usecase.submit_experiment(
-        state.db, await json_body(request), state.settings.search_spaces_dir, caller.name
+        state.db,
+        await json_body(request),
+        settings.search_spaces_dir,
+        caller.name,
+        settings.final_cluster_names,
     )
     response.headers["Location"] = f"/api/v1/experiments/{created.id}"
     return created

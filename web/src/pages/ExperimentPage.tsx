@@ -7,6 +7,7 @@ import { Labels, Progress, StateBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
 import { formatAgo, formatConfig, formatValue, mergeResults } from "../shape";
 import type { ConfigTable, Curves, EventItem, Experiment, Me, Rungs, Updates } from "../types";
+import { FinalRuns } from "./FinalRuns";
 import { TrialTable } from "./TrialTable";
 
 const POLL_MS = 1000;
@@ -159,6 +160,8 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
           ) : <p class="muted">No result yet.</p>}
         </div>
       </div>
+
+      <FinalRuns experiment={experiment} me={me} />
 
       <h2>Learning curves</h2>
       {curves && (

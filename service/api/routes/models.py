@@ -1,0 +1,83 @@
+"""Model registry routes: models, versions with lineage, aliases."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request, Response
+
+from raysweep.schemas import (
+    AliasRead,
+    AliasSet,
+    DeploymentRead,
+    ModelRead,
+    ModelVersionRead,
+    Page,
+)
+from service.api.deps import Db, Member, Viewer, app_state
+from service.api.errors import ERROR_RESPONSES
+from service.usecases import models as usecase
+
+router = APIRouter(prefix="/api/v1/models", tags=["models"], responses=ERROR_RESPONSES)
+AliasName = Annotated[str, Path(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")]
+
+
+@router.get("", summary="Registered models")
+def list_models(db: Db, _: Viewer) -> list[ModelRead]:
+    return usecase.list_models(db)
+
+
+@router.get("/{name}/versions", summary="A model's versions, newest first")
+def versions(name: str, db: Db, _: Viewer) -> Page[ModelVersionRead]:
+    return usecase.list_versions(db, name)
+
+
+@router.get("/{name}/versions/{version}", summary="One version (a number or an alias)")
+def version(name: str, version: str, db: Db, _: Viewer) -> ModelVersionRead:
+    return usecase.get_version(db, name, version)
+
+
+@router.put("/{name}/aliases/{alias}", summary="Point an alias at a version")
+def set_alias(name: str, alias: AliasName, body: AliasSet, db: Db, caller: Member) -> AliasRead:
+    """One holder per alias: setting it moves it from its previous version; history is kept."""
+    return usecase.set_alias(db, name, alias, body.version, caller.name)
+
+
+@router.get("/{name}/aliases/{alias}", summary="An alias, its version and its history")
+def get_alias(name: str, alias: str, db: Db, _: Viewer) -> AliasRead:
+    return usecase.get_alias(db, name, alias)
+
+
+@router.post(
+    "/{name}/versions/{version}/deploy",
+    status_code=202,
+    summary="Serve a version with Ray Serve on the final cluster",
+)
+def deploy(
+    name: str, version: str, request: Request, response: Response, caller: Member
+) -> DeploymentRead:
+    """Deploys the version (a number or an alias) as a Ray Serve application with a JSON
+    predict endpoint: POST `url` with `{"inputs": [[...], ...]}` (one row per example, shaped
+    like the trainer's inputs: 64 pixel values for the digits trainers, 10 features for
+    diabetes_regression, up to 64 token ids for tiny_lm) for `{"outputs": [...]}` (the model's
+    raw outputs) and `{"predictions": [...]}` (class ids for classifiers, values for the
+    regressor). 202 while it deploys (poll GET); 200 when it was deployed already."""
+    state = app_state(request)
+    deployment, created = usecase.deploy_version(
+        state.db, name, version, state.settings.final_cluster_names[0], caller.name
+    )
+    response.status_code = 202 if created else 200
+    return deployment
+
+
+@router.get("/{name}/versions/{version}/deploy", summary="A version's deployment: state and URL")
+def deployment(name: str, version: str, db: Db, _: Viewer) -> DeploymentRead:
+    return usecase.get_deployment(db, name, version)
+
+
+@router.delete(
+    "/{name}/versions/{version}/deploy", status_code=202, summary="Remove a version's deployment"
+)
+def undeploy(name: str, version: str, db: Db, _: Member) -> DeploymentRead:
+    """The Serve application is removed by the controller; the state turns `deleted`."""
+    return usecase.undeploy_version(db, name, version)

@@ -1,0 +1,57 @@
+"""Promotion routes: promote a sweep's winners, read final runs and their results."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+
+from raysweep.schemas import FinalRunRead, Page, ResultRead
+from raysweep.spec import PromotionOverrides
+from service.api.deps import Db, Member, Viewer, app_state
+from service.api.errors import ERROR_RESPONSES
+from service.usecases import promotion as usecase
+
+router = APIRouter(prefix="/api/v1", tags=["promotion"], responses=ERROR_RESPONSES)
+
+
+@router.post(
+    "/experiments/{experiment_id}/promote",
+    status_code=201,
+    summary="Promote a completed sweep's top trials to final runs",
+)
+def promote(
+    experiment_id: str,
+    request: Request,
+    caller: Member,
+    response: Response,
+    overrides: PromotionOverrides | None = None,
+) -> Page[FinalRunRead]:
+    """Queue a final run for each of the top-k completed trials (best metric first, fewer epochs
+    on a tie) not promoted before, with the spec's `promotion` settings and these overrides.
+    Each trains the trial's config with more workers and a scaled LR on the Ray cluster and
+    registers a model version. 409 when the sweep is not completed or has no completed trial.
+    Answers the experiment's final runs."""
+    state = app_state(request)
+    runs = usecase.promote_experiment(
+        state.db,
+        experiment_id,
+        overrides or PromotionOverrides(),
+        caller.name,
+        state.settings.final_cluster_names,
+    )
+    response.headers["Location"] = f"/api/v1/experiments/{experiment_id}/final-runs"
+    return Page(items=runs, total=len(runs), limit=len(runs), offset=0)
+
+
+@router.get("/experiments/{experiment_id}/final-runs", summary="An experiment's final runs")
+def final_runs(experiment_id: str, db: Db, _: Viewer) -> Page[FinalRunRead]:
+    return usecase.list_final_runs(db, experiment_id)
+
+
+@router.get("/final-runs/{final_run_id}", summary="One final run")
+def final_run(final_run_id: int, db: Db, _: Viewer) -> FinalRunRead:
+    return usecase.get_final_run(db, final_run_id)
+
+
+@router.get("/final-runs/{final_run_id}/results", summary="A final run's results, per epoch")
+def final_run_results(final_run_id: int, db: Db, _: Viewer) -> Page[ResultRead]:
+    return usecase.final_run_results(db, final_run_id)

@@ -1,0 +1,275 @@
+"""A final run: ``python -m service.engine.final_run <id>``, run as a Ray Job.
+
+Trains a promoted trial's (scaled) config with the promotion's workers as one Ray Train run named
+``final-<id>`` under the experiment's storage, so a resubmitted job continues from the run's
+latest checkpoint. Every epoch's report is stored as it happens; at the end a bundled trainer's
+model is scored on the held-out test split, and the run becomes a model version with lineage.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import logging
+import subprocess
+import sys
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+import ray
+import torch
+from ray.train import Checkpoint, CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
+from ray.train.torch import TorchTrainer
+from ray.train.v2._internal.execution.context import TrainRunContext
+from ray.train.v2.api.callback import UserCallback
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import FinalRunState
+from raysweep.spec import ExperimentSpec
+from service.db import repositories as repo
+from service.db.models import FinalRunResultRow, FinalRunRow
+from service.db.session import create_db_engine, session_factory
+from service.engine.callback import reported_metrics
+from service.engine.driver import runtime_env, with_db_retry
+from service.engine.trial import (
+    TrialPlan,
+    failure_summary,
+    load_training_function,
+    train_config,
+)
+from service.settings import REPO_ROOT, Settings, get_settings
+from service.states import move_final_run
+from service.storage import artifact_uri, experiment_uri
+from service.usecases.models import register_version
+from trainers import practices
+from trainers.loading import load_task
+from trainers.registry import KIT_LOOP
+
+log = logging.getLogger("raysweep.final_run")
+CHECKPOINTS_KEPT = 2
+
+
+def final_runs_uri(storage_root: str, experiment_id: str) -> str:
+    return f"{experiment_uri(storage_root, experiment_id)}/final"
+
+
+class StoreFinalRunResults(UserCallback):
+    """Stores each epoch's report as it arrives, and each worker-group failure Ray Train retries
+    as an event (in the Train controller actor); idempotent, so a resumed run re-reporting an
+    epoch stores it once."""
+
+    def __init__(self, final_run_id: int, experiment_id: str, database_url: str):
+        self.final_run_id, self.experiment_id = final_run_id, experiment_id
+        self.database_url = database_url
+        self._db: sessionmaker[Session] | None = None
+
+    def db(self) -> sessionmaker[Session]:
+        if self._db is None:
+            self._db = session_factory(create_db_engine(self.database_url))
+        return self._db
+
+    def after_exception(
+        self, run_context: TrainRunContext, worker_exceptions: dict[int, Exception]
+    ) -> None:
+        message = f"final run {self.final_run_id}: {failure_summary(worker_exceptions)}"
+
+        def record() -> None:
+            with self.db().begin() as session:
+                row = session.get(FinalRunRow, self.final_run_id, with_for_update=True)
+                if row is not None:
+                    row.worker_failures += 1
+                repo.add_event(session, self.experiment_id, "final_run_worker_failed", message)
+
+        with_db_retry(record, "recording a worker failure")
+
+    def after_report(
+        self,
+        run_context: TrainRunContext,
+        metrics: list[dict[str, Any]],
+        checkpoint: Checkpoint | None,
+    ) -> None:
+        reported = reported_metrics(metrics[0]) if metrics else {}
+        epoch = reported.get("epoch")
+        if not isinstance(epoch, int):
+            return
+        db = self.db()
+        with_db_retry(lambda: store_result(db, self.final_run_id, epoch, reported), "storing")
+
+
+def store_result(
+    db: sessionmaker[Session], final_run_id: int, epoch: int, metrics: dict[str, Any]
+) -> None:
+    with db.begin() as session:
+        exists = session.scalar(
+            select(FinalRunResultRow.id).where(
+                FinalRunResultRow.final_run_id == final_run_id, FinalRunResultRow.epoch == epoch
+            )
+        )
+        if exists is None:
+            session.add(FinalRunResultRow(final_run_id=final_run_id, epoch=epoch, metrics=metrics))
+        row = session.get(FinalRunRow, final_run_id)
+        if row is not None:
+            row.metrics = metrics
+
+
+@dataclass(frozen=True)
+class FinalRunJob:
+    final_run_id: int
+    experiment_id: str
+    spec: ExperimentSpec
+    config: dict[str, Any]
+    num_workers: int
+    epochs: int
+    warm_start_uri: str | None
+
+
+def read_job(db: sessionmaker[Session], final_run_id: int) -> FinalRunJob | None:
+    with db.begin() as session:
+        row = session.get(FinalRunRow, final_run_id, with_for_update=True)
+        if row is None or FinalRunState(row.state).is_final:
+            return None
+        if row.state == FinalRunState.queued.value:
+            move_final_run(row, FinalRunState.running)
+        spec = ExperimentSpec.model_validate(
+            repo.get_experiment_row(session, row.experiment_id).spec
+        )
+        return FinalRunJob(
+            row.id,
+            row.experiment_id,
+            spec,
+            row.config,
+            row.num_workers,
+            row.epochs,
+            row.warm_start_uri,
+        )
+
+
+def trainer_for(job: FinalRunJob, settings: Settings) -> TorchTrainer:
+    spec = job.spec
+    plan = TrialPlan(
+        trainer=spec.trainer,
+        entrypoint=spec.code.entrypoint if spec.code is not None else KIT_LOOP,
+        epochs=job.epochs,
+        checkpoint_frequency=spec.fault_tolerance.checkpoint_frequency,
+        max_failures=spec.fault_tolerance.max_failures,
+        num_workers=job.num_workers,
+        use_gpu=spec.resources.use_gpu,
+        cpus_per_worker=spec.resources.cpus_per_worker,
+        gpus_per_worker=spec.resources.gpus_per_worker,
+        storage_path=final_runs_uri(settings.storage_root, job.experiment_id),
+        seed=spec.search.seed or 0,
+    )
+    config = train_config(plan, job.config)
+    if job.warm_start_uri:
+        config["warm_start_from"] = job.warm_start_uri
+    return TorchTrainer(
+        load_training_function(plan),
+        train_loop_config=config,
+        scaling_config=ScalingConfig(
+            num_workers=job.num_workers,
+            use_gpu=plan.use_gpu,
+            resources_per_worker=plan.resources_per_worker(),
+        ),
+        run_config=RunConfig(
+            name=f"final-{job.final_run_id}",
+            storage_path=plan.storage_path,
+            failure_config=FailureConfig(max_failures=plan.max_failures),
+            checkpoint_config=CheckpointConfig(num_to_keep=CHECKPOINTS_KEPT),
+            callbacks=[
+                StoreFinalRunResults(
+                    job.final_run_id, job.experiment_id, settings.database_url_value
+                )
+            ],
+        ),
+    )
+
+
+def evaluate_on_test(
+    spec: ExperimentSpec, config: dict[str, Any], checkpoint: Checkpoint
+) -> tuple[dict[str, float] | None, str | None]:
+    """(test metrics, data fingerprint) of a bundled trainer's checkpoint; (None, None) for user
+    code, whose data raysweep does not know."""
+    if spec.trainer is None:
+        return None, None
+    task = load_task(spec.trainer, config, checkpoint.path)
+    metrics = practices.evaluate(task.model, task, task.splits["test"], torch.device("cpu"))
+    return {f"test_{name}": value for name, value in metrics.items()}, practices.data_fingerprint(
+        task.splits
+    )
+
+
+def code_version(spec: ExperimentSpec) -> dict[str, Any]:
+    version: dict[str, Any] = {"raysweep": importlib.metadata.version("raysweep")}
+    if spec.code is not None:
+        version["package"] = spec.code.package
+    commit = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "rev-parse", "HEAD"], capture_output=True, text=True
+    )
+    if commit.returncode == 0:
+        version["git_commit"] = commit.stdout.strip()
+    return version
+
+
+def finish(
+    db: sessionmaker[Session],
+    job: FinalRunJob,
+    outcome: tuple[dict[str, Any], str, dict[str, float] | None, str | None] | None,
+    error: str | None,
+) -> None:
+    with db.begin() as session:
+        row = session.get(FinalRunRow, job.final_run_id, with_for_update=True)
+        if row is None or FinalRunState(row.state).is_final:
+            return
+        if outcome is None:
+            move_final_run(row, FinalRunState.failed)
+            row.error = error
+            repo.add_event(
+                session,
+                row.experiment_id,
+                "final_run_failed",
+                f"final run {row.id} failed: {error}",
+            )
+            return
+        row.metrics, row.checkpoint_uri, row.test_metrics, fingerprint = outcome
+        move_final_run(row, FinalRunState.completed)
+        version = register_version(
+            session, row, job.spec.trainer_label, code_version(job.spec), fingerprint
+        )
+        repo.add_event(
+            session,
+            row.experiment_id,
+            "model_registered",
+            f"final run {row.id} registered as {version.name} version {version.version}",
+            data={"model": version.name, "version": version.version, "final_run_id": row.id},
+        )
+
+
+def run(final_run_id: int) -> int:
+    settings = get_settings()
+    engine = create_db_engine(settings.database_url_value)
+    db = session_factory(engine)
+    job = with_db_retry(lambda: read_job(db, final_run_id), "reading the final run")
+    if job is None:
+        log.warning("final run %s is not active; nothing to do", final_run_id)
+        return 0
+    outcome, error = None, None
+    try:
+        ray.init(runtime_env=runtime_env(job.spec, settings))
+        result = trainer_for(job, settings).fit()
+        if result.checkpoint is None:
+            raise RuntimeError("the final run ended without a checkpoint")
+        test_metrics, fingerprint = evaluate_on_test(job.spec, job.config, result.checkpoint)
+        uri = artifact_uri(settings.storage_root, result.checkpoint.path)
+        outcome = (reported_metrics(result.metrics), uri, test_metrics, fingerprint)
+    except Exception:
+        error = traceback.format_exc(limit=20)
+        log.exception("final run %s failed", final_run_id)
+    with_db_retry(lambda: finish(db, job, outcome, error), "recording the outcome")
+    engine.dispose()
+    return 0 if outcome is not None else 1
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    sys.exit(run(int(sys.argv[1])))

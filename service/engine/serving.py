@@ -1,0 +1,170 @@
+"""Ray Serve side of a model deployment: the predictor application and the Deployer that keeps
+Serve's applications on each final cluster equal to the deployments the database asks for.
+
+raysweep owns every Serve application on its final clusters: Serve's declarative API replaces
+the whole set at each change.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlparse
+
+import torch
+from ray import serve
+from ray.dashboard.modules.serve.sdk import ServeSubmissionClient
+from ray.serve import Application
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+from starlette.requests import Request
+
+from raysweep.schemas import DeploymentState
+from service.db.models import ModelDeploymentRow, ModelVersionRow
+from service.engine.cluster import RayConnection
+from service.settings import Settings
+from service.states import move_deployment
+from trainers.loading import load_task
+
+log = logging.getLogger("raysweep.deployer")
+IMPORT_PATH = "service.engine.serving:build_app"
+REPLICA_CPUS = 0.1  # the predictor is small; it must fit beside sweeps on a busy cluster
+
+
+@serve.deployment(ray_actor_options={"num_cpus": REPLICA_CPUS})
+class Predictor:
+    """A bundled trainer's model from a checkpoint; POST {"inputs": [...]} -> outputs."""
+
+    def __init__(self, trainer: str, config: dict[str, Any], checkpoint_uri: str):
+        task = load_task(trainer, config, checkpoint_uri)
+        self.model = task.model
+        self.input_dtype = task.splits["train"].inputs.dtype
+        self.classifier = task.splits["train"].targets.dtype == torch.long
+
+    def predict(self, inputs: list[Any]) -> dict[str, Any]:
+        with torch.no_grad():
+            outputs = self.model(torch.tensor(inputs, dtype=self.input_dtype))
+        predictions = outputs.argmax(dim=-1) if self.classifier else outputs
+        return {"outputs": outputs.tolist(), "predictions": predictions.tolist()}
+
+    async def __call__(self, request: Request) -> dict[str, Any]:
+        body = await request.json()
+        if not isinstance(body, dict) or not isinstance(body.get("inputs"), list):
+            return {"error": 'send {"inputs": [...]}: one row per example'}
+        try:
+            return self.predict(body["inputs"])
+        except (RuntimeError, ValueError, TypeError) as error:
+            return {"error": f"{type(error).__name__}: {error}"}
+
+
+def build_app(args: dict[str, Any]) -> Application:
+    """Serve's import path for every raysweep deployment."""
+    return Predictor.bind(args["trainer"], args["config"], args["checkpoint_uri"])
+
+
+def serve_url(cluster_address: str | None, port: int, route_prefix: str) -> str:
+    host = urlparse(cluster_address).hostname if cluster_address else None
+    return f"http://{host or '127.0.0.1'}:{port}{route_prefix}"
+
+
+class Deployer:
+    """Reconciles deployments with Serve on each final cluster, one declarative update per
+    change of the wanted set; reads the applications' status back into the rows."""
+
+    name = "deployer"
+
+    def __init__(
+        self,
+        db: sessionmaker[Session],
+        connections: Mapping[str, RayConnection],
+        settings: Settings,
+    ):
+        self.db, self.connections, self.settings = db, connections, settings
+
+    def run_once(self) -> int:
+        acted = 0
+        for cluster in self.settings.final_cluster_names:
+            acted += self.reconcile(cluster)
+        return acted
+
+    def client(self, cluster: str) -> ServeSubmissionClient:
+        connection = self.connections[cluster]
+        return ServeSubmissionClient(str(connection.address), headers=connection.headers)
+
+    def wanted(self, cluster: str) -> tuple[list[dict[str, Any]], list[int]]:
+        """Serve applications to run, and the rows being deleted."""
+        with self.db.begin() as session:
+            rows = session.execute(
+                select(ModelDeploymentRow, ModelVersionRow)
+                .join(
+                    ModelVersionRow,
+                    (ModelVersionRow.name == ModelDeploymentRow.name)
+                    & (ModelVersionRow.version == ModelDeploymentRow.version),
+                )
+                .where(
+                    ModelDeploymentRow.cluster == cluster,
+                    ModelDeploymentRow.state != DeploymentState.deleted.value,
+                )
+            ).all()
+            apps = [
+                {
+                    "name": deployment.app_name,
+                    "route_prefix": deployment.route_prefix,
+                    "import_path": IMPORT_PATH,
+                    "args": {
+                        "trainer": version.trainer,
+                        "config": version.config,
+                        "checkpoint_uri": version.checkpoint_uri,
+                    },
+                }
+                for deployment, version in rows
+                if deployment.state
+                in (DeploymentState.deploying.value, DeploymentState.running.value)
+            ]
+            deleting = [d.id for d, _ in rows if d.state == DeploymentState.deleting.value]
+        return apps, deleting
+
+    def reconcile(self, cluster: str) -> int:
+        apps, deleting = self.wanted(cluster)
+        if not apps and not deleting:
+            return 0
+        client = self.client(cluster)
+        running = client.get_serve_details().get("applications") or {}
+        if {a["name"] for a in apps} != set(running):
+            host = "127.0.0.1" if self.connections[cluster].embedded else "0.0.0.0"
+            client.deploy_applications(
+                {
+                    "http_options": {"host": host, "port": self.settings.serve_port},
+                    "applications": apps,
+                }
+            )
+            running = client.get_serve_details().get("applications") or {}
+        return self.record(cluster, running)
+
+    def record(self, cluster: str, running: Mapping[str, Any]) -> int:
+        changed = 0
+        address = self.connections[cluster].address
+        with self.db.begin() as session:
+            for row in session.scalars(
+                select(ModelDeploymentRow).where(
+                    ModelDeploymentRow.cluster == cluster,
+                    ModelDeploymentRow.state.in_(
+                        [DeploymentState.deploying.value, DeploymentState.deleting.value]
+                    ),
+                )
+            ):
+                status = (running.get(row.app_name) or {}).get("status")
+                if row.state == DeploymentState.deleting.value and status is None:
+                    move_deployment(row, DeploymentState.deleted)
+                    row.url = None
+                elif row.state == DeploymentState.deploying.value and status == "RUNNING":
+                    move_deployment(row, DeploymentState.running)
+                    row.url = serve_url(address, self.settings.serve_port, row.route_prefix)
+                elif row.state == DeploymentState.deploying.value and status == "DEPLOY_FAILED":
+                    move_deployment(row, DeploymentState.failed)
+                    row.error = str(running[row.app_name].get("message", ""))[:4000]
+                else:
+                    continue
+                changed += 1
+        return changed

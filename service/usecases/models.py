@@ -1,0 +1,245 @@
+"""Model registry use cases: versions registered by finished final runs, and aliases."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import (
+    AliasRead,
+    DeploymentRead,
+    DeploymentState,
+    ModelRead,
+    ModelVersionRead,
+    Page,
+)
+from service.db.models import (
+    FinalRunRow,
+    ModelAliasHistoryRow,
+    ModelAliasRow,
+    ModelDeploymentRow,
+    ModelVersionRow,
+)
+from service.errors import Conflict, NotFound
+from service.states import move_deployment
+from trainers.registry import TRAINERS
+
+
+def register_version(
+    session: Session,
+    final_run: FinalRunRow,
+    trainer: str,
+    code_version: dict[str, Any],
+    data_fingerprint: str | None,
+) -> ModelVersionRow:
+    """The next version of the final run's model name, with its lineage. The caller's
+    transaction holds the final run's row lock; (name, version) is unique, so two runs
+    registering at once cannot share a number (the loser's transaction fails and is retried)."""
+    latest = session.scalar(
+        select(func.max(ModelVersionRow.version)).where(
+            ModelVersionRow.name == final_run.model_name
+        )
+    )
+    if final_run.checkpoint_uri is None or final_run.metrics is None:
+        raise ValueError(f"final run {final_run.id} has no checkpoint or metrics to register")
+    row = ModelVersionRow(
+        name=final_run.model_name,
+        version=(latest or 0) + 1,
+        final_run_id=final_run.id,
+        experiment_id=final_run.experiment_id,
+        trial_id=final_run.trial_id,
+        trainer=trainer,
+        config=final_run.config,
+        metrics=final_run.metrics,
+        test_metrics=final_run.test_metrics,
+        checkpoint_uri=final_run.checkpoint_uri,
+        code_version=code_version,
+        data_fingerprint=data_fingerprint,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def _aliases(session: Session, name: str) -> dict[str, int]:
+    rows = session.scalars(select(ModelAliasRow).where(ModelAliasRow.name == name))
+    return {row.alias: row.version for row in rows}
+
+
+def _version_read(row: ModelVersionRow, aliases: dict[str, int]) -> ModelVersionRead:
+    read = ModelVersionRead.model_validate(row)
+    return read.model_copy(
+        update={"aliases": sorted(a for a, v in aliases.items() if v == row.version)}
+    )
+
+
+def list_models(db: sessionmaker[Session]) -> list[ModelRead]:
+    with db.begin() as session:
+        rows = session.execute(
+            select(ModelVersionRow.name, func.max(ModelVersionRow.version), func.count())
+            .group_by(ModelVersionRow.name)
+            .order_by(ModelVersionRow.name)
+        ).all()
+        return [
+            ModelRead(
+                name=name, latest_version=latest, versions=count, aliases=_aliases(session, name)
+            )
+            for name, latest, count in rows
+        ]
+
+
+def list_versions(db: sessionmaker[Session], name: str) -> Page[ModelVersionRead]:
+    with db.begin() as session:
+        rows = session.scalars(
+            select(ModelVersionRow)
+            .where(ModelVersionRow.name == name)
+            .order_by(ModelVersionRow.version.desc())
+        ).all()
+        if not rows:
+            raise NotFound(f"no model named {name!r}")
+        aliases = _aliases(session, name)
+        items = [_version_read(row, aliases) for row in rows]
+    return Page(items=items, total=len(items), limit=len(items), offset=0)
+
+
+def _version_row(session: Session, name: str, version_or_alias: str) -> ModelVersionRow:
+    if version_or_alias.isdigit():
+        version = int(version_or_alias)
+    else:
+        version = _aliases(session, name).get(version_or_alias, -1)
+    row = session.scalars(
+        select(ModelVersionRow).where(
+            ModelVersionRow.name == name, ModelVersionRow.version == version
+        )
+    ).one_or_none()
+    if row is None:
+        raise NotFound(f"model {name!r} has no version or alias {version_or_alias!r}")
+    return row
+
+
+def get_version(db: sessionmaker[Session], name: str, version_or_alias: str) -> ModelVersionRead:
+    with db.begin() as session:
+        return _version_read(_version_row(session, name, version_or_alias), _aliases(session, name))
+
+
+def set_alias(
+    db: sessionmaker[Session], name: str, alias: str, version: int, set_by: str | None
+) -> AliasRead:
+    """Point ``alias`` at ``version`` (moving it from its previous holder); history is kept."""
+    with db.begin() as session:
+        _version_row(session, name, str(version))
+        row = session.get(ModelAliasRow, (name, alias), with_for_update=True)
+        previous = row.version if row is not None else None
+        if row is None:
+            session.add(ModelAliasRow(name=name, alias=alias, version=version))
+        else:
+            row.version = version
+        session.add(
+            ModelAliasHistoryRow(
+                name=name, alias=alias, version=version, previous_version=previous, set_by=set_by
+            )
+        )
+    return get_alias(db, name, alias)
+
+
+def get_alias(db: sessionmaker[Session], name: str, alias: str) -> AliasRead:
+    with db.begin() as session:
+        row = session.get(ModelAliasRow, (name, alias))
+        if row is None:
+            raise NotFound(f"model {name!r} has no alias {alias!r}")
+        history = session.scalars(
+            select(ModelAliasHistoryRow)
+            .where(ModelAliasHistoryRow.name == name, ModelAliasHistoryRow.alias == alias)
+            .order_by(ModelAliasHistoryRow.id.desc())
+        ).all()
+        return AliasRead(
+            name=name,
+            alias=alias,
+            version=row.version,
+            history=[
+                {
+                    "version": h.version,
+                    "previous_version": h.previous_version,
+                    "set_by": h.set_by,
+                    "set_at": h.set_at.isoformat(),
+                }
+                for h in history
+            ],
+        )
+
+
+def _active_deployment(session: Session, name: str, version: int) -> ModelDeploymentRow | None:
+    """The version's deployment that is not deleted (at most one)."""
+    return session.scalars(
+        select(ModelDeploymentRow)
+        .where(
+            ModelDeploymentRow.name == name,
+            ModelDeploymentRow.version == version,
+            ModelDeploymentRow.state != DeploymentState.deleted.value,
+        )
+        .order_by(ModelDeploymentRow.id.desc())
+        .limit(1)
+    ).one_or_none()
+
+
+def deploy_version(
+    db: sessionmaker[Session],
+    name: str,
+    version_or_alias: str,
+    cluster: str,
+    created_by: str | None,
+) -> tuple[DeploymentRead, bool]:
+    """Ask for the version to be served on ``cluster`` (the Deployer makes it so); returns the
+    deployment and whether it is new. A version already deployed is returned as it is."""
+    with db.begin() as session:
+        version = _version_row(session, name, version_or_alias)
+        if version.trainer not in TRAINERS:
+            raise Conflict(
+                f"{name} version {version.version} was trained by {version.trainer}; only "
+                "bundled trainers' models can be deployed (their model is known to raysweep)"
+            )
+        existing = _active_deployment(session, name, version.version)
+        if existing is not None and existing.state != DeploymentState.deleting.value:
+            return DeploymentRead.model_validate(existing), False
+        if existing is not None:
+            raise Conflict(f"{name} version {version.version} is being undeployed; retry soon")
+        stamp = uuid.uuid4().hex[:6]
+        app = re.sub(r"[^A-Za-z0-9_-]", "-", f"{name}-v{version.version}-{stamp}")
+        row = ModelDeploymentRow(
+            name=name,
+            version=version.version,
+            app_name=app,
+            cluster=cluster,
+            state=DeploymentState.deploying.value,
+            route_prefix=f"/models/{app}",
+            created_by=created_by,
+        )
+        session.add(row)
+        session.flush()
+        return DeploymentRead.model_validate(row), True
+
+
+def get_deployment(db: sessionmaker[Session], name: str, version_or_alias: str) -> DeploymentRead:
+    with db.begin() as session:
+        version = _version_row(session, name, version_or_alias)
+        row = _active_deployment(session, name, version.version)
+        if row is None:
+            raise NotFound(f"{name} version {version.version} is not deployed")
+        return DeploymentRead.model_validate(row)
+
+
+def undeploy_version(db: sessionmaker[Session], name: str, version_or_alias: str) -> DeploymentRead:
+    """Ask for the version's Serve application to be removed (idempotent)."""
+    with db.begin() as session:
+        version = _version_row(session, name, version_or_alias)
+        row = _active_deployment(session, name, version.version)
+        if row is None:
+            raise NotFound(f"{name} version {version.version} is not deployed")
+        if row.state != DeploymentState.deleting.value:
+            move_deployment(row, DeploymentState.deleting)
+        session.flush()
+        return DeploymentRead.model_validate(row)

@@ -1,0 +1,165 @@
+"""Promotion use cases: promote a sweep's top trials to final runs; read final runs."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import (
+    ExperimentState,
+    FinalRunRead,
+    FinalRunState,
+    Page,
+    ResultRead,
+    TrialState,
+)
+from raysweep.spec import ExperimentSpec, Problem, PromotionOverrides
+from service.db import repositories as repo
+from service.db.models import FinalRunResultRow, FinalRunRow, ModelVersionRow, TrialRow
+from service.errors import Conflict, InvalidInput, NotFound
+from service.promotion import final_config, final_epochs
+
+
+def cluster_problem(name: str, final_clusters: list[str]) -> str:
+    return f"no final cluster named {name!r}; final clusters: {', '.join(final_clusters)}"
+
+
+def top_completed_trials(
+    session: Session, experiment_id: str, mode: str, top_k: int
+) -> list[TrialRow]:
+    """Completed trials, best metric first; on a tie the one that used fewer epochs."""
+    return list(
+        session.scalars(
+            select(TrialRow)
+            .where(
+                TrialRow.experiment_id == experiment_id,
+                TrialRow.state == TrialState.completed.value,
+                TrialRow.best_metric.is_not(None),
+            )
+            .order_by(
+                repo.metric_order(TrialRow.best_metric, mode), TrialRow.iteration, TrialRow.id
+            )
+            .limit(top_k)
+        )
+    )
+
+
+def promote_experiment(
+    db: sessionmaker[Session],
+    experiment_id: str,
+    overrides: PromotionOverrides,
+    requested_by: str | None,
+    final_clusters: list[str],
+) -> list[FinalRunRead]:
+    """Queue a final run for each of the top-k completed trials not promoted yet, on the named
+    final cluster (default: the first of ``final_clusters``); returns the experiment's final
+    runs. A sweep that has not completed, or has no completed trial, is a ``Conflict`` naming the
+    reason; an unknown cluster is ``InvalidInput``."""
+    with db.begin() as session:
+        row = repo.get_experiment_row(session, experiment_id, for_update=True)
+        if row.state != ExperimentState.completed.value:
+            raise Conflict(
+                f"experiment {experiment_id} is {row.state}; only a completed sweep can be promoted"
+            )
+        spec = ExperimentSpec.model_validate(row.spec)
+        promotion = spec.promotion.with_overrides(overrides)
+        cluster = promotion.cluster or final_clusters[0]
+        if cluster not in final_clusters:
+            raise InvalidInput(
+                "unknown final cluster",
+                [Problem(path="cluster", message=cluster_problem(cluster, final_clusters))],
+            )
+        winners = top_completed_trials(session, experiment_id, row.mode, promotion.top_k)
+        if not winners:
+            raise Conflict(
+                f"experiment {experiment_id} has no completed trial with a {row.metric}: "
+                "nothing to promote"
+            )
+        promoted = set(
+            session.scalars(
+                select(FinalRunRow.trial_id).where(FinalRunRow.experiment_id == experiment_id)
+            )
+        )
+        created = []
+        for rank, trial in enumerate(winners, start=1):
+            if trial.id in promoted:
+                continue
+            final = FinalRunRow(
+                experiment_id=experiment_id,
+                trial_id=trial.id,
+                rank=rank,
+                state=FinalRunState.queued.value,
+                config=final_config(spec, dict(trial.config), promotion),
+                num_workers=promotion.num_workers,
+                epochs=final_epochs(spec, promotion),
+                warm_start_uri=trial.checkpoint_uri if promotion.warm_start else None,
+                model_name=promotion.model_name or row.name,
+                cluster=cluster,
+                attempts=0,
+                restarts=0,
+                worker_failures=0,
+            )
+            session.add(final)
+            created.append(final)
+        session.flush()
+        if created:
+            repo.add_event(
+                session,
+                experiment_id,
+                "promoted",
+                f"{len(created)} trial(s) promoted by {requested_by or 'auto-promotion'}: "
+                + ", ".join(f"trial {f.trial_id} as final run {f.id}" for f in created),
+                data={"final_runs": [f.id for f in created]},
+            )
+    return list_final_runs(db, experiment_id).items
+
+
+def to_read(session: Session, row: FinalRunRow) -> FinalRunRead:
+    version = session.scalar(
+        select(ModelVersionRow.version).where(ModelVersionRow.final_run_id == row.id)
+    )
+    return FinalRunRead.model_validate(
+        {
+            **{c: getattr(row, c) for c in FinalRunRead.model_fields if hasattr(row, c)},
+            "model_version": version,
+        }
+    )
+
+
+def list_final_runs(db: sessionmaker[Session], experiment_id: str) -> Page[FinalRunRead]:
+    with db.begin() as session:
+        repo.get_experiment_row(session, experiment_id)
+        rows = session.scalars(
+            select(FinalRunRow)
+            .where(FinalRunRow.experiment_id == experiment_id)
+            .order_by(FinalRunRow.rank, FinalRunRow.id)
+        ).all()
+        items = [to_read(session, row) for row in rows]
+    return Page(items=items, total=len(items), limit=len(items), offset=0)
+
+
+def get_final_run_row(session: Session, final_run_id: int) -> FinalRunRow:
+    row = session.get(FinalRunRow, final_run_id)
+    if row is None:
+        raise NotFound(f"final run {final_run_id} not found")
+    return row
+
+
+def get_final_run(db: sessionmaker[Session], final_run_id: int) -> FinalRunRead:
+    with db.begin() as session:
+        return to_read(session, get_final_run_row(session, final_run_id))
+
+
+def final_run_results(db: sessionmaker[Session], final_run_id: int) -> Page[ResultRead]:
+    with db.begin() as session:
+        get_final_run_row(session, final_run_id)
+        rows = session.scalars(
+            select(FinalRunResultRow)
+            .where(FinalRunResultRow.final_run_id == final_run_id)
+            .order_by(FinalRunResultRow.epoch)
+        ).all()
+        items = [
+            ResultRead(iteration=r.epoch, metrics=r.metrics, reported_at=r.reported_at)
+            for r in rows
+        ]
+    return Page(items=items, total=len(items), limit=len(items), offset=0)

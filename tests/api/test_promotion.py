@@ -1,0 +1,172 @@
+"""Promotion and the model registry through a real server (no Ray): which trials a promote
+picks, the 409s, roles, and the registry's reads and aliases."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sqlalchemy import update
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import ExperimentState
+from service.db.models import FinalRunRow, TrialRow
+from service.demo import seed_sweep
+from service.usecases.models import register_version
+from tests.conftest import ServerProcess, minimal_spec, row_counts
+
+
+def test_promote_picks_the_top_completed_trials_and_refuses_what_it_cannot(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    viewer = server.create_token("viewer-p", "viewer")
+    running = seed_sweep(db, trials=4, max_t=3, running=2)
+    done = seed_sweep(
+        db, trials=6, max_t=3, running=0, state=ExperimentState.completed, prune=False
+    )
+    empty = seed_sweep(
+        db, trials=2, max_t=3, running=0, state=ExperimentState.completed, prune=False
+    )
+    with db.begin() as session:  # no completed trial in "empty"
+        session.execute(
+            update(TrialRow).where(TrialRow.experiment_id == empty).values(state="failed")
+        )
+        trials = session.query(TrialRow).where(TrialRow.experiment_id == done).all()
+        completed = sorted(
+            (t for t in trials if t.state == "completed"),
+            key=lambda t: (-t.best_metric, t.iteration, t.id),
+        )
+    before = row_counts(db)
+    with server.client() as client:
+        for experiment_id, fragment in (
+            (running, "only a completed sweep"),
+            (empty, "no completed trial"),
+        ):
+            refused = client.post(f"/api/v1/experiments/{experiment_id}/promote")
+            assert refused.status_code == 409 and fragment in refused.json()["error"]["message"]
+        bad = client.post(f"/api/v1/experiments/{done}/promote", json={"top_k": 0, "surprise": 1})
+        assert bad.status_code == 422
+        assert {d["path"] for d in bad.json()["error"]["details"]} >= {"top_k", "surprise"}
+    with server.client(viewer) as client:
+        assert client.post(f"/api/v1/experiments/{done}/promote").status_code == 403
+    assert row_counts(db) == before
+    with server.client() as client:
+        promoted = client.post(
+            f"/api/v1/experiments/{done}/promote", json={"top_k": 2, "num_workers": 8}
+        )
+        assert promoted.status_code == 201, promoted.text
+        runs = promoted.json()["items"]
+        assert [r["trial_id"] for r in runs] == [t.id for t in completed[:2]]
+        assert [r["rank"] for r in runs] == [1, 2]
+        assert {r["state"] for r in runs} == {"queued"} and {r["num_workers"] for r in runs} == {8}
+        assert runs[0]["config"]["lr_scaling"] == "sqrt" and runs[0]["epochs"] == 3
+        # promoting again adds nothing; top_k 3 adds the third only
+        again = client.post(f"/api/v1/experiments/{done}/promote", json={"top_k": 3}).json()
+        assert [r["trial_id"] for r in again["items"]] == [t.id for t in completed[:3]]
+        listed = client.get(f"/api/v1/experiments/{done}/final-runs").json()["items"]
+        assert len(listed) == 3
+        assert (
+            client.get(f"/api/v1/final-runs/{runs[0]['id']}").json()["trial_id"]
+            == runs[0]["trial_id"]
+        )
+        assert client.get(f"/api/v1/final-runs/{runs[0]['id']}/results").json()["items"] == []
+        assert client.get("/api/v1/final-runs/999999").status_code == 404
+        events = client.get(f"/api/v1/experiments/{done}/events").json()["items"]
+        assert [e["kind"] for e in events].count("promoted") == 2
+
+
+def test_registry_versions_and_aliases(server: ServerProcess, db: sessionmaker[Session]) -> None:
+    done = seed_sweep(
+        db, trials=4, max_t=2, running=0, state=ExperimentState.completed, prune=False
+    )
+    with server.client() as client:
+        runs = client.post(f"/api/v1/experiments/{done}/promote", json={"top_k": 2}).json()["items"]
+    with db.begin() as session:  # what a finished final run records (the engine test runs one)
+        for run in runs:
+            row = session.get(FinalRunRow, run["id"])
+            assert row is not None
+            row.metrics, row.checkpoint_uri = {"val_accuracy": 0.9}, f"/ckpt/{row.id}"
+            register_version(session, row, "digits_mlp", {"raysweep": "0.1.0"}, "f" * 64)
+    member = server.create_token("member-p", "member")
+    viewer = server.create_token("viewer-m", "viewer")
+    with server.client(viewer) as client:
+        assert client.get("/api/v1/models").json() == [
+            {"name": "demo", "latest_version": 2, "versions": 2, "aliases": {}}
+        ]
+        versions = client.get("/api/v1/models/demo/versions").json()["items"]
+        assert [v["version"] for v in versions] == [2, 1]
+        assert versions[1]["final_run_id"] == runs[0]["id"] and versions[1]["data_fingerprint"]
+        assert (
+            client.put("/api/v1/models/demo/aliases/prod", json={"version": 1}).status_code == 403
+        )
+        assert client.get("/api/v1/models/nope/versions").status_code == 404
+    with server.client(member) as client:
+        assert (
+            client.put("/api/v1/models/demo/aliases/prod", json={"version": 1}).status_code == 200
+        )
+        moved = client.put("/api/v1/models/demo/aliases/prod", json={"version": 2}).json()
+        assert moved["version"] == 2
+        assert [(h["version"], h["previous_version"]) for h in moved["history"]] == [
+            (2, 1),
+            (1, None),
+        ]
+        assert (
+            client.put("/api/v1/models/demo/aliases/prod", json={"version": 9}).status_code == 404
+        )
+        assert client.get("/api/v1/models/demo/versions/prod").json()["version"] == 2
+        assert client.get("/api/v1/models/demo/versions/1").json()["aliases"] == []
+        assert client.get("/api/v1/models/demo/versions/2").json()["aliases"] == ["prod"]
+        assert client.get("/api/v1/models").json()[0]["aliases"] == {"prod": 2}
+
+
+def test_clusters_are_listed_without_tokens_and_specs_must_name_a_final_one(
+    server: ServerProcess,
+) -> None:
+    with server.client() as client:
+        assert client.get("/api/v1/clusters").json() == [
+            {
+                "name": "local",
+                "address": "this server's Ray (embedded)",
+                "role": "both",
+                "max_concurrent_jobs": 1,
+                "authenticated": False,
+            }
+        ]
+        refused = client.post(
+            "/api/v1/experiments", json=minimal_spec(promotion={"cluster": "nope"})
+        )
+        assert refused.status_code == 422
+        assert refused.json()["error"]["details"] == [
+            {
+                "path": "promotion.cluster",
+                "message": "no final cluster named 'nope'; final clusters: local",
+            }
+        ]
+        assert (
+            client.post(
+                "/api/v1/experiments", json=minimal_spec(promotion={"cluster": "local"})
+            ).status_code
+            == 201
+        )
+
+
+def test_cluster_tokens_never_leave_the_server(db_url: str, tmp_path: Path) -> None:
+    secret = "ray-cluster-secret-123"
+    clusters = [
+        {"name": "here", "role": "sweep"},
+        {"name": "big", "address": "http://big:8265", "role": "final", "token": secret},
+    ]
+    process = ServerProcess(
+        tmp_path / "home",
+        db_url,
+        {"RAYSWEEP_CONTROLLER": "false", "RAYSWEEP_CLUSTERS": json.dumps(clusters)},
+    ).start()
+    try:
+        with process.client() as client:
+            listed = client.get("/api/v1/clusters")
+            openapi = client.get("/openapi.json")
+        assert [c["authenticated"] for c in listed.json()] == [False, True]
+        assert secret not in listed.text and secret not in openapi.text
+    finally:
+        process.stop()
+    assert secret not in process.log_path.read_text()
