@@ -32,6 +32,7 @@ from raysweep.schemas import (
     ExperimentState,
     ModelRead,
     ModelVersionRead,
+    ResultRead,
 )
 from raysweep.spec import ExperimentSpec, Problem, SpecError, read_mapping
 
@@ -149,7 +150,12 @@ class Client:
         """Every uploaded code package, newest first."""
         return [CodePackageRead.model_validate(item) for item in self.pages("/code")]
 
-    # --- model registry ----------------------------------------------------------------------
+    # --- final runs and the model registry --------------------------------------------------
+
+    def final_run_results(self, final_run_id: int) -> list[ResultRead]:
+        """A final run's results, one per epoch (``iteration`` is the epoch)."""
+        page = self.request("GET", f"/final-runs/{final_run_id}/results")
+        return [ResultRead.model_validate(item) for item in page["items"]]
 
     def models(self) -> list[ModelRead]:
         """Registered models: latest version, number of versions, aliases."""

@@ -20,6 +20,7 @@ from raysweep import (
     SpecError,
     Unreachable,
     WaitTimeout,
+    load_model,
 )
 from raysweep.config import write_config
 from raysweep.schemas import ExperimentState
@@ -159,3 +160,24 @@ def test_connection_falls_back_to_env_then_config_file_then_local(
     assert "rsw_" not in repr(client)  # the secret never shows
     monkeypatch.delenv("RAYSWEEP_URL")
     assert Client().url == "http://127.0.0.1:9"  # the file's url, env unset
+
+
+def test_promote_final_runs_and_the_registry_through_the_sdk(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    client = Client(server.url, server.admin_token)
+    done = seed_sweep(
+        db, trials=4, max_t=2, running=0, state=ExperimentState.completed, prune=False
+    )
+    experiment = client.experiment(done)
+    runs = experiment.promote(top_k=2, num_workers=4)
+    assert [r.rank for r in runs] == [1, 2] and {r.num_workers for r in runs} == {4}
+    assert [r.id for r in experiment.final_runs()] == [r.id for r in runs]
+    assert client.final_run_results(runs[0].id) == []
+    with pytest.raises(Conflict, match="only a completed sweep"):
+        client.experiment(seed_sweep(db, trials=2, max_t=2, running=1)).promote()
+    assert client.models() == []
+    with pytest.raises(NotFound):
+        client.model_version("demo", "prod")
+    with pytest.raises(NotFound, match="no model named 'demo'"):
+        load_model("demo", "latest", client=client)

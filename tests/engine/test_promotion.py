@@ -5,7 +5,7 @@ recorded test metric again."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from ray.dashboard.modules.serve.sdk import ServeSubmissionClient
 from raysweep import Client, load_model
 from service.engine.cluster import RayConnection, free_port
 from tests.conftest import ServerProcess
-from tests.engine.sweeps import ended_sweep, kill_a_train_worker, wait_for
+from tests.engine.sweeps import driver_pid, ended_sweep, kill, kill_a_train_worker, wait_for
 from trainers import practices
 from trainers.digits_mlp import build_task
 from trainers.registry import TRAINERS
@@ -39,7 +39,7 @@ SPEC: dict[str, Any] = {
     "promotion": {
         "auto": True,
         "num_workers": 2,
-        "max_t_multiple": 20,
+        "max_t_multiple": 30,
         "warm_start": True,
         "model_name": "digits-final",
     },
@@ -84,31 +84,24 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         assert experiment["state"] == "completed", experiment.get("error")
         best = max(trials, key=lambda t: (t["best_metric"], -t["id"]))
         # a killed worker of the final run: Ray Train restarts the group from the checkpoint
-        running_final = wait_for(
-            lambda: next(
-                (
-                    r
-                    for r in client.get(f"/api/v1/experiments/{experiment_id}/final-runs").json()[
-                        "items"
-                    ]
-                    if r["job_id"] and r["metrics"] and r["metrics"]["epoch"] >= 2
-                ),
-                None,
+        running = wait_for(
+            lambda: final_run_where(client, experiment_id, lambda r: r["epoch"] >= 2),
+            240,
+            "epoch 2",
+        )
+        kill_a_train_worker(ray_cluster, running["job_id"])
+        # a killed final-run job: the controller resubmits it and it continues the same Train run
+        running = wait_for(
+            lambda: final_run_where(
+                client, experiment_id, lambda r: r["worker_failures"] == 1 and r["epoch"] >= 8
             ),
             240,
-            "the final run's second epoch",
+            "epoch 8 after the worker restart",
         )
-        kill_a_train_worker(ray_cluster, running_final["job_id"])
+        kill(wait_for(lambda: driver_pid(ray_cluster, running["job_id"]), 30, "the job's pid"))
         final = wait_for(
-            lambda: next(
-                (
-                    r
-                    for r in client.get(f"/api/v1/experiments/{experiment_id}/final-runs").json()[
-                        "items"
-                    ]
-                    if r["state"] in ("completed", "failed")
-                ),
-                None,
+            lambda: final_run_where(
+                client, experiment_id, lambda r: r["state"] in ("completed", "failed")
             ),
             300,
             "the final run to end",
@@ -120,19 +113,20 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
             e["kind"]
             for e in client.get(f"/api/v1/experiments/{experiment_id}/events").json()["items"]
         ]
-    assert (
-        "promoted" in kinds and "model_registered" in kinds and "final_run_worker_failed" in kinds
+    assert {"promoted", "final_run_worker_failed", "final_run_lost", "model_registered"} <= set(
+        kinds
     )
     # the winner, trained longer on more workers, with its LR scaled for the larger batch
     assert final["trial_id"] == best["id"] and final["rank"] == 1 and final["cluster"] == "big"
-    assert final["num_workers"] == 2 > SPEC["resources"]["num_workers"] and final["epochs"] == 40
-    assert final["worker_failures"] == 1 and final["restarts"] == 0
+    assert final["num_workers"] == 2 > SPEC["resources"]["num_workers"] and final["epochs"] == 60
+    assert final["worker_failures"] == 1 and final["restarts"] == 1
+    assert final["job_id"] != running["job_id"]
     assert (
         final["config"]["batch_size_per_worker"] == 64
         and final["config"]["lr_reference_batch"] == 64
     )
     assert final["warm_start_uri"] == best["checkpoint_uri"]
-    assert [r["iteration"] for r in results] == list(range(1, 41))  # none lost or duplicated
+    assert [r["iteration"] for r in results] == list(range(1, 61))  # none lost or duplicated
     assert all("allreduce_share" in r["metrics"] for r in results)
     # after the one-epoch warmup the LR peaks at the trial's, times sqrt(128 / 64)
     peak = best["config"]["lr"] * 2**0.5
@@ -141,7 +135,7 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
     # lineage
     assert version["final_run_id"] == final["id"] and version["trial_id"] == best["id"]
     assert version["experiment_id"] == experiment_id and version["trainer"] == "digits_mlp"
-    assert version["config"] == final["config"] and version["metrics"]["epoch"] == 40
+    assert version["config"] == final["config"] and version["metrics"]["epoch"] == 60
     assert set(version["test_metrics"]) == {"test_loss", "test_accuracy"}
     assert version["test_metrics"]["test_accuracy"] > 0.5
     assert version["code_version"]["raysweep"] and len(version["code_version"]["git_commit"]) == 40
@@ -191,3 +185,15 @@ def deployment_in(client: httpx.Client, *states: str) -> dict[str, Any] | None:
         return {"state": "deleted"}
     body: dict[str, Any] = response.json()
     return body if body["state"] in states else None
+
+
+def final_run_where(
+    client: httpx.Client, experiment_id: str, check: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any] | None:
+    """The experiment's first final run that has a job and passes ``check`` (which also sees
+    its last reported ``epoch``, 0 before the first)."""
+    for run in client.get(f"/api/v1/experiments/{experiment_id}/final-runs").json()["items"]:
+        view = {**run, "epoch": (run["metrics"] or {}).get("epoch", 0)}
+        if run["job_id"] and check(view):
+            return run
+    return None
