@@ -133,6 +133,7 @@ def run(args: argparse.Namespace) -> Any:
         "promote": lambda: promote(client, args, as_json),
         "final-runs": lambda: final_runs(client, args, as_json),
         "models": lambda: models_command(client, args, as_json),
+        "schedules": lambda: schedules_command(client, args, as_json),
     }[args.command]
     result = command()
     if isinstance(result, Experiment) and not as_json:
@@ -234,6 +235,33 @@ def models_command(client: Client, args: argparse.Namespace, as_json: bool) -> A
         result = client.model_version(args.names[0], args.names[1])
     else:
         result = client.set_alias(args.names[0], args.names[1], int(args.names[2]))
+    if as_json:
+        return result
+    console.print_json(json.dumps(dump(result), default=str))
+    return None
+
+
+def schedules_command(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
+    """ls | create NAME CRON SPEC-FILE | pause ID | resume ID | firings ID | rm ID."""
+    needed = {"ls": 0, "create": 3, "pause": 1, "resume": 1, "firings": 1, "rm": 1}[args.action]
+    if len(args.names) != needed:
+        raise ValueError(f"schedules {args.action} takes {needed} argument(s): see --help")
+    result: Any
+    if args.action == "ls":
+        result = client.schedules()
+    elif args.action == "create":
+        options = {"timezone": args.timezone, "overlap": args.overlap, "misfire": args.misfire}
+        name, cron, spec = args.names
+        result = client.create_schedule(
+            name, cron, spec, **{k: v for k, v in options.items() if v is not None}
+        )
+    elif args.action in ("pause", "resume"):
+        result = client.set_schedule_enabled(args.names[0], args.action == "resume")
+    elif args.action == "firings":
+        result = client.schedule_firings(args.names[0])
+    else:
+        client.delete_schedule(args.names[0])
+        result = {"deleted": args.names[0]}
     if as_json:
         return result
     console.print_json(json.dumps(dump(result), default=str))
@@ -365,6 +393,21 @@ def parser() -> argparse.ArgumentParser:
     )
     models_cmd.add_argument("action", choices=("ls", "versions", "show", "alias"))
     models_cmd.add_argument("names", nargs="*", help="NAME, then VERSION or ALIAS VERSION.")
+    schedules_cmd = add(
+        "schedules",
+        "Cron schedules that submit sweeps: ls | create NAME CRON SPEC-FILE | pause ID | "
+        "resume ID | firings ID | rm ID.",
+        with_id=False,
+    )
+    schedules_cmd.add_argument(
+        "action", choices=("ls", "create", "pause", "resume", "firings", "rm")
+    )
+    schedules_cmd.add_argument("names", nargs="*", help="The action's arguments.")
+    schedules_cmd.add_argument("--timezone", help="With create: IANA zone (default UTC).")
+    schedules_cmd.add_argument(
+        "--overlap", choices=("skip", "queue", "cancel_previous"), help="With create."
+    )
+    schedules_cmd.add_argument("--misfire", choices=("run_once", "skip"), help="With create.")
     code_cmd = add(
         "code",
         "Upload training code (a directory, .zip or .tar.gz; prints the sha256 a spec's "

@@ -33,6 +33,8 @@ from raysweep.schemas import (
     ModelRead,
     ModelVersionRead,
     ResultRead,
+    ScheduleFiringRead,
+    ScheduleRead,
 )
 from raysweep.spec import ExperimentSpec, Problem, SpecError, read_mapping
 
@@ -175,6 +177,41 @@ class Client:
         """Point ``alias`` at ``version``, moving it from its previous holder."""
         data = self.request("PUT", f"/models/{name}/aliases/{alias}", body={"version": version})
         return AliasRead.model_validate(data)
+
+    # --- schedules ---------------------------------------------------------------------------
+
+    def create_schedule(
+        self, name: str, cron: str, spec: Mapping[str, Any] | str | Path, **options: Any
+    ) -> ScheduleRead:
+        """A cron schedule submitting ``spec`` (a dict or a YAML/JSON file) as a new sweep at
+        each due time; ``options``: timezone, enabled, overlap, misfire.
+
+        Example::
+
+            client.create_schedule("nightly", "0 3 * * *", "sweep.yaml",
+                                   timezone="Europe/Berlin", overlap="queue")
+        """
+        body = read_mapping(spec) if isinstance(spec, str | Path) else dict(spec)
+        data = self.request(
+            "POST", "/schedules", body={"name": name, "cron": cron, "spec": body, **options}
+        )
+        return ScheduleRead.model_validate(data)
+
+    def schedules(self) -> list[ScheduleRead]:
+        return [ScheduleRead.model_validate(item) for item in self.pages("/schedules")]
+
+    def set_schedule_enabled(self, schedule_id: str, enabled: bool) -> ScheduleRead:
+        """Pause (``False``) or resume (``True``; times missed while paused do not fire)."""
+        data = self.request("PATCH", f"/schedules/{schedule_id}", body={"enabled": enabled})
+        return ScheduleRead.model_validate(data)
+
+    def schedule_firings(self, schedule_id: str) -> list[ScheduleFiringRead]:
+        """Every firing, newest first: scheduled and actual time, outcome, the sweep it made."""
+        pages = self.pages(f"/schedules/{schedule_id}/firings")
+        return [ScheduleFiringRead.model_validate(item) for item in pages]
+
+    def delete_schedule(self, schedule_id: str) -> None:
+        self.request("DELETE", f"/schedules/{schedule_id}")
 
     # --- experiments -------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -360,3 +360,68 @@ class DeploymentRead(ReadModel):
     created_by: str | None
     created_at: datetime
     updated_at: datetime
+
+
+class ScheduleCreate(BaseModel):
+    """A cron schedule that submits a fresh sweep from ``spec`` at every due time.
+
+    Example::
+
+        ScheduleCreate(name="nightly", cron="0 3 * * *", timezone="Europe/Berlin",
+                       spec={"name": "digits", "trainer": "digits_mlp", ...})
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+    cron: str = Field(
+        min_length=1, max_length=128, description="Five-field cron, e.g. `0 3 * * *`."
+    )
+    timezone: str = Field(default="UTC", description="IANA time zone the cron reads in.")
+    kind: Literal["sweep"] = Field(
+        default="sweep", description="`sweep`: submit the spec as a new experiment each time."
+    )
+    enabled: bool = True
+    overlap: Literal["skip", "queue", "cancel_previous"] = Field(
+        default="skip",
+        description="When the previous firing's sweep is still going: skip this time, queue it "
+        "until the previous one ends, or cancel the previous one.",
+    )
+    misfire: Literal["run_once", "skip"] = Field(
+        default="run_once",
+        description="Due times missed while no server ran: fire once for all, or skip them.",
+    )
+    spec: dict[str, Any] = Field(description="The experiment spec each firing submits.")
+
+
+class ScheduleUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    enabled: bool
+
+
+class ScheduleFiringRead(ReadModel):
+    id: int
+    scheduled_for: datetime
+    fired_at: datetime
+    outcome: str = Field(
+        description="submitted, waiting (queued behind the previous run), skipped (overlap) or "
+        "missed (misfire: skip)."
+    )
+    experiment_id: str | None
+    message: str
+
+
+class ScheduleRead(ReadModel):
+    id: str
+    name: str
+    kind: str
+    cron: str
+    timezone: str
+    enabled: bool
+    overlap: str
+    misfire: str
+    template: dict[str, Any] = Field(description="The checked spec each firing submits.")
+    next_run_at: datetime | None = Field(description="The next due time (UTC); none when paused.")
+    created_by: str | None
+    created_at: datetime
+    last_firing: ScheduleFiringRead | None = None

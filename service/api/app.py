@@ -20,6 +20,7 @@ from service.api.routes import (
     health,
     models,
     promotion,
+    schedules,
     trials,
     views,
     web,
@@ -56,6 +57,7 @@ def create_app(
         promotion.router,
         models.router,
         clusters.router,
+        schedules.router,
     ):
         app.include_router(router)
     web.mount(app, settings.web_dir)

@@ -10,9 +10,11 @@ from typing import Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from service.clock import clock_for
 from service.controller.dispatcher import Dispatcher
 from service.controller.finals import FinalRunDispatcher, FinalRunReconciler, Promoter
 from service.controller.reconciler import Reconciler
+from service.controller.schedules import ScheduleFirer
 from service.engine.cluster import RayConnection
 from service.engine.launcher import Launcher, RayJobsLauncher
 from service.engine.serving import Deployer
@@ -81,6 +83,7 @@ def build_controller(
             FinalRunReconciler(db, launchers, settings),
             FinalRunDispatcher(db, launchers, settings),
             Deployer(db, connections, settings),
+            ScheduleFirer(db, settings, clock_for(settings.clock_file)),
         ],
         settings.controller_interval_s,
     )

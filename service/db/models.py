@@ -328,3 +328,44 @@ class ModelDeploymentRow(Base):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
     __table_args__ = (Index("ix_model_deployments_name_version", "name", "version"),)
+
+
+class ScheduleRow(Base):
+    """A cron schedule that submits a fresh sweep from its template at each due time."""
+
+    __tablename__ = "schedules"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(128), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    cron: Mapped[str] = mapped_column(String(128))
+    timezone: Mapped[str] = mapped_column(String(64))
+    enabled: Mapped[bool] = mapped_column(Boolean)
+    overlap: Mapped[str] = mapped_column(String(16))
+    misfire: Mapped[str] = mapped_column(String(16))
+    template: Mapped[dict[str, Any]]  # the checked experiment spec a firing submits
+    next_run_at: Mapped[datetime | None]
+    created_by: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (Index("ix_schedules_enabled_next_run_at", "enabled", "next_run_at"),)
+
+
+class ScheduleFiringRow(Base):
+    """One due time of a schedule, recorded once (unique per schedule and time)."""
+
+    __tablename__ = "schedule_firings"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    schedule_id: Mapped[str] = mapped_column(ForeignKey("schedules.id", ondelete="CASCADE"))
+    scheduled_for: Mapped[datetime]
+    fired_at: Mapped[datetime] = mapped_column(default=utcnow)
+    outcome: Mapped[str] = mapped_column(String(16))
+    experiment_id: Mapped[str | None] = mapped_column(String(32))
+    message: Mapped[str] = mapped_column(Text)
+
+    __table_args__ = (
+        UniqueConstraint("schedule_id", "scheduled_for"),
+        Index("ix_schedule_firings_schedule_id_outcome", "schedule_id", "outcome"),
+    )

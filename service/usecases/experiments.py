@@ -19,6 +19,7 @@ from raysweep.schemas import (
     TrialState,
     TrialSummary,
 )
+from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.models import EventRow, ExperimentRow, LabelRow, TrialRow
 from service.errors import Conflict
@@ -50,6 +51,27 @@ def submit_experiment(
     spec = check_spec(
         data, search_spaces_dir, lambda sha256: package_files(db, sha256), final_clusters
     )
+    source = data.get("search_space") if isinstance(data, dict) else None
+    with db.begin() as session:
+        row = add_experiment(
+            session,
+            spec,
+            f"submitted by {created_by or 'unknown'}",
+            created_by,
+            {"search_space": source if isinstance(source, str) else "inline"},
+        )
+    return ExperimentCreated(id=row.id, state=ExperimentState.queued)
+
+
+def add_experiment(
+    session: Session,
+    spec: ExperimentSpec,
+    message: str,
+    created_by: str | None,
+    data: dict[str, Any] | None = None,
+) -> ExperimentRow:
+    """Store a checked spec as a queued experiment with its ``submitted`` event (flushed, in the
+    caller's transaction)."""
     row = ExperimentRow(
         id=new_experiment_id(),
         name=spec.name,
@@ -62,18 +84,10 @@ def submit_experiment(
         driver_restarts=0,
         labels=[LabelRow(key=k, value=v) for k, v in spec.labels.items()],
     )
-    with db.begin() as session:
-        session.add(row)
-        session.flush()
-        source = data.get("search_space") if isinstance(data, dict) else None
-        repo.add_event(
-            session,
-            row.id,
-            "submitted",
-            f"submitted by {created_by or 'unknown'}",
-            data={"search_space": source if isinstance(source, str) else "inline"},
-        )
-    return ExperimentCreated(id=row.id, state=ExperimentState.queued)
+    session.add(row)
+    session.flush()
+    repo.add_event(session, row.id, "submitted", message, data=data or {})
+    return row
 
 
 def to_read(session: Session, row: ExperimentRow) -> ExperimentRead:
@@ -123,18 +137,23 @@ def cancel_experiment(db: sessionmaker[Session], experiment_id: str) -> Experime
     period). Cancelling a finished sweep is a ``Conflict`` (via ``IllegalTransition``)."""
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
-        state = ExperimentState(row.state)
-        if state in (ExperimentState.cancelled, ExperimentState.cancelling):
-            return to_read(session, row)
-        if state in (ExperimentState.queued, ExperimentState.paused):
-            move_experiment(row, ExperimentState.cancelled)
-            end_open_trials(session, row.id, TrialState.cancelled)
-            repo.add_event(session, row.id, "cancelled", f"cancelled while {state.value}")
-        else:
-            move_experiment(row, ExperimentState.cancelling)
-            repo.add_event(session, row.id, "cancel_requested", "cancel requested")
+        request_cancel(session, row, "cancel requested")
         session.flush()
         return to_read(session, row)
+
+
+def request_cancel(session: Session, row: ExperimentRow, reason: str) -> None:
+    """Cancel ``row`` (locked by the caller) as ``cancel_experiment`` does, with ``reason``."""
+    state = ExperimentState(row.state)
+    if state in (ExperimentState.cancelled, ExperimentState.cancelling):
+        return
+    if state in (ExperimentState.queued, ExperimentState.paused):
+        move_experiment(row, ExperimentState.cancelled)
+        end_open_trials(session, row.id, TrialState.cancelled)
+        repo.add_event(session, row.id, "cancelled", f"{reason}; cancelled while {state.value}")
+    else:
+        move_experiment(row, ExperimentState.cancelling)
+        repo.add_event(session, row.id, "cancel_requested", reason)
 
 
 def pause_experiment(db: sessionmaker[Session], experiment_id: str) -> ExperimentRead:

@@ -13,6 +13,7 @@ import pytest
 import yaml
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.client import Client
 from raysweep.schemas import ExperimentState
 from service.db.models import ExperimentRow
 from service.demo import seed_sweep
@@ -182,3 +183,24 @@ def test_promote_final_runs_and_models(cli: Cli, db: sessionmaker[Session]) -> N
     assert missing.returncode == 1 and "no version or alias '1'" in missing.stderr
     usage = cli("models", "versions")
     assert usage.returncode == 1 and "models versions takes 1 argument(s)" in usage.stderr
+
+
+def test_schedules_from_the_cli_and_the_sdk(
+    cli: Cli, server: ServerProcess, tmp_path: Path
+) -> None:
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text(yaml.safe_dump(minimal_spec(name="nightly-digits")))
+    created = cli.json(
+        "schedules", "create", "nightly", "0 3 * * *", str(spec), "--timezone", "Europe/Berlin",
+        "--overlap", "queue",
+    )  # fmt: skip
+    assert created["overlap"] == "queue" and created["next_run_at"]
+    assert [s["name"] for s in cli.json("schedules", "ls")] == ["nightly"]
+    assert cli.json("schedules", "pause", created["id"])["next_run_at"] is None
+    assert cli.json("schedules", "firings", created["id"]) == []
+    bad = cli("schedules", "create", "bad", "0 3 * *", str(spec))
+    assert bad.returncode == 1 and "cron" in bad.stderr
+    client = Client(server.url, server.admin_token)
+    assert client.set_schedule_enabled(created["id"], True).next_run_at is not None
+    client.delete_schedule(created["id"])
+    assert client.schedules() == []

@@ -1,0 +1,67 @@
+"""Schedule routes: cron schedules that submit sweeps, and their firing history."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+
+from raysweep.schemas import Page, ScheduleCreate, ScheduleFiringRead, ScheduleRead, ScheduleUpdate
+from service.api.deps import Db, Limit, Member, Offset, Viewer, app_state
+from service.api.errors import ERROR_RESPONSES
+from service.clock import clock_for
+from service.usecases import schedules as usecase
+
+router = APIRouter(prefix="/api/v1/schedules", tags=["schedules"], responses=ERROR_RESPONSES)
+
+
+@router.post("", status_code=201, summary="Create a schedule")
+def create(
+    body: ScheduleCreate, request: Request, response: Response, caller: Member
+) -> ScheduleRead:
+    """The cron expression (five fields, read in `timezone`), the time zone and the spec template
+    are checked completely: a 422 names every problem and stores nothing. Each due time fires
+    once (even with several servers), submitting the spec as a new sweep named
+    `<name>-<YYYYMMDDTHHMM>` and labelled `schedule: <schedule name>`."""
+    state = app_state(request)
+    settings = state.settings
+    schedule = usecase.create_schedule(
+        state.db,
+        body,
+        settings.search_spaces_dir,
+        settings.final_cluster_names,
+        clock_for(settings.clock_file).now(),
+        caller.name,
+    )
+    response.headers["Location"] = f"/api/v1/schedules/{schedule.id}"
+    return schedule
+
+
+@router.get("", summary="List schedules by name")
+def list_schedules(db: Db, _: Viewer, limit: Limit = 50, offset: Offset = 0) -> Page[ScheduleRead]:
+    return usecase.list_schedules(db, limit, offset)
+
+
+@router.get("/{schedule_id}", summary="One schedule, with its next due time and last firing")
+def get_schedule(schedule_id: str, db: Db, _: Viewer) -> ScheduleRead:
+    return usecase.get_schedule(db, schedule_id)
+
+
+@router.patch("/{schedule_id}", summary="Pause or resume a schedule")
+def update(schedule_id: str, body: ScheduleUpdate, request: Request, _: Member) -> ScheduleRead:
+    """Resuming computes the next due time from now: times missed while paused never fire."""
+    state = app_state(request)
+    now = clock_for(state.settings.clock_file).now()
+    return usecase.set_enabled(state.db, schedule_id, body.enabled, now)
+
+
+@router.delete("/{schedule_id}", status_code=204, summary="Delete a schedule")
+def delete(schedule_id: str, db: Db, _: Member) -> Response:
+    """Its firing history goes with it; the sweeps it submitted stay."""
+    usecase.delete_schedule(db, schedule_id)
+    return Response(status_code=204)
+
+
+@router.get("/{schedule_id}/firings", summary="A schedule's firings, newest first")
+def firings(
+    schedule_id: str, db: Db, _: Viewer, limit: Limit = 50, offset: Offset = 0
+) -> Page[ScheduleFiringRead]:
+    return usecase.list_firings(db, schedule_id, limit, offset)

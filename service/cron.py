@@ -1,0 +1,53 @@
+"""Cron expressions in a time zone, via cronsim (daylight-saving changes handled: a time that
+does not exist that day fires at the first valid minute after it, a repeated hour fires once)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from cronsim import CronSim, CronSimError
+
+# a schedule firing more often than this would flood the sweep cluster; cron's finest is 1/min
+MAX_DUE_TIMES = 10_000
+
+
+def cron_problem(expression: str, timezone: str) -> dict[str, str]:
+    """{field: message} for a bad cron expression or time zone; empty when both are fine."""
+    problems = {}
+    try:
+        zone = ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        close = sorted(z for z in available_timezones() if timezone.lower() in z.lower())[:5]
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        problems["timezone"] = f"unknown time zone {timezone!r}{hint}"
+        zone = ZoneInfo("UTC")
+    try:
+        CronSim(expression, datetime.now(zone))
+    except (CronSimError, ValueError) as error:
+        problems["cron"] = f"not a cron expression ({error}): e.g. '0 3 * * *' for 03:00 daily"
+    return problems
+
+
+def due_times(expression: str, timezone: str, after: datetime) -> Iterator[datetime]:
+    """The expression's times strictly after ``after``, in UTC."""
+    zone = ZoneInfo(timezone)
+    start = after.astimezone(zone)
+    for moment in CronSim(expression, start):
+        if moment > start:
+            yield moment.astimezone(UTC)
+
+
+def next_due(expression: str, timezone: str, after: datetime) -> datetime:
+    return next(due_times(expression, timezone, after))
+
+
+def due_between(expression: str, timezone: str, first: datetime, until: datetime) -> list[datetime]:
+    """Due times from ``first`` (itself due) up to and including ``until``."""
+    times = []
+    for moment in due_times(expression, timezone, first - timedelta(seconds=1)):
+        if moment > until or len(times) >= MAX_DUE_TIMES:
+            break
+        times.append(moment)
+    return times

@@ -1,0 +1,147 @@
+"""Firing schedules on a real database (SQLite and PostgreSQL), with time passed in: exactly once
+per due time, the overlap policies, the misfire policies, pause and resume."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import ScheduleCreate
+from service.db.models import ExperimentRow, ScheduleFiringRow
+from service.settings import REPO_ROOT
+from service.usecases.experiments import cancel_experiment
+from service.usecases.schedules import (
+    create_schedule,
+    due_schedule_ids,
+    fire_schedule,
+    get_schedule,
+    set_enabled,
+)
+from tests.conftest import minimal_spec
+
+T0 = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
+GRACE = timedelta(seconds=60)
+
+
+def schedule(db: sessionmaker[Session], **changes: Any) -> str:
+    request = ScheduleCreate.model_validate(
+        {"name": "every-minute", "cron": "* * * * *", "spec": minimal_spec(), **changes}
+    )
+    return create_schedule(db, request, REPO_ROOT / "search_spaces", ["local"], T0, "tester").id
+
+
+def tick(db: sessionmaker[Session], now: datetime) -> int:
+    return sum(fire_schedule(db, sid, now, GRACE) for sid in due_schedule_ids(db, now))
+
+
+def firings(db: sessionmaker[Session]) -> list[tuple[str, str | None]]:
+    with db.begin() as session:
+        rows = session.scalars(select(ScheduleFiringRow).order_by(ScheduleFiringRow.scheduled_for))
+        return [(row.outcome, row.experiment_id) for row in rows]
+
+
+def states(db: sessionmaker[Session]) -> list[str]:
+    with db.begin() as session:
+        return list(session.scalars(select(ExperimentRow.state).order_by(ExperimentRow.created_at)))
+
+
+def minute(n: int) -> datetime:
+    return T0 + timedelta(minutes=n)
+
+
+def test_each_due_time_fires_once_however_often_the_firer_looks(db: sessionmaker[Session]) -> None:
+    schedule_id = schedule(db, overlap="cancel_previous")
+    assert get_schedule(db, schedule_id).next_run_at == datetime(2026, 11, 21, 12, 1, tzinfo=UTC)
+    assert tick(db, T0) == 0
+    for n in range(1, 6):
+        assert tick(db, minute(n)) == 1
+        assert tick(db, minute(n)) == 0  # looking again fires nothing
+    assert [outcome for outcome, _ in firings(db)] == ["submitted"] * 5
+    # cancel_previous: every new sweep cancelled the queued one before it
+    assert states(db) == ["cancelled"] * 4 + ["queued"]
+    with db.begin() as session:
+        names = list(session.scalars(select(ExperimentRow.name).order_by(ExperimentRow.name)))
+    assert names == [f"digits-20261121T12{m:02d}" for m in range(1, 6)]
+    assert get_schedule(db, schedule_id).next_run_at == datetime(2026, 11, 21, 12, 6, tzinfo=UTC)
+
+
+def test_overlap_skip_and_queue(db: sessionmaker[Session]) -> None:
+    skipping = schedule(db, name="skipping", overlap="skip")
+    tick(db, minute(1))
+    tick(db, minute(2))  # the first sweep is still queued: this time is skipped
+    first = firings(db)[0][1]
+    assert [o for o, _ in firings(db)] == ["submitted", "skipped"]
+    set_enabled(db, skipping, False, minute(2))
+
+    schedule(db, name="queueing", overlap="queue")
+    tick(db, minute(3))
+    tick(db, minute(4))
+    tick(db, minute(5))
+    outcomes = [o for o, _ in firings(db)][2:]
+    assert outcomes == ["submitted", "waiting", "waiting"]
+    submitted = firings(db)[2][1]
+    assert submitted is not None and first is not None
+    cancel_experiment(db, submitted)  # the sweep ends: the oldest waiting firing goes next
+    tick(db, minute(5) + timedelta(seconds=10))
+    assert [o for o, _ in firings(db)][2:] == ["submitted", "submitted", "waiting"]
+
+
+def test_misfire_run_once_and_skip_after_downtime(db: sessionmaker[Session]) -> None:
+    schedule(db, name="catch-up", misfire="run_once", cron="*/10 * * * *")
+    schedule(db, name="no-catch-up", misfire="skip", cron="*/10 * * * *")
+    # no server ran from 12:00:30 to 13:05: the six times 12:10 .. 13:00 were all missed
+    assert tick(db, minute(65) - timedelta(seconds=30)) == 2
+    with db.begin() as session:
+        rows = session.scalars(select(ScheduleFiringRow).order_by(ScheduleFiringRow.id)).all()
+        by_outcome = {row.outcome: row for row in rows}
+    assert set(by_outcome) == {"submitted", "missed"} and len(rows) == 2
+    submitted, missed = by_outcome["submitted"], by_outcome["missed"]
+    assert submitted.scheduled_for == datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
+    assert "stands for 6 due time(s) missed while down" in submitted.message
+    assert "6 due time(s) from 2026-11-21T12:10" in missed.message
+    assert missed.experiment_id is None and submitted.experiment_id is not None
+    # the next due time is on time: both fire it (no-catch-up's sweep; catch-up skips: overlap)
+    assert tick(db, minute(70)) == 2
+    assert sorted(o for o, _ in firings(db)) == ["missed", "skipped", "submitted", "submitted"]
+
+
+def test_an_on_time_firing_stands_for_the_missed_ones_before_it(
+    db: sessionmaker[Session],
+) -> None:
+    schedule(db, misfire="run_once")
+    assert tick(db, minute(60) - timedelta(seconds=10)) == 1  # 13:00 is 20 s old: on time
+    with db.begin() as session:
+        only = session.scalars(select(ScheduleFiringRow)).one()
+    assert only.outcome == "submitted" and "also stands for 59 missed" in only.message
+
+
+def test_a_paused_schedule_never_fires_and_resuming_skips_the_pause(
+    db: sessionmaker[Session],
+) -> None:
+    schedule_id = schedule(db, enabled=False)
+    assert get_schedule(db, schedule_id).next_run_at is None
+    assert tick(db, minute(30)) == 0
+    resumed = set_enabled(db, schedule_id, True, minute(30))
+    assert resumed.next_run_at == datetime(2026, 11, 21, 12, 31, tzinfo=UTC)
+    assert tick(db, minute(31)) == 1 and len(firings(db)) == 1
+
+
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+def test_a_firing_that_fails_to_commit_leaves_nothing(db: sessionmaker[Session]) -> None:
+    """The firing row, the sweep and the next due time are one transaction."""
+    schedule_id = schedule(db)
+    with db.begin() as session:  # another process recorded this due time first
+        session.add(
+            ScheduleFiringRow(
+                schedule_id=schedule_id,
+                scheduled_for=datetime(2026, 11, 21, 12, 1, tzinfo=UTC),
+                outcome="submitted",
+                message="by the other server",
+            )
+        )
+    assert tick(db, minute(1)) == 0
+    assert states(db) == [] and len(firings(db)) == 1
