@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Protocol
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -50,15 +54,7 @@ FINAL_RUN_MOVES: dict[F, frozenset[F]] = {
 
 
 def move_final_run(row: FinalRunRow, target: F) -> None:
-    current = F(row.state)
-    if target not in FINAL_RUN_MOVES[current]:
-        raise IllegalTransition("final run", current.value, target.value)
-    row.state = target.value
-    now = utcnow()
-    if target is F.running and row.started_at is None:
-        row.started_at = now
-    if target.is_final:
-        row.finished_at = now
+    _move_timed(row, "final run", FINAL_RUN_MOVES, F(row.state), target, F.running)
 
 
 DEPLOYMENT_MOVES: dict[D, frozenset[D]] = {
@@ -78,24 +74,34 @@ def move_deployment(row: ModelDeploymentRow, target: D) -> None:
 
 
 def move_experiment(row: ExperimentRow, target: E) -> None:
-    current = E(row.state)
-    if target not in EXPERIMENT_MOVES[current]:
-        raise IllegalTransition("experiment", current.value, target.value)
-    row.state = target.value
-    now = utcnow()
-    if target is E.running and row.started_at is None:
-        row.started_at = now
-    if target.is_final:
-        row.finished_at = now
+    _move_timed(row, "experiment", EXPERIMENT_MOVES, E(row.state), target, E.running)
 
 
 def move_trial(row: TrialRow, target: T) -> None:
-    current = T(row.state)
-    if target not in TRIAL_MOVES[current]:
-        raise IllegalTransition("trial", current.value, target.value)
+    _move_timed(row, "trial", TRIAL_MOVES, T(row.state), target, T.running)
+
+
+class _Timed(Protocol):
+    state: str
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+def _move_timed(
+    row: _Timed,
+    kind: str,
+    moves: Mapping[Any, frozenset[Any]],
+    current: Any,
+    target: Any,
+    running: Any,
+) -> None:
+    """Move ``row`` along its table; stamp ``started_at`` on first running, ``finished_at`` on
+    a final state."""
+    if target not in moves[current]:
+        raise IllegalTransition(kind, current.value, target.value)
     row.state = target.value
     now = utcnow()
-    if target is T.running and row.started_at is None:
+    if target is running and row.started_at is None:
         row.started_at = now
     if target.is_final:
         row.finished_at = now

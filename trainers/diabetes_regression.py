@@ -19,7 +19,7 @@ import torch
 from sklearn.datasets import load_diabetes
 from torch import nn
 
-from trainers.practices import Split, Task, build_optimizer
+from trainers.practices import Split, Task, mlp_layers, task_from_config
 
 SPLIT_SEED = 20240502
 NUM_FEATURES = 10
@@ -52,13 +52,7 @@ def splits() -> dict[str, Split]:
 
 
 def build_model(hidden: int, depth: int, dropout: float) -> nn.Module:
-    layers: list[nn.Module] = []
-    width = NUM_FEATURES
-    for _ in range(depth):
-        layers += [nn.Linear(width, hidden), nn.ReLU(), nn.Dropout(dropout)]
-        width = hidden
-    layers += [nn.Linear(width, 1), nn.Flatten(0)]
-    return nn.Sequential(*layers)
+    return nn.Sequential(*mlp_layers(NUM_FEATURES, hidden, depth, dropout, 1), nn.Flatten(0))
 
 
 def loss(predictions: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
@@ -81,13 +75,5 @@ def metrics(totals: Mapping[str, float]) -> dict[str, float]:
 
 
 def build_task(config: Mapping[str, Any]) -> Task:
-    optimizer, weight_decay = str(config["optimizer"]), float(config["weight_decay"])
-    return Task(
-        model=build_model(int(config["hidden"]), int(config["depth"]), float(config["dropout"])),
-        splits=splits(),
-        loss=loss,
-        sums=sums,
-        metrics=metrics,
-        base_lr=float(config["lr"]),
-        make_optimizer=lambda params, lr: build_optimizer(optimizer, params, lr, weight_decay),
-    )
+    model = build_model(int(config["hidden"]), int(config["depth"]), float(config["dropout"]))
+    return task_from_config(model, splits(), loss, sums, metrics, config)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 import numpy as np
 import torch
 from sklearn.datasets import load_digits
 from torch import nn
 
-from trainers.practices import Split
+from trainers.practices import Split, Task, task_from_config
 
 NUM_CLASSES = 10
 SPLIT_SEED = 20240501
@@ -48,3 +49,8 @@ def sums(logits: torch.Tensor, targets: torch.Tensor) -> dict[str, float]:
 def metrics(totals: Mapping[str, float]) -> dict[str, float]:
     count = max(totals["count"], 1.0)
     return {"loss": totals["loss"] / count, "accuracy": totals["correct"] / count}
+
+
+def task(model: nn.Module, config: Mapping[str, Any]) -> Task:
+    """A digits classification task for ``model`` (inputs: 64 pixel intensities)."""
+    return task_from_config(model, splits(), loss, sums, metrics, config)

@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from trainers import digits
-from trainers.practices import Task, build_optimizer
+from trainers.practices import Task
 
 SIDE = 8
 
@@ -46,13 +46,4 @@ def build_model(config: Mapping[str, Any]) -> nn.Module:
 
 
 def build_task(config: Mapping[str, Any]) -> Task:
-    optimizer, weight_decay = str(config["optimizer"]), float(config["weight_decay"])
-    return Task(
-        model=build_model(config),
-        splits=digits.splits(),
-        loss=digits.loss,
-        sums=digits.sums,
-        metrics=digits.metrics,
-        base_lr=float(config["lr"]),
-        make_optimizer=lambda params, lr: build_optimizer(optimizer, params, lr, weight_decay),
-    )
+    return digits.task(build_model(config), config)

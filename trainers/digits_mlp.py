@@ -13,29 +13,15 @@ from typing import Any
 from torch import nn
 
 from trainers import digits
-from trainers.practices import Task, build_optimizer
+from trainers.practices import Task, mlp_layers
 
 NUM_FEATURES = 64
 
 
 def build_model(hidden: int, depth: int, dropout: float) -> nn.Module:
-    layers: list[nn.Module] = []
-    width = NUM_FEATURES
-    for _ in range(depth):
-        layers += [nn.Linear(width, hidden), nn.ReLU(), nn.Dropout(dropout)]
-        width = hidden
-    layers.append(nn.Linear(width, digits.NUM_CLASSES))
-    return nn.Sequential(*layers)
+    return nn.Sequential(*mlp_layers(NUM_FEATURES, hidden, depth, dropout, digits.NUM_CLASSES))
 
 
 def build_task(config: Mapping[str, Any]) -> Task:
-    optimizer, weight_decay = str(config["optimizer"]), float(config["weight_decay"])
-    return Task(
-        model=build_model(int(config["hidden"]), int(config["depth"]), float(config["dropout"])),
-        splits=digits.splits(),
-        loss=digits.loss,
-        sums=digits.sums,
-        metrics=digits.metrics,
-        base_lr=float(config["lr"]),
-        make_optimizer=lambda params, lr: build_optimizer(optimizer, params, lr, weight_decay),
-    )
+    model = build_model(int(config["hidden"]), int(config["depth"]), float(config["dropout"]))
+    return digits.task(model, config)

@@ -471,6 +471,40 @@ def data_fingerprint(splits: Mapping[str, Split]) -> str:
     return digest.hexdigest()
 
 
+def mlp_layers(
+    inputs: int, hidden: int, depth: int, dropout: float, outputs: int
+) -> list[nn.Module]:
+    """``depth`` hidden layers of Linear, ReLU, Dropout, then the output layer."""
+    layers: list[nn.Module] = []
+    width = inputs
+    for _ in range(depth):
+        layers += [nn.Linear(width, hidden), nn.ReLU(), nn.Dropout(dropout)]
+        width = hidden
+    layers.append(nn.Linear(width, outputs))
+    return layers
+
+
+def task_from_config(
+    model: nn.Module,
+    splits: Mapping[str, Split],
+    loss: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
+    sums: Callable[[torch.Tensor, torch.Tensor], dict[str, float]],
+    metrics: Callable[[Mapping[str, float]], dict[str, float]],
+    config: Mapping[str, Any],
+) -> Task:
+    """A Task whose optimizer comes from the config's ``optimizer``, ``lr`` and ``weight_decay``."""
+    name, weight_decay = str(config["optimizer"]), float(config["weight_decay"])
+    return Task(
+        model=model,
+        splits=splits,
+        loss=loss,
+        sums=sums,
+        metrics=metrics,
+        base_lr=float(config["lr"]),
+        make_optimizer=lambda params, lr: build_optimizer(name, params, lr, weight_decay),
+    )
+
+
 def build_optimizer(
     name: str, params: Any, lr: float, weight_decay: float
 ) -> torch.optim.Optimizer:

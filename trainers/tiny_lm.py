@@ -20,7 +20,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from trainers.practices import Split, Task, build_optimizer
+from trainers.practices import Split, Task, task_from_config
 
 CORPUS_SEED = 20240503
 CORPUS_SENTENCES = 6000
@@ -123,16 +123,6 @@ def build_task(config: Mapping[str, Any]) -> Task:
     d_model, heads = int(config["d_model"]), int(config["heads"])
     if d_model % heads:
         raise ValueError(f"d_model ({d_model}) must be a multiple of heads ({heads})")
-    optimizer, weight_decay = str(config["optimizer"]), float(config["weight_decay"])
-    model = TinyLM(
-        len(vocabulary()), d_model, int(config["layers"]), heads, float(config["dropout"])
-    )
-    return Task(
-        model=model,
-        splits=splits(),
-        loss=loss,
-        sums=sums,
-        metrics=metrics,
-        base_lr=float(config["lr"]),
-        make_optimizer=lambda params, lr: build_optimizer(optimizer, params, lr, weight_decay),
-    )
+    layers, dropout = int(config["layers"]), float(config["dropout"])
+    model = TinyLM(len(vocabulary()), d_model, layers, heads, dropout)
+    return task_from_config(model, splits(), loss, sums, metrics, config)
