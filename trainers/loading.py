@@ -13,12 +13,13 @@ from trainers.practices import Task
 from trainers.registry import get_trainer, load_reference
 
 
-def load_task(trainer: str, config: Mapping[str, Any], checkpoint_uri: str) -> Task:
+def load_task(trainer: str, config: Mapping[str, Any], checkpoint: Checkpoint | str) -> Task:
     """The bundled trainer's task built from ``config``, its model loaded from the checkpoint
-    (a local path or a pyarrow URI) and put in eval mode."""
+    (a Ray Train checkpoint, or its URI: a local path or a pyarrow URI) and put in eval mode."""
     info = get_trainer(trainer)
     task: Task = load_reference(info.task)({**info.defaults, **config})
-    task.model.load_state_dict(kit.read_state(Checkpoint(checkpoint_uri))["model"])
+    source = checkpoint if isinstance(checkpoint, Checkpoint) else Checkpoint(checkpoint)
+    task.model.load_state_dict(kit.read_state(source)["model"])
     task.model.eval()
     return task
 

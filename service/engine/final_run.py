@@ -192,7 +192,7 @@ def evaluate_on_test(
     code, whose data raysweep does not know."""
     if spec.trainer is None:
         return None, None
-    task = load_task(spec.trainer, config, checkpoint.path)
+    task = load_task(spec.trainer, config, checkpoint)  # keeps the storage filesystem
     metrics = practices.evaluate(task.model, task, task.splits["test"], torch.device("cpu"))
     return {f"test_{name}": value for name, value in metrics.items()}, practices.data_fingerprint(
         task.splits
