@@ -39,7 +39,7 @@ from service.engine.trial import TrialPlan, run_trial
 from service.settings import Settings, get_settings
 from service.states import end_open_trials, move_experiment
 from service.storage import code_package_uri, experiment_uri, read_json, train_runs_uri
-from trainers.registry import KIT_LOOP, get_trainer
+from trainers.registry import get_trainer
 
 log = logging.getLogger("raysweep.driver")
 
@@ -135,19 +135,11 @@ def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object] |
 def trial_plan(
     spec: ExperimentSpec, settings: Settings, experiment_id: str, finished: frozenset[str]
 ) -> TrialPlan:
-    resources, faults = spec.resources, spec.fault_tolerance
-    return TrialPlan(
-        trainer=spec.trainer,
-        entrypoint=spec.code.entrypoint if spec.code is not None else KIT_LOOP,
+    return TrialPlan.from_spec(
+        spec,
         epochs=spec.early_stopping.max_t,
-        checkpoint_frequency=faults.checkpoint_frequency,
-        max_failures=faults.max_failures,
-        num_workers=resources.num_workers,
-        use_gpu=resources.use_gpu,
-        cpus_per_worker=resources.cpus_per_worker,
-        gpus_per_worker=resources.gpus_per_worker,
+        num_workers=spec.resources.num_workers,
         storage_path=train_runs_uri(settings.storage_root, experiment_id),
-        seed=spec.search.seed or 0,
         finished_trials=finished,
     )
 

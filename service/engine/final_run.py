@@ -18,7 +18,7 @@ from typing import Any
 
 import ray
 import torch
-from ray.train import Checkpoint, CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
+from ray.train import Checkpoint
 from ray.train.torch import TorchTrainer
 from ray.train.v2._internal.execution.context import TrainRunContext
 from ray.train.v2.api.callback import UserCallback
@@ -32,19 +32,13 @@ from service.db.models import FinalRunResultRow, FinalRunRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.callback import reported_metrics
 from service.engine.driver import runtime_env, with_db_retry
-from service.engine.trial import (
-    TrialPlan,
-    failure_summary,
-    load_training_function,
-    train_config,
-)
+from service.engine.trial import TrialPlan, build_trainer, failure_summary, train_config
 from service.settings import REPO_ROOT, Settings, get_settings
 from service.states import move_final_run
 from service.storage import artifact_uri, experiment_uri
 from service.usecases.models import register_version
 from trainers import practices
 from trainers.loading import load_task
-from trainers.registry import KIT_LOOP
 
 log = logging.getLogger("raysweep.final_run")
 CHECKPOINTS_KEPT = 2
@@ -146,43 +140,17 @@ def read_job(db: sessionmaker[Session], final_run_id: int) -> FinalRunJob | None
 
 
 def trainer_for(job: FinalRunJob, settings: Settings) -> TorchTrainer:
-    spec = job.spec
-    plan = TrialPlan(
-        trainer=spec.trainer,
-        entrypoint=spec.code.entrypoint if spec.code is not None else KIT_LOOP,
+    plan = TrialPlan.from_spec(
+        job.spec,
         epochs=job.epochs,
-        checkpoint_frequency=spec.fault_tolerance.checkpoint_frequency,
-        max_failures=spec.fault_tolerance.max_failures,
         num_workers=job.num_workers,
-        use_gpu=spec.resources.use_gpu,
-        cpus_per_worker=spec.resources.cpus_per_worker,
-        gpus_per_worker=spec.resources.gpus_per_worker,
         storage_path=final_runs_uri(settings.storage_root, job.experiment_id),
-        seed=spec.search.seed or 0,
     )
     config = train_config(plan, job.config)
     if job.warm_start_uri:
         config["warm_start_from"] = job.warm_start_uri
-    return TorchTrainer(
-        load_training_function(plan),
-        train_loop_config=config,
-        scaling_config=ScalingConfig(
-            num_workers=job.num_workers,
-            use_gpu=plan.use_gpu,
-            resources_per_worker=plan.resources_per_worker(),
-        ),
-        run_config=RunConfig(
-            name=f"final-{job.final_run_id}",
-            storage_path=plan.storage_path,
-            failure_config=FailureConfig(max_failures=plan.max_failures),
-            checkpoint_config=CheckpointConfig(num_to_keep=CHECKPOINTS_KEPT),
-            callbacks=[
-                StoreFinalRunResults(
-                    job.final_run_id, job.experiment_id, settings.database_url_value
-                )
-            ],
-        ),
-    )
+    store = StoreFinalRunResults(job.final_run_id, job.experiment_id, settings.database_url_value)
+    return build_trainer(plan, config, f"final-{job.final_run_id}", CHECKPOINTS_KEPT, store)
 
 
 def evaluate_on_test(

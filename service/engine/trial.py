@@ -10,9 +10,11 @@ from ray import tune
 from ray.train import Checkpoint, CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
 from ray.train.torch import TorchTrainer
 from ray.train.v2._internal.execution.context import TrainRunContext
+from ray.train.v2.api.callback import UserCallback
 from ray.tune.integration.ray_train import TuneReportCallback
 
-from trainers.registry import TASK_KEY, get_trainer, load_reference
+from raysweep.spec import ExperimentSpec
+from trainers.registry import KIT_LOOP, TASK_KEY, get_trainer, load_reference
 
 # added to the next result after Ray Train restarted the trial's worker group
 RESTARTS_KEY = "raysweep_worker_group_restarts"
@@ -41,6 +43,34 @@ class TrialPlan:
     seed: int
     # trials the database already holds as final: a restored sweep must not run them again
     finished_trials: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_spec(
+        cls,
+        spec: ExperimentSpec,
+        *,
+        epochs: int,
+        num_workers: int | tuple[int, int],
+        storage_path: str,
+        finished_trials: frozenset[str] = frozenset(),
+    ) -> TrialPlan:
+        """The spec's trainer or code, fault tolerance, resources and seed; the sweep's trials
+        and the final runs differ only in budget, workers and where their runs live."""
+        resources, faults = spec.resources, spec.fault_tolerance
+        return cls(
+            trainer=spec.trainer,
+            entrypoint=spec.code.entrypoint if spec.code is not None else KIT_LOOP,
+            epochs=epochs,
+            checkpoint_frequency=faults.checkpoint_frequency,
+            max_failures=faults.max_failures,
+            num_workers=num_workers,
+            use_gpu=resources.use_gpu,
+            cpus_per_worker=resources.cpus_per_worker,
+            gpus_per_worker=resources.gpus_per_worker,
+            storage_path=storage_path,
+            seed=spec.search.seed or 0,
+            finished_trials=finished_trials,
+        )
 
     def resources_per_worker(self) -> dict[str, float]:
         resources = {"CPU": self.cpus_per_worker}
@@ -119,29 +149,39 @@ class ReportToTune(TuneReportCallback):
         super().after_report(run_context, metrics, checkpoint)
 
 
-def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
-    """Runs in the Tune trial actor. The Train run is named after the trial, so a restored sweep
-    finds the run's checkpoints and the workers continue from the latest one."""
-    trial_id = tune.get_context().get_trial_id()
-    if trial_id in plan.finished_trials:
-        # the previous driver saw this trial end after Tune's last state snapshot
-        return
-    trainer = TorchTrainer(
+def build_trainer(
+    plan: TrialPlan,
+    config: dict[str, Any],
+    name: str,
+    checkpoints_to_keep: int | None,
+    callback: UserCallback,
+) -> TorchTrainer:
+    """One Ray Train run of the plan. Its name is stable (a trial id, a final run's id), so a
+    resubmitted run finds its checkpoints and the workers continue from the latest one."""
+    return TorchTrainer(
         load_training_function(plan),
-        train_loop_config=train_config(plan, config),
+        train_loop_config=config,
         scaling_config=ScalingConfig(
             num_workers=plan.num_workers,
             use_gpu=plan.use_gpu,
             resources_per_worker=plan.resources_per_worker(),
         ),
         run_config=RunConfig(
-            name=trial_id,
+            name=name,
             storage_path=plan.storage_path,
             failure_config=FailureConfig(max_failures=plan.max_failures),
-            # Train keeps every checkpoint while the trial runs; the driver prunes a finished
-            # trial to its latest N plus its best (service.engine.retention)
-            checkpoint_config=CheckpointConfig(num_to_keep=None),
-            callbacks=[ReportToTune()],
+            checkpoint_config=CheckpointConfig(num_to_keep=checkpoints_to_keep),
+            callbacks=[callback],
         ),
     )
-    trainer.fit()
+
+
+def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
+    """Runs in the Tune trial actor; the Train run is named after the trial."""
+    trial_id = tune.get_context().get_trial_id()
+    if trial_id in plan.finished_trials:
+        # the previous driver saw this trial end after Tune's last state snapshot
+        return
+    # Train keeps every checkpoint while the trial runs; the driver prunes a finished trial to
+    # its latest N plus its best (service.engine.retention)
+    build_trainer(plan, train_config(plan, config), trial_id, None, ReportToTune()).fit()
