@@ -103,12 +103,15 @@ def epoch_metrics(
     stats: practices.EpochStats, validation: dict[str, float], epoch: int, lr: float
 ) -> dict[str, float]:
     _, world_size = world()
-    train_loss = practices.all_reduce_sum([stats.mean_loss])[0] / world_size
+    # one all-reduce for every per-rank figure of the epoch
+    loss_sum, seconds_sum, wait_sum = practices.all_reduce_sum(
+        [stats.mean_loss, stats.seconds, stats.allreduce_wait_s]
+    )
+    train_loss = loss_sum / world_size
     if not math.isfinite(train_loss):
         raise FloatingPointError(f"training diverged: train_loss is {train_loss} at epoch {epoch}")
     # every rank steps in lockstep (DDP), so the mean epoch time over ranks is the epoch's
-    seconds = max(practices.all_reduce_sum([stats.seconds])[0] / world_size, 1e-9)
-    total = stats.samples / seconds
+    total = stats.samples / max(seconds_sum / world_size, 1e-9)
     metrics = {
         "epoch": epoch,
         "train_loss": train_loss,
@@ -118,8 +121,7 @@ def epoch_metrics(
         "lr": lr,
     }
     if world_size > 1:
-        wait, seconds = practices.all_reduce_sum([stats.allreduce_wait_s, stats.seconds])
-        metrics["allreduce_share"] = wait / max(seconds, 1e-9)
+        metrics["allreduce_share"] = wait_sum / max(seconds_sum, 1e-9)
     return metrics
 
 

@@ -413,9 +413,9 @@ def train_epoch(
     usable = len(batches) - len(batches) % accum
     started = time.perf_counter()
     optimizer.zero_grad(set_to_none=True)
+    no_sync = getattr(model, "no_sync", None)  # DDP only
     for index, batch in enumerate(batches[:usable]):
         last_micro = (index + 1) % accum == 0
-        no_sync = getattr(model, "no_sync", None)
         context = no_sync() if no_sync is not None and not last_micro else contextlib.nullcontext()
         inputs = train.inputs[batch].to(device, non_blocking=True)
         targets = train.targets[batch].to(device, non_blocking=True)
