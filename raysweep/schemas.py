@@ -223,6 +223,11 @@ class Page(BaseModel, Generic[T]):
     limit: int
     offset: int
 
+    @classmethod
+    def whole(cls, items: list[T]) -> Page[T]:
+        """A listing that is never paged: every item in one page."""
+        return cls(items=items, total=len(items), limit=len(items), offset=0)
+
 
 class TokenCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")

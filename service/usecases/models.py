@@ -103,7 +103,7 @@ def list_versions(db: sessionmaker[Session], name: str) -> Page[ModelVersionRead
             raise NotFound(f"no model named {name!r}")
         aliases = _aliases(session, name)
         items = [_version_read(row, aliases) for row in rows]
-    return Page(items=items, total=len(items), limit=len(items), offset=0)
+    return Page.whole(items)
 
 
 def _version_row(session: Session, name: str, version_or_alias: str) -> ModelVersionRow:

@@ -50,7 +50,7 @@ def promote_experiment(
     overrides: PromotionOverrides,
     requested_by: str | None,
     final_clusters: list[str],
-) -> list[FinalRunRead]:
+) -> Page[FinalRunRead]:
     """Queue a final run for each of the top-k completed trials not promoted yet, on the named
     final cluster (default: the first of ``final_clusters``); returns the experiment's final
     runs. A sweep that has not completed, or has no completed trial, is a ``Conflict`` naming the
@@ -111,7 +111,7 @@ def promote_experiment(
                 + ", ".join(f"trial {f.trial_id} as final run {f.id}" for f in created),
                 data={"final_runs": [f.id for f in created]},
             )
-    return list_final_runs(db, experiment_id).items
+    return list_final_runs(db, experiment_id)
 
 
 def to_read(session: Session, row: FinalRunRow) -> FinalRunRead:
@@ -135,7 +135,7 @@ def list_final_runs(db: sessionmaker[Session], experiment_id: str) -> Page[Final
             .order_by(FinalRunRow.rank, FinalRunRow.id)
         ).all()
         items = [to_read(session, row) for row in rows]
-    return Page(items=items, total=len(items), limit=len(items), offset=0)
+    return Page.whole(items)
 
 
 def get_final_run_row(session: Session, final_run_id: int) -> FinalRunRow:
@@ -162,4 +162,4 @@ def final_run_results(db: sessionmaker[Session], final_run_id: int) -> Page[Resu
             ResultRead(iteration=r.epoch, metrics=r.metrics, reported_at=r.reported_at)
             for r in rows
         ]
-    return Page(items=items, total=len(items), limit=len(items), offset=0)
+    return Page.whole(items)

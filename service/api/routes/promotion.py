@@ -39,7 +39,7 @@ def promote(
         state.settings.final_cluster_names,
     )
     response.headers["Location"] = f"/api/v1/experiments/{experiment_id}/final-runs"
-    return Page(items=runs, total=len(runs), limit=len(runs), offset=0)
+    return runs
 
 
 @router.get("/experiments/{experiment_id}/final-runs", summary="An experiment's final runs")
