@@ -242,19 +242,28 @@ def models_command(client: Client, args: argparse.Namespace, as_json: bool) -> A
 
 
 def schedules_command(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
-    """ls | create NAME CRON SPEC-FILE | pause ID | resume ID | firings ID | rm ID."""
-    needed = {"ls": 0, "create": 3, "pause": 1, "resume": 1, "firings": 1, "rm": 1}[args.action]
-    if len(args.names) != needed:
-        raise ValueError(f"schedules {args.action} takes {needed} argument(s): see --help")
+    """ls | create NAME CRON SPEC-FILE | create NAME CRON --retrain MODEL | pause ID |
+    resume ID | firings ID | rm ID."""
+    create_args = 2 if args.retrain else 3
+    needed = {"ls": 0, "create": create_args, "pause": 1, "resume": 1, "firings": 1, "rm": 1}
+    if len(args.names) != needed[args.action]:
+        raise ValueError(
+            f"schedules {args.action} takes {needed[args.action]} argument(s): see --help"
+        )
     result: Any
     if args.action == "ls":
         result = client.schedules()
     elif args.action == "create":
         options = {"timezone": args.timezone, "overlap": args.overlap, "misfire": args.misfire}
-        name, cron, spec = args.names
-        result = client.create_schedule(
-            name, cron, spec, **{k: v for k, v in options.items() if v is not None}
-        )
+        options = {k: v for k, v in options.items() if v is not None}
+        if args.retrain:
+            retrain = {"model": args.retrain, "margin": args.margin, "epochs": args.epochs}
+            if args.retune_samples:
+                retrain["retune"] = {"num_samples": args.retune_samples}
+            retrain = {k: v for k, v in retrain.items() if v is not None}
+            result = client.create_schedule(*args.names, retrain=retrain, **options)
+        else:
+            result = client.create_schedule(*args.names, **options)
     elif args.action in ("pause", "resume"):
         result = client.set_schedule_enabled(args.names[0], args.action == "resume")
     elif args.action == "firings":
@@ -395,8 +404,8 @@ def parser() -> argparse.ArgumentParser:
     models_cmd.add_argument("names", nargs="*", help="NAME, then VERSION or ALIAS VERSION.")
     schedules_cmd = add(
         "schedules",
-        "Cron schedules that submit sweeps: ls | create NAME CRON SPEC-FILE | pause ID | "
-        "resume ID | firings ID | rm ID.",
+        "Cron schedules that submit sweeps or retrain models: ls | create NAME CRON SPEC-FILE | "
+        "create NAME CRON --retrain MODEL | pause ID | resume ID | firings ID | rm ID.",
         with_id=False,
     )
     schedules_cmd.add_argument(
@@ -408,6 +417,24 @@ def parser() -> argparse.ArgumentParser:
         "--overlap", choices=("skip", "queue", "cancel_previous"), help="With create."
     )
     schedules_cmd.add_argument("--misfire", choices=("run_once", "skip"), help="With create.")
+    schedules_cmd.add_argument(
+        "--retrain",
+        metavar="MODEL",
+        help="With create, instead of SPEC-FILE: retrain MODEL's production version at each "
+        "due time; it replaces production only if it beats it on the held-out test metric.",
+    )
+    schedules_cmd.add_argument(
+        "--margin", type=float, help="With --retrain: how much better it must be (default 0)."
+    )
+    schedules_cmd.add_argument(
+        "--epochs", type=int, help="With --retrain: epochs (default: the champion's)."
+    )
+    schedules_cmd.add_argument(
+        "--retune-samples",
+        type=int,
+        help="With --retrain: re-tune first with this many trials, warm-started from the "
+        "previous sweep's best configs.",
+    )
     code_cmd = add(
         "code",
         "Upload training code (a directory, .zip or .tar.gz; prints the sha256 a spec's "

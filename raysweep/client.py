@@ -181,21 +181,33 @@ class Client:
     # --- schedules ---------------------------------------------------------------------------
 
     def create_schedule(
-        self, name: str, cron: str, spec: Mapping[str, Any] | str | Path, **options: Any
+        self,
+        name: str,
+        cron: str,
+        spec: Mapping[str, Any] | str | Path | None = None,
+        *,
+        retrain: Mapping[str, Any] | None = None,
+        **options: Any,
     ) -> ScheduleRead:
-        """A cron schedule submitting ``spec`` (a dict or a YAML/JSON file) as a new sweep at
-        each due time; ``options``: timezone, enabled, overlap, misfire.
+        """A cron schedule: with ``spec`` (a dict or a YAML/JSON file) it submits a new sweep at
+        each due time; with ``retrain`` (``model``, and optionally ``alias``, ``margin``,
+        ``epochs``, ``num_workers``, ``cluster``, ``retune``) it retrains that model's
+        production version and promotes the result only if it wins on the held-out test
+        metric. ``options``: timezone, enabled, overlap, misfire.
 
         Example::
 
             client.create_schedule("nightly", "0 3 * * *", "sweep.yaml",
                                    timezone="Europe/Berlin", overlap="queue")
+            client.create_schedule("weekly", "0 4 * * 1",
+                                   retrain={"model": "digits", "margin": 0.005})
         """
-        body = read_mapping(spec) if isinstance(spec, str | Path) else dict(spec)
-        data = self.request(
-            "POST", "/schedules", body={"name": name, "cron": cron, "spec": body, **options}
-        )
-        return ScheduleRead.model_validate(data)
+        body: dict[str, Any] = {"name": name, "cron": cron, **options}
+        if spec is not None:
+            body["spec"] = read_mapping(spec) if isinstance(spec, str | Path) else dict(spec)
+        if retrain is not None:
+            body["kind"], body["retrain"] = "retrain", dict(retrain)
+        return ScheduleRead.model_validate(self.request("POST", "/schedules", body=body))
 
     def schedules(self) -> list[ScheduleRead]:
         return [ScheduleRead.model_validate(item) for item in self.pages("/schedules")]
@@ -206,7 +218,8 @@ class Client:
         return ScheduleRead.model_validate(data)
 
     def schedule_firings(self, schedule_id: str) -> list[ScheduleFiringRead]:
-        """Every firing, newest first: scheduled and actual time, outcome, the sweep it made."""
+        """Every firing, newest first: scheduled and actual time, outcome, the sweep or final
+        run it started."""
         pages = self.pages(f"/schedules/{schedule_id}/firings")
         return [ScheduleFiringRead.model_validate(item) for item in pages]
 

@@ -293,6 +293,12 @@ class FinalRunRead(ReadModel):
     metrics: dict[str, Any] | None = Field(description="The last epoch's reported metrics.")
     test_metrics: dict[str, Any] | None = Field(description="On the held-out test split.")
     checkpoint_uri: str | None
+    purpose: Literal["promotion", "retrain"] = Field(
+        description="`promotion` (once per trial) or `retrain` (a retrain schedule's firing)."
+    )
+    challenge: dict[str, Any] | None = Field(
+        description="A retrain's champion/challenger rule: alias, margin, metric, mode."
+    )
     model_version: int | None = None
     created_at: datetime
     started_at: datetime | None
@@ -316,6 +322,11 @@ class ModelVersionRead(ReadModel):
         description="raysweep version, git commit when known, or the uploaded package's sha256."
     )
     data_fingerprint: str | None = Field(description="sha256 of the dataset's splits.")
+    comparison: dict[str, Any] | None = Field(
+        default=None,
+        description="A retrained version's champion/challenger result: the metric, both "
+        "values, the margin and whether it was promoted.",
+    )
     aliases: list[str] = Field(default_factory=list)
     created_at: datetime
 
@@ -367,13 +378,65 @@ class DeploymentRead(ReadModel):
     updated_at: datetime
 
 
+class Retune(BaseModel):
+    """A small sweep before the retrain, warm-started from the previous study's best configs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    num_samples: int = Field(default=4, ge=1, le=1000, description="Trials of the re-tuning sweep.")
+    warm_start_top: int = Field(
+        default=3,
+        ge=1,
+        le=100,
+        description="The previous study's best completed configs tried first "
+        "(`points_to_evaluate`).",
+    )
+
+
+class RetrainSettings(BaseModel):
+    """What a `retrain` schedule retrains and how the result may replace the model in use."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = Field(min_length=1, max_length=128, description="A registered model's name.")
+    alias: str = Field(
+        default="production",
+        min_length=1,
+        max_length=64,
+        description="The alias whose version is retrained, and which the retrained version "
+        "takes only if it beats that version (the champion).",
+    )
+    margin: float = Field(
+        default=0.0,
+        ge=0,
+        description="How much better (absolute, on the held-out test metric of the sweep's "
+        "metric) the challenger must be; a tie or less keeps the champion.",
+    )
+    epochs: int | None = Field(
+        default=None, ge=1, le=100_000, description="Default: the champion's final-run epochs."
+    )
+    num_workers: int | None = Field(
+        default=None, ge=1, le=4096, description="Default: the champion's final-run workers."
+    )
+    cluster: str | None = Field(
+        default=None, description="Final cluster; default: the champion's, else the first."
+    )
+    retune: Retune | None = Field(
+        default=None, description="Re-tune first; the new sweep's best config is retrained."
+    )
+
+
 class ScheduleCreate(BaseModel):
-    """A cron schedule that submits a fresh sweep from ``spec`` at every due time.
+    """A cron schedule. Kind `sweep` submits ``spec`` as a fresh sweep at every due time; kind
+    `retrain` trains ``retrain.model``'s production version's config again on the current data
+    as a final run (optionally after a small re-tuning sweep) and promotes it only if it wins.
 
     Example::
 
         ScheduleCreate(name="nightly", cron="0 3 * * *", timezone="Europe/Berlin",
                        spec={"name": "digits", "trainer": "digits_mlp", ...})
+        ScheduleCreate(name="weekly-retrain", cron="0 4 * * 1", kind="retrain",
+                       retrain={"model": "digits", "margin": 0.005})
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -383,20 +446,28 @@ class ScheduleCreate(BaseModel):
         min_length=1, max_length=128, description="Five-field cron, e.g. `0 3 * * *`."
     )
     timezone: str = Field(default="UTC", description="IANA time zone the cron reads in.")
-    kind: Literal["sweep"] = Field(
-        default="sweep", description="`sweep`: submit the spec as a new experiment each time."
+    kind: Literal["sweep", "retrain"] = Field(
+        default="sweep",
+        description="`sweep`: submit `spec` as a new experiment each time; `retrain`: retrain "
+        "the model named in `retrain` and promote it only if it beats the current version.",
     )
     enabled: bool = True
     overlap: Literal["skip", "queue", "cancel_previous"] = Field(
         default="skip",
-        description="When the previous firing's sweep is still going: skip this time, queue it "
-        "until the previous one ends, or cancel the previous one.",
+        description="When the previous firing's run is still going: skip this time, queue it "
+        "until the previous one ends, or cancel the previous one (sweeps only: a final run "
+        "cannot be cancelled).",
     )
     misfire: Literal["run_once", "skip"] = Field(
         default="run_once",
         description="Due times missed while no server ran: fire once for all, or skip them.",
     )
-    spec: dict[str, Any] = Field(description="The experiment spec each firing submits.")
+    spec: dict[str, Any] | None = Field(
+        default=None, description="Kind `sweep`: the experiment spec each firing submits."
+    )
+    retrain: RetrainSettings | None = Field(
+        default=None, description="Kind `retrain`: the model and the champion/challenger rule."
+    )
 
 
 class ScheduleUpdate(BaseModel):
@@ -409,10 +480,13 @@ class ScheduleFiringRead(ReadModel):
     scheduled_for: datetime
     fired_at: datetime
     outcome: str = Field(
-        description="submitted, waiting (queued behind the previous run), skipped (overlap) or "
-        "missed (misfire: skip)."
+        description="submitted (a sweep), waiting (queued behind the previous run), skipped "
+        "(overlap), missed (misfire: skip), failed; for retrains tuning, training, then "
+        "promoted (the retrained version took the alias) or kept (the champion stayed; the "
+        "retrained version is the `candidate`)."
     )
-    experiment_id: str | None
+    experiment_id: str | None = Field(description="The sweep it submitted (or re-tuned with).")
+    final_run_id: int | None = Field(description="The retrain's final run.")
     message: str
 
 
@@ -425,7 +499,10 @@ class ScheduleRead(ReadModel):
     enabled: bool
     overlap: str
     misfire: str
-    template: dict[str, Any] = Field(description="The checked spec each firing submits.")
+    template: dict[str, Any] | None = Field(
+        description="Kind `sweep`: the checked spec each firing submits."
+    )
+    retrain: RetrainSettings | None = Field(description="Kind `retrain`: what is retrained.")
     next_run_at: datetime | None = Field(description="The next due time (UTC); none when paused.")
     created_by: str | None
     created_at: datetime

@@ -35,7 +35,7 @@ def schedule(db: sessionmaker[Session], **changes: Any) -> str:
 
 
 def tick(db: sessionmaker[Session], now: datetime) -> int:
-    return sum(fire_schedule(db, sid, now, GRACE) for sid in due_schedule_ids(db, now))
+    return sum(fire_schedule(db, sid, now, GRACE, ["local"]) for sid in due_schedule_ids(db, now))
 
 
 def firings(db: sessionmaker[Session]) -> list[tuple[str, str | None]]:

@@ -1,4 +1,5 @@
-"""ScheduleFirer: fires every schedule's due times (exactly once across server processes)."""
+"""ScheduleFirer: fires every schedule's due times (exactly once across server processes) and
+moves retrain firings on as their sweeps and final runs end."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from service.clock import Clock
 from service.settings import Settings
+from service.usecases.retrain import advance_retrains
 from service.usecases.schedules import due_schedule_ids, fire_schedule
 
 
@@ -17,10 +19,13 @@ class ScheduleFirer:
     def __init__(self, db: sessionmaker[Session], settings: Settings, clock: Clock):
         self.db, self.clock = db, clock
         self.grace = timedelta(seconds=settings.misfire_grace_s)
+        self.final_clusters = settings.final_cluster_names
 
     def run_once(self) -> int:
+        # retrains first: an ended retrain lets a firing queued behind it start in this pass
+        moved = advance_retrains(self.db, self.final_clusters)
         now = self.clock.now()
-        return sum(
-            fire_schedule(self.db, schedule_id, now, self.grace)
+        return moved + sum(
+            fire_schedule(self.db, schedule_id, now, self.grace, self.final_clusters)
             for schedule_id in due_schedule_ids(self.db, now)
         )

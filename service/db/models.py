@@ -20,6 +20,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -233,13 +234,24 @@ class FinalRunRow(Base):
     metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     test_metrics: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     checkpoint_uri: Mapped[str | None] = mapped_column(Text)
+    # "promotion" (once per trial) or "retrain" (a schedule's firing; any number per trial)
+    purpose: Mapped[str] = mapped_column(String(16), default="promotion")
+    # a retrain's rule: {alias, margin, metric, mode}; decided when its version registers
+    challenge: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
 
     __table_args__ = (
-        UniqueConstraint("experiment_id", "trial_id"),
+        Index(
+            "uq_final_runs_promotion",
+            "experiment_id",
+            "trial_id",
+            unique=True,
+            sqlite_where=text("purpose = 'promotion'"),
+            postgresql_where=text("purpose = 'promotion'"),
+        ),
         Index("ix_final_runs_state", "state"),
     )
 
@@ -278,6 +290,7 @@ class ModelVersionRow(Base):
     checkpoint_uri: Mapped[str] = mapped_column(Text)
     code_version: Mapped[dict[str, Any]]
     data_fingerprint: Mapped[str | None] = mapped_column(String(64))
+    comparison: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # champion/challenger
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     __table_args__ = (UniqueConstraint("name", "version"),)
@@ -331,7 +344,7 @@ class ModelDeploymentRow(Base):
 
 
 class ScheduleRow(Base):
-    """A cron schedule that submits a fresh sweep from its template at each due time."""
+    """A cron schedule: a fresh sweep from its template, or a retrain, at each due time."""
 
     __tablename__ = "schedules"
 
@@ -343,7 +356,8 @@ class ScheduleRow(Base):
     enabled: Mapped[bool] = mapped_column(Boolean)
     overlap: Mapped[str] = mapped_column(String(16))
     misfire: Mapped[str] = mapped_column(String(16))
-    template: Mapped[dict[str, Any]]  # the checked experiment spec a firing submits
+    template: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # kind sweep: the spec
+    retrain: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # kind retrain: its settings
     next_run_at: Mapped[datetime | None]
     created_by: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -363,6 +377,7 @@ class ScheduleFiringRow(Base):
     fired_at: Mapped[datetime] = mapped_column(default=utcnow)
     outcome: Mapped[str] = mapped_column(String(16))
     experiment_id: Mapped[str | None] = mapped_column(String(32))
+    final_run_id: Mapped[int | None] = mapped_column(BigInteger)  # a retrain's final run
     message: Mapped[str] = mapped_column(Text)
 
     __table_args__ = (

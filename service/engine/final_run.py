@@ -4,6 +4,7 @@ Trains a promoted trial's (scaled) config with the promotion's workers as one Ra
 ``final-<id>`` under the experiment's storage, so a resubmitted job continues from the run's
 latest checkpoint. Every epoch's report is stored as it happens; at the end a bundled trainer's
 model is scored on the held-out test split, and the run becomes a model version with lineage.
+A retrain (a schedule's) then challenges the alias it was retrained for (champion/challenger).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from service.engine.trial import TrialPlan, build_trainer, failure_summary, trai
 from service.settings import REPO_ROOT, Settings, get_settings
 from service.states import move_final_run
 from service.storage import artifact_uri, experiment_uri
-from service.usecases.models import register_version
+from service.usecases.models import challenge_champion, register_version
 from trainers import practices
 from trainers.loading import load_task
 
@@ -211,6 +212,20 @@ def finish(
             f"final run {row.id} registered as {version.name} version {version.version}",
             data={"model": version.name, "version": version.version, "final_run_id": row.id},
         )
+        if row.challenge is not None:  # a retrain: it replaces the champion only if it wins
+            comparison = challenge_champion(session, version, row.challenge)
+            outcome_text = (
+                f"took {comparison['alias']!r}"
+                if comparison["promoted"]
+                else f"kept as 'candidate'; {comparison['alias']!r} stays"
+            )
+            repo.add_event(
+                session,
+                row.experiment_id,
+                "champion_challenger",
+                f"{version.name} version {version.version} {outcome_text}: {comparison['reason']}",
+                data={"model": version.name, "version": version.version, **comparison},
+            )
 
 
 def run(final_run_id: int) -> int:

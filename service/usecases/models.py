@@ -132,18 +132,82 @@ def set_alias(
     """Point ``alias`` at ``version`` (moving it from its previous holder); history is kept."""
     with db.begin() as session:
         _version_row(session, name, str(version))
-        row = session.get(ModelAliasRow, (name, alias), with_for_update=True)
-        previous = row.version if row is not None else None
-        if row is None:
-            session.add(ModelAliasRow(name=name, alias=alias, version=version))
-        else:
-            row.version = version
-        session.add(
-            ModelAliasHistoryRow(
-                name=name, alias=alias, version=version, previous_version=previous, set_by=set_by
-            )
-        )
+        move_alias(session, name, alias, version, set_by)
     return get_alias(db, name, alias)
+
+
+def move_alias(session: Session, name: str, alias: str, version: int, set_by: str | None) -> None:
+    row = session.get(ModelAliasRow, (name, alias), with_for_update=True)
+    previous = row.version if row is not None else None
+    if row is None:
+        session.add(ModelAliasRow(name=name, alias=alias, version=version))
+    else:
+        row.version = version
+    session.add(
+        ModelAliasHistoryRow(
+            name=name, alias=alias, version=version, previous_version=previous, set_by=set_by
+        )
+    )
+    session.flush()
+
+
+def beats(challenger: float, champion: float, mode: str, margin: float) -> bool:
+    """Strictly better by more than ``margin``: a tie never replaces the champion."""
+    if mode == "max":
+        return challenger > champion + margin
+    return challenger < champion - margin
+
+
+def challenge_champion(
+    session: Session, challenger: ModelVersionRow, challenge: dict[str, Any]
+) -> dict[str, Any]:
+    """Champion/challenger: ``challenger`` takes ``challenge["alias"]`` only when its held-out
+    ``challenge["metric"]`` beats the alias's current version by more than the margin; otherwise
+    it becomes the ``candidate`` and the champion stays. The comparison is stored on the
+    challenger and returned. A champion or challenger without the test metric is never replaced
+    or promoted: nothing is replaced on a comparison that could not be made."""
+    alias, margin = challenge["alias"], float(challenge["margin"])
+    metric, mode = challenge["metric"], challenge["mode"]
+    champion_version = _aliases(session, challenger.name).get(alias)
+    champion = (
+        _version_row(session, challenger.name, str(champion_version))
+        if champion_version is not None
+        else None
+    )
+    new = (challenger.test_metrics or {}).get(metric)
+    old = (champion.test_metrics or {}).get(metric) if champion is not None else None
+    if champion is None:
+        promoted, reason = True, f"no version held {alias!r}"
+    elif new is None or old is None:
+        promoted = False
+        reason = f"{metric} is missing on the {'challenger' if new is None else 'champion'}"
+    else:
+        promoted = beats(float(new), float(old), mode, margin)
+        verdict = "beats" if promoted else "does not beat"
+        reason = (
+            f"{metric} {new:.6g} {verdict} version {champion_version}'s {old:.6g} "
+            f"({mode}) by more than the margin {margin:g}"
+        )
+    comparison = {
+        "alias": alias,
+        "metric": metric,
+        "mode": mode,
+        "margin": margin,
+        "challenger": new,
+        "champion": old,
+        "champion_version": champion_version,
+        "promoted": promoted,
+        "reason": reason,
+    }
+    challenger.comparison = comparison
+    move_alias(
+        session,
+        challenger.name,
+        alias if promoted else "candidate",
+        challenger.version,
+        "champion/challenger",
+    )
+    return comparison
 
 
 def get_alias(db: sessionmaker[Session], name: str, alias: str) -> AliasRead:

@@ -13,7 +13,7 @@ from raysweep.schemas import (
     ResultRead,
     TrialState,
 )
-from raysweep.spec import ExperimentSpec, Problem, PromotionOverrides
+from raysweep.spec import ExperimentSpec, Problem, Promotion, PromotionOverrides
 from service.db import repositories as repo
 from service.db.models import FinalRunResultRow, FinalRunRow, ModelVersionRow, TrialRow
 from service.errors import Conflict, InvalidInput, NotFound
@@ -41,6 +41,33 @@ def top_completed_trials(
             )
             .limit(top_k)
         )
+    )
+
+
+def new_final_run(
+    spec: ExperimentSpec,
+    trial: TrialRow,
+    promotion: Promotion,
+    model_name: str,
+    cluster: str,
+    rank: int = 1,
+) -> FinalRunRow:
+    """A queued final run of ``trial``: its config scaled for the promotion's workers."""
+    return FinalRunRow(
+        experiment_id=trial.experiment_id,
+        trial_id=trial.id,
+        rank=rank,
+        state=FinalRunState.queued.value,
+        config=final_config(spec, dict(trial.config), promotion),
+        num_workers=promotion.num_workers,
+        epochs=final_epochs(spec, promotion),
+        warm_start_uri=trial.checkpoint_uri if promotion.warm_start else None,
+        model_name=model_name,
+        cluster=cluster,
+        purpose="promotion",
+        attempts=0,
+        restarts=0,
+        worker_failures=0,
     )
 
 
@@ -77,28 +104,18 @@ def promote_experiment(
             )
         promoted = set(
             session.scalars(
-                select(FinalRunRow.trial_id).where(FinalRunRow.experiment_id == experiment_id)
+                select(FinalRunRow.trial_id).where(
+                    FinalRunRow.experiment_id == experiment_id,
+                    FinalRunRow.purpose == "promotion",
+                )
             )
         )
         created = []
         for rank, trial in enumerate(winners, start=1):
             if trial.id in promoted:
                 continue
-            final = FinalRunRow(
-                experiment_id=experiment_id,
-                trial_id=trial.id,
-                rank=rank,
-                state=FinalRunState.queued.value,
-                config=final_config(spec, dict(trial.config), promotion),
-                num_workers=promotion.num_workers,
-                epochs=final_epochs(spec, promotion),
-                warm_start_uri=trial.checkpoint_uri if promotion.warm_start else None,
-                model_name=promotion.model_name or row.name,
-                cluster=cluster,
-                attempts=0,
-                restarts=0,
-                worker_failures=0,
-            )
+            model_name = promotion.model_name or row.name
+            final = new_final_run(spec, trial, promotion, model_name, cluster, rank)
             session.add(final)
             created.append(final)
         session.flush()

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from service.db.models import ExperimentRow, ScheduleFiringRow
 from tests.conftest import ServerProcess, minimal_spec, row_counts
+from tests.test_retrain import production_model
 
 T0 = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
 
@@ -37,8 +38,18 @@ def test_schedules_are_checked_completely_and_need_a_member(
         found = {d["path"]: d["message"] for d in bad.json()["error"]["details"]}
         assert "Bad hour" in found["cron"] and "Mars/Olympus" in found["timezone"]
         assert "unknown trainer 'x'" in found["spec.trainer"]
-        kind = client.post("/api/v1/schedules", json=body(kind="retrain"))
-        assert kind.status_code == 422 and kind.json()["error"]["details"][0]["path"] == "kind"
+        retrain = client.post(
+            "/api/v1/schedules",
+            json=body(kind="retrain", cron="bad", retrain={"model": "nope", "margin": 0.01}),
+        )
+        assert retrain.status_code == 422
+        found = {d["path"]: d["message"] for d in retrain.json()["error"]["details"]}
+        assert found["spec"] == "kind retrain takes no spec" and "cron" in found
+        assert found["retrain.model"] == "no model named 'nope'; models: none yet"
+        negative = client.post(
+            "/api/v1/schedules", json=body(kind="retrain", retrain={"model": "m", "margin": -1})
+        )
+        assert negative.status_code == 422 and "retrain.margin" in negative.text
     with server.client(viewer) as client:
         assert client.post("/api/v1/schedules", json=body()).status_code == 403
     assert row_counts(db) == before
@@ -58,6 +69,20 @@ def test_schedules_are_checked_completely_and_need_a_member(
         assert client.get(f"/api/v1/schedules/{schedule['id']}/firings").json()["items"] == []
         assert client.delete(f"/api/v1/schedules/{schedule['id']}").status_code == 204
         assert client.get(f"/api/v1/schedules/{schedule['id']}").status_code == 404
+
+    production_model(db)
+    with server.client() as client:
+        retrain = {"model": "digits", "margin": 0.01, "retune": {"num_samples": 3}}
+        created = client.post(
+            "/api/v1/schedules",
+            json={"name": "weekly", "cron": "0 4 * * 1", "kind": "retrain", "retrain": retrain},
+        )
+        assert created.status_code == 201, created.text
+        schedule = created.json()
+        assert schedule["kind"] == "retrain" and schedule["template"] is None
+        defaults = {"alias": "production", "epochs": None, "num_workers": None, "cluster": None}
+        retune = {"num_samples": 3, "warm_start_top": 3}
+        assert schedule["retrain"] == {**retrain, **defaults, "retune": retune}
 
 
 def set_time(clock: Path, moment: datetime) -> None:

@@ -20,6 +20,7 @@ from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from tests.conftest import ServerProcess, minimal_spec
 from tests.packages import code_spec
+from tests.test_retrain import production_model
 
 
 class Cli:
@@ -186,7 +187,7 @@ def test_promote_final_runs_and_models(cli: Cli, db: sessionmaker[Session]) -> N
 
 
 def test_schedules_from_the_cli_and_the_sdk(
-    cli: Cli, server: ServerProcess, tmp_path: Path
+    cli: Cli, server: ServerProcess, tmp_path: Path, db: sessionmaker[Session]
 ) -> None:
     spec = tmp_path / "sweep.yaml"
     spec.write_text(yaml.safe_dump(minimal_spec(name="nightly-digits")))
@@ -204,3 +205,17 @@ def test_schedules_from_the_cli_and_the_sdk(
     assert client.set_schedule_enabled(created["id"], True).next_run_at is not None
     client.delete_schedule(created["id"])
     assert client.schedules() == []
+
+    unknown = cli("schedules", "create", "weekly", "0 4 * * 1", "--retrain", "digits")
+    assert unknown.returncode == 1 and "no model named 'digits'" in unknown.stderr
+    production_model(db)
+    weekly = cli.json(
+        "schedules", "create", "weekly", "0 4 * * 1", "--retrain", "digits", "--margin", "0.01",
+        "--retune-samples", "3",
+    )  # fmt: skip
+    assert weekly["kind"] == "retrain" and weekly["template"] is None
+    assert weekly["retrain"]["margin"] == 0.01 and weekly["retrain"]["retune"]["num_samples"] == 3
+    sdk = client.create_schedule(
+        "weekly-sdk", "0 4 * * 1", retrain={"model": "digits", "epochs": 5}
+    )
+    assert sdk.kind == "retrain" and sdk.retrain is not None and sdk.retrain.epochs == 5

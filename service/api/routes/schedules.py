@@ -1,4 +1,4 @@
-"""Schedule routes: cron schedules that submit sweeps, and their firing history."""
+"""Schedule routes: cron schedules that submit sweeps or retrain models, and their firings."""
 
 from __future__ import annotations
 
@@ -17,10 +17,19 @@ router = APIRouter(prefix="/api/v1/schedules", tags=["schedules"], responses=ERR
 def create(
     body: ScheduleCreate, request: Request, response: Response, caller: Member
 ) -> ScheduleRead:
-    """The cron expression (five fields, read in `timezone`), the time zone and the spec template
-    are checked completely: a 422 names every problem and stores nothing. Each due time fires
-    once (even with several servers), submitting the spec as a new sweep named
-    `<name>-<YYYYMMDDTHHMM>` and labelled `schedule: <schedule name>`."""
+    """The cron expression (five fields, read in `timezone`), the time zone and what the kind
+    runs are checked completely: a 422 names every problem and stores nothing. Each due time
+    fires once (even with several servers).
+
+    - kind `sweep`: submits `spec` as a new sweep named `<name>-<YYYYMMDDTHHMM>` and labelled
+      `schedule: <schedule name>`.
+    - kind `retrain`: trains `retrain.model`'s `retrain.alias` version (default `production`)
+      again as a final run with its config on the current data (after a re-tuning sweep
+      warm-started from the previous study's best configs when `retrain.retune` is set). The
+      new version takes the alias only if its held-out test metric beats the current one by
+      more than `retrain.margin`; otherwise it becomes the `candidate`, with the comparison
+      recorded on it. An unknown model, or one without the alias or a held-out test metric,
+      is a 422."""
     state = app_state(request)
     settings = state.settings
     schedule = usecase.create_schedule(

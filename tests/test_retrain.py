@@ -1,0 +1,323 @@
+"""Retrain schedules on a real database (SQLite and PostgreSQL), with time passed in: the
+champion's config retrained as a final run, champion/challenger when its version registers (the
+final-run job's own ``finish``), re-tuning first, overlap, and every 422. Ray runs none of it
+here: ``tests/engine/test_retrain.py`` trains for real."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import ScheduleCreate
+from raysweep.spec import PromotionOverrides
+from service.db.models import (
+    ExperimentRow,
+    FinalRunRow,
+    ModelVersionRow,
+    ScheduleFiringRow,
+    TrialRow,
+)
+from service.engine.final_run import finish, read_job
+from service.errors import InvalidInput
+from service.settings import REPO_ROOT
+from service.specs import check_spec
+from service.usecases.experiments import add_experiment, delete_experiment
+from service.usecases.models import get_alias, get_version, set_alias
+from service.usecases.promotion import promote_experiment
+from service.usecases.retrain import advance_retrains
+from service.usecases.schedules import create_schedule, due_schedule_ids, fire_schedule
+from tests.conftest import minimal_spec, row_counts
+
+T0 = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
+GRACE = timedelta(seconds=60)
+CLUSTERS = ["local", "big"]
+SPACES = REPO_ROOT / "search_spaces"
+
+
+def minute(n: int) -> datetime:
+    return T0 + timedelta(minutes=n)
+
+
+def tick(db: sessionmaker[Session], now: datetime) -> int:
+    """One pass of the ScheduleFirer: move retrains on, then fire what is due."""
+    moved = advance_retrains(db, CLUSTERS)
+    return moved + sum(
+        fire_schedule(db, sid, now, GRACE, CLUSTERS) for sid in due_schedule_ids(db, now)
+    )
+
+
+def completed_sweep(db: sessionmaker[Session], configs: list[tuple[dict[str, Any], float]]) -> str:
+    """A completed digits sweep (val_loss, min) whose trials ended with these best metrics."""
+    spec = check_spec(
+        minimal_spec(
+            metric="val_loss",
+            mode="min",
+            search={"algorithm": "random"},
+            promotion={"num_workers": 2, "epochs": 3, "model_name": "digits"},
+        ),
+        SPACES,
+    )
+    with db.begin() as session:
+        experiment = add_experiment(session, spec, "seeded", "tester")
+        experiment.state = "completed"
+        for index, (config, metric) in enumerate(configs):
+            session.add(
+                TrialRow(
+                    experiment_id=experiment.id,
+                    tune_trial_id=f"t{index}",
+                    config=config,
+                    state="completed",
+                    iteration=3,
+                    best_metric=metric,
+                    last_metric=metric,
+                    checkpoint_uri=f"/ckpt/{index}",
+                )
+            )
+        return experiment.id
+
+
+def complete_final_run(db: sessionmaker[Session], final_run_id: int, test_loss: float) -> None:
+    """What the final-run job does once Train returns: its own ``read_job`` and ``finish``."""
+    job = read_job(db, final_run_id)
+    assert job is not None
+    outcome = (
+        {"epoch": job.epochs, "val_loss": test_loss},
+        f"/final/{final_run_id}",
+        {"test_loss": test_loss, "test_accuracy": 1 - test_loss},
+        "fingerprint",
+    )
+    finish(db, job, outcome, None)
+
+
+def fail_final_run(db: sessionmaker[Session], final_run_id: int) -> None:
+    job = read_job(db, final_run_id)
+    assert job is not None
+    finish(db, job, None, "Traceback ...\nRuntimeError: out of memory")
+
+
+def production_model(db: sessionmaker[Session], test_loss: float = 0.30) -> str:
+    """digits version 1 from a promoted sweep, aliased ``production``; returns the sweep."""
+    experiment_id = completed_sweep(
+        db, [({"lr": 0.01, "hidden": 64}, 0.2), ({"lr": 0.1, "hidden": 16}, 0.5)]
+    )
+    final = promote_experiment(db, experiment_id, PromotionOverrides(), "tester", CLUSTERS)
+    complete_final_run(db, final.items[0].id, test_loss)
+    set_alias(db, "digits", "production", 1, "tester")
+    return experiment_id
+
+
+def retrain_schedule(db: sessionmaker[Session], **changes: Any) -> str:
+    retrain = {"model": "digits", **changes.pop("retrain", {})}
+    request = ScheduleCreate.model_validate(
+        {"name": "retrain", "cron": "* * * * *", "kind": "retrain", "retrain": retrain, **changes}
+    )
+    return create_schedule(db, request, SPACES, CLUSTERS, T0, "tester").id
+
+
+def firing_rows(db: sessionmaker[Session]) -> list[ScheduleFiringRow]:
+    with db.begin() as session:
+        rows = list(
+            session.scalars(select(ScheduleFiringRow).order_by(ScheduleFiringRow.scheduled_for))
+        )
+        session.expunge_all()
+        return rows
+
+
+def final_run(db: sessionmaker[Session], final_run_id: int | None) -> FinalRunRow:
+    with db.begin() as session:
+        row = session.get(FinalRunRow, final_run_id)
+        assert row is not None
+        session.expunge(row)
+        return row
+
+
+def test_a_better_retrain_takes_production_and_a_worse_one_stays_a_candidate(
+    db: sessionmaker[Session],
+) -> None:
+    production_model(db, test_loss=0.30)
+    retrain_schedule(db, retrain={"margin": 0.05, "epochs": 7, "cluster": "big"})
+    assert tick(db, minute(1)) == 1
+    [firing] = firing_rows(db)
+    assert firing.outcome == "training" and firing.experiment_id is None
+    run = final_run(db, firing.final_run_id)
+    v1 = get_version(db, "digits", "1")
+    # the champion's own config, trained again (no warm start) with the retrain's overrides
+    assert run.purpose == "retrain" and run.config == v1.config and run.warm_start_uri is None
+    assert (run.epochs, run.num_workers, run.cluster) == (7, 2, "big")
+    assert run.challenge == {"alias": "production", "margin": 0.05, "metric": "test_loss",
+                             "mode": "min"}  # fmt: skip
+    # still training at the next due time: overlap skip
+    assert tick(db, minute(2)) == 1 and firing_rows(db)[1].outcome == "skipped"
+
+    complete_final_run(db, run.id, test_loss=0.20)  # 0.20 < 0.30 - 0.05: better by the margin
+    assert get_alias(db, "digits", "production").version == 2
+    v2 = get_version(db, "digits", "2")
+    assert v2.comparison is not None and v2.comparison["promoted"] is True
+    assert (v2.comparison["champion"], v2.comparison["challenger"]) == (0.30, 0.20)
+    assert v2.comparison["champion_version"] == 1 and "beats version 1" in v2.comparison["reason"]
+    assert tick(db, minute(2)) == 1  # the firing moves on; nothing is due
+    assert firing_rows(db)[0].outcome == "promoted"
+    assert "version 2 took 'production'" in firing_rows(db)[0].message
+
+    # better, but not by the margin: the champion (now version 2) stays
+    tick(db, minute(3))
+    third = firing_rows(db)[2]
+    complete_final_run(db, third.final_run_id or 0, test_loss=0.17)  # 0.17 > 0.20 - 0.05
+    tick(db, minute(3))
+    assert firing_rows(db)[2].outcome == "kept"
+    assert get_alias(db, "digits", "production").version == 2
+    assert get_alias(db, "digits", "candidate").version == 3
+    v3 = get_version(db, "digits", "3")
+    assert v3.comparison is not None and v3.comparison["promoted"] is False
+    assert "does not beat version 2's 0.2" in v3.comparison["reason"]
+    # history says who moved the alias
+    history = get_alias(db, "digits", "production").history
+    assert [(h["version"], h["set_by"]) for h in history] == [
+        (2, "champion/challenger"),
+        (1, "tester"),
+    ]
+
+
+def test_a_worse_retrain_never_replaces_production(db: sessionmaker[Session]) -> None:
+    production_model(db, test_loss=0.30)
+    retrain_schedule(db)  # margin 0: even a tie keeps the champion
+    tick(db, minute(1))
+    complete_final_run(db, firing_rows(db)[0].final_run_id or 0, test_loss=0.30)
+    tick(db, minute(1))
+    assert firing_rows(db)[0].outcome == "kept"
+    assert get_alias(db, "digits", "production").version == 1
+    tick(db, minute(2))
+    complete_final_run(db, firing_rows(db)[1].final_run_id or 0, test_loss=0.45)
+    tick(db, minute(2))
+    assert [f.outcome for f in firing_rows(db)] == ["kept", "kept"]
+    assert get_alias(db, "digits", "production").version == 1
+    assert get_alias(db, "digits", "candidate").version == 3
+
+
+def test_a_failed_retrain_fails_its_firing_and_a_queued_one_starts_after_it(
+    db: sessionmaker[Session],
+) -> None:
+    production_model(db)
+    retrain_schedule(db, overlap="queue")
+    tick(db, minute(1))
+    tick(db, minute(2))
+    assert [f.outcome for f in firing_rows(db)] == ["training", "waiting"]
+    fail_final_run(db, firing_rows(db)[0].final_run_id or 0)
+    assert tick(db, minute(2)) == 2  # the failure recorded, then the waiting firing started
+    first, second = firing_rows(db)
+    assert first.outcome == "failed" and "Traceback" not in first.message  # its last line
+    assert f"final run {first.final_run_id} failed: RuntimeError: out of memory" in first.message
+    assert second.outcome == "training" and second.final_run_id != first.final_run_id
+    assert get_alias(db, "digits", "production").version == 1
+
+
+def test_retune_first_warm_starts_from_the_best_configs_then_retrains_the_new_best(
+    db: sessionmaker[Session],
+) -> None:
+    previous = production_model(db)
+    retrain_schedule(db, retrain={"retune": {"num_samples": 5, "warm_start_top": 2}})
+    tick(db, minute(1))
+    [firing] = firing_rows(db)
+    assert firing.outcome == "tuning" and firing.final_run_id is None
+    with db.begin() as session:
+        sweep = session.get(ExperimentRow, firing.experiment_id)
+        assert sweep is not None
+        spec, labels = sweep.spec, {label.key: label.value for label in sweep.labels}
+    assert spec["search"]["num_samples"] == 5 and spec["promotion"]["auto"] is False
+    # the previous study's best configs first, best first
+    assert spec["search"]["points_to_evaluate"] == [{"lr": 0.01, "hidden": 64},
+                                                    {"lr": 0.1, "hidden": 16}]  # fmt: skip
+    assert labels["schedule"] == "retrain" and sweep.name.startswith("digits-retune-")
+    assert tick(db, minute(1)) == 0  # the sweep is still queued
+
+    with db.begin() as session:
+        sweep = session.get(ExperimentRow, firing.experiment_id)
+        assert sweep is not None
+        sweep.state = "completed"
+        session.add(
+            TrialRow(
+                experiment_id=sweep.id,
+                tune_trial_id="new",
+                config={"lr": 0.02, "hidden": 128},
+                state="completed",
+                iteration=3,
+                best_metric=0.1,
+                checkpoint_uri="/ckpt/new",
+            )
+        )
+    assert tick(db, minute(1)) == 1
+    [firing] = firing_rows(db)
+    run = final_run(db, firing.final_run_id)
+    assert firing.outcome == "training" and run.experiment_id == firing.experiment_id
+    assert run.config["lr"] == 0.02 and run.config["hidden"] == 128 and run.purpose == "retrain"
+    assert (run.epochs, run.num_workers) == (3, 2)  # the champion's final run's
+    assert run.experiment_id != previous
+    assert tick(db, minute(1)) == 0  # created once, however often the firer looks
+
+
+def test_retrain_schedules_are_checked_completely(db: sessionmaker[Session]) -> None:
+    def problems(**body: Any) -> dict[str, str]:
+        request = ScheduleCreate.model_validate(
+            {"name": "r", "cron": "* * * * *", "kind": "retrain", **body}
+        )
+        before = row_counts(db)
+        with pytest.raises(InvalidInput) as error:
+            create_schedule(db, request, SPACES, CLUSTERS, T0, "tester")
+        assert row_counts(db) == before
+        return {p.path: p.message for p in error.value.details}
+
+    assert (
+        "no model named 'digits'; models: none yet"
+        in problems(retrain={"model": "digits"})["retrain.model"]
+    )
+    production_model(db)
+    found = problems(
+        retrain={"model": "digits", "alias": "staging", "cluster": "nowhere"},
+        overlap="cancel_previous",
+        spec=minimal_spec(),
+    )
+    assert "has no alias 'staging' (its aliases: production)" in found["retrain.alias"]
+    assert "no final cluster named 'nowhere'" in found["retrain.cluster"]
+    assert "cancel_previous is for sweeps" in found["overlap"]
+    assert found["spec"] == "kind retrain takes no spec"
+    assert problems()["retrain"] == "kind retrain needs retrain"
+    assert (
+        "no model named 'other'; models: digits"
+        in problems(retrain={"model": "other"})["retrain.model"]
+    )
+    with db.begin() as session:  # a version without held-out metrics (user code) cannot compete
+        version = session.scalars(select(ModelVersionRow)).one()
+        version.test_metrics = None
+    assert "has no held-out test_loss" in problems(retrain={"model": "digits"})["retrain.model"]
+    sweep = ScheduleCreate.model_validate(
+        {"name": "s", "cron": "* * * * *", "retrain": {"model": "digits"}}
+    )
+    with pytest.raises(InvalidInput) as error:
+        create_schedule(db, sweep, SPACES, CLUSTERS, T0, "tester")
+    assert {p.path: p.message for p in error.value.details} == {
+        "spec": "kind sweep needs spec",
+        "retrain": "kind sweep takes no retrain",
+    }
+
+
+def test_a_firing_whose_champion_is_gone_fails_with_the_reason(
+    db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    experiment_id = production_model(db)
+    other = completed_sweep(db, [({"lr": 0.05, "hidden": 32}, 0.3)])
+    final = promote_experiment(db, other, PromotionOverrides(), "tester", CLUSTERS)
+    complete_final_run(db, final.items[0].id, 0.4)  # digits version 2, not production
+    retrain_schedule(db)
+    # deleting the sweep deletes its final runs and their versions; the alias stays behind
+    delete_experiment(db, str(tmp_path), experiment_id)
+    tick(db, minute(1))
+    [firing] = firing_rows(db)
+    assert firing.outcome == "failed" and firing.final_run_id is None
+    assert "'production' names digits version 1, which no longer exists" in firing.message
+    with db.begin() as session:
+        assert session.scalars(select(FinalRunRow.purpose)).all() == ["promotion"]
