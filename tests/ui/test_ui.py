@@ -13,12 +13,29 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, FinalRunState
-from service.db.models import EventRow, ExperimentRow, FinalRunRow, ResultRow, TrialRow
+from raysweep.schemas import ExperimentState, FinalRunState, ScheduleCreate
+from service.db.models import (
+    EventRow,
+    ExperimentRow,
+    FinalRunRow,
+    ResultRow,
+    ScheduleRow,
+    TrialRow,
+)
 from service.demo import seed_sweep
+from service.settings import REPO_ROOT
 from service.states import move_final_run
 from service.usecases.models import register_version
-from tests.conftest import ServerProcess
+from service.usecases.schedules import create_schedule
+from tests.conftest import ServerProcess, minimal_spec
+from tests.test_retrain import (
+    complete_final_run,
+    firing_rows,
+    minute,
+    production_model,
+    retrain_schedule,
+    tick,
+)
 from tests.ui.browser import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
 
 pytestmark = pytest.mark.ui
@@ -293,3 +310,63 @@ def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
     page.click("nav >> text=models")
     expect(page.locator("[data-testid=models] tbody tr")).to_have_count(1)
     expect(page.locator("[data-testid=models] tbody tr")).to_contain_text("done-sweep")
+
+
+def test_schedules_page_shows_due_times_firings_and_the_champion_challenger_record(
+    page: Page, server: ServerProcess, db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    production_model(db, test_loss=0.30)
+    retrain_schedule(db, retrain={"margin": 0.05})
+    for n, test_loss in ((1, 0.20), (2, 0.18)):  # better by the margin, then not by it
+        tick(db, minute(n))
+        complete_final_run(db, firing_rows(db)[-1].final_run_id or 0, test_loss)
+        tick(db, minute(n))
+    nightly = ScheduleCreate.model_validate(
+        {"name": "nightly", "cron": "0 3 * * *", "timezone": "Europe/Berlin",
+         "spec": minimal_spec(name="nightly-digits")}
+    )  # fmt: skip
+    create_schedule(db, nightly, REPO_ROOT / "search_spaces", ["local"], minute(0), "tester")
+
+    sign_in(page, server.create_token("schedule-watcher", "viewer"))
+    page.click("nav >> text=schedules")
+    rows = page.locator("[data-testid=schedules] tbody tr")
+    expect(rows).to_have_count(2)
+    # 03:00 in Berlin, as the cron reads it (02:00 UTC in November)
+    expect(rows.nth(0)).to_contain_text("nightly")
+    expect(rows.nth(0).get_by_test_id("next-run")).to_contain_text("2026-11-22 03:00")
+    expect(rows.nth(0)).to_contain_text("sweep nightly-digits")
+    expect(rows.nth(0)).to_contain_text("never")
+    expect(rows.nth(1)).to_contain_text("retrain digits production (margin 0.05)")
+    expect(rows.nth(1).locator(".badge")).to_have_text("kept")
+    expect(page.locator("button[data-action]")).to_have_count(0)  # a viewer changes nothing
+
+    rows.nth(1).locator("a").click()
+    firings = page.locator("[data-testid=firings] tbody tr")
+    expect(firings).to_have_count(2)
+    expect(firings.nth(0)).to_have_attribute("data-outcome", "kept")
+    expect(firings.nth(1)).to_have_attribute("data-outcome", "promoted")
+    expect(firings.nth(1)).to_contain_text("version 2 took 'production'")
+    screenshot(page, tmp_path / "screenshots", "schedule")
+    firings.nth(0).locator("a", has_text="final run").click()
+    expect(page.locator("[data-version='3'] [data-testid=comparison]")).to_have_attribute(
+        "data-promoted", "false"
+    )
+    expect(page.locator("[data-version='3']")).to_contain_text("candidate")
+    expect(page.locator("[data-version='3'] [data-testid=comparison]")).to_contain_text(
+        "does not beat version 2's 0.2"
+    )
+    expect(page.locator("[data-version='2']")).to_contain_text("production")
+    screenshot(page, tmp_path / "screenshots", "challenger")
+
+    page.click("text=sign out")
+    sign_in(page, server.admin_token)
+    page.goto("/#/schedules")
+    page.on("dialog", lambda dialog: dialog.accept())
+    nightly_row = page.locator("[data-schedule=nightly]")
+    nightly_row.locator("button[data-action=pause]").click()
+    expect(nightly_row).to_contain_text("paused")
+    with db.begin() as session:
+        row = session.scalars(select(ScheduleRow).where(ScheduleRow.name == "nightly")).one()
+        assert row.enabled is False and row.next_run_at is None
+    nightly_row.locator("button[data-action=resume]").click()
+    expect(nightly_row.get_by_test_id("next-run")).to_be_visible()

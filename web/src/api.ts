@@ -26,11 +26,17 @@ export function queryString(query: Query = {}): string {
   return text ? `?${text}` : "";
 }
 
-export async function api<T>(path: string, options: { method?: string; query?: Query; token?: string } = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  options: { method?: string; query?: Query; token?: string; body?: unknown } = {},
+): Promise<T> {
   const token = options.token ?? tokenStore.get();
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(`/api/v1${path}${queryString(options.query)}`, {
     method: options.method ?? "GET",
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;

@@ -5,6 +5,7 @@ import { useHashRoute } from "./hooks";
 import { ExperimentPage } from "./pages/ExperimentPage";
 import { ExperimentsPage } from "./pages/ExperimentsPage";
 import { ModelsPage } from "./pages/ModelsPage";
+import { SchedulesPage } from "./pages/SchedulesPage";
 import { SignInPage } from "./pages/SignInPage";
 import { TrialPage } from "./pages/TrialPage";
 import type { Me } from "./types";
@@ -35,11 +36,12 @@ function App() {
   const experiment = /^#\/experiments\/([\w-]+)/.exec(route);
   const trial = /^#\/trials\/(\d+)/.exec(route);
   const models = /^#\/models(?:\/([^/]+))?/.exec(route);
+  const schedules = /^#\/schedules(?:\/([\w-]+))?/.exec(route);
   return (
     <>
       <header class="top">
         <a href="#/" class="brand">raysweep</a>
-        <nav><a href="#/">experiments</a> <a href="#/models">models</a></nav>
+        <nav><a href="#/">experiments</a> <a href="#/models">models</a> <a href="#/schedules">schedules</a></nav>
         <span class="who" data-testid="who">
           {me.name} · {me.role}
           <button class="link" onClick={() => { tokenStore.clear(); setMe(null); setSignInMessage(null); location.hash = "#/"; }}>
@@ -51,6 +53,7 @@ function App() {
         {experiment ? <ExperimentPage id={experiment[1]} me={me} />
           : trial ? <TrialPage id={Number(trial[1])} />
           : models ? <ModelsPage name={models[1] ? decodeURIComponent(models[1]) : null} />
+          : schedules ? <SchedulesPage id={schedules[1] ?? null} me={me} />
           : <ExperimentsPage />}
       </main>
     </>

@@ -3,6 +3,8 @@ import {
   alignSeries,
   axisPosition,
   formatAgo,
+  formatInZone,
+  formatUntil,
   formatValue,
   matchesFilter,
   mergeResults,
@@ -120,5 +122,20 @@ describe("formatting", () => {
     expect(formatValue(12)).toBe("12");
     expect(formatValue(null)).toBe("–");
     expect(formatAgo("2026-01-01T00:00:00Z", Date.parse("2026-01-01T00:02:00Z"))).toBe("2m ago");
+  });
+});
+
+describe("schedule times", () => {
+  it("says how long until a due time, and due once it has passed", () => {
+    const now = Date.parse("2026-11-21T12:00:00Z");
+    expect(formatUntil("2026-11-21T12:00:30Z", now)).toBe("in 30s");
+    expect(formatUntil("2026-11-21T12:05:00Z", now)).toBe("in 5m");
+    expect(formatUntil("2026-11-22T03:00:00Z", now)).toBe("in 15h");
+    expect(formatUntil("2026-11-21T11:59:00Z", now)).toBe("due");
+  });
+  it("shows a UTC time as the wall clock of the schedule's zone, across a DST change", () => {
+    expect(formatInZone("2026-11-22T02:00:00Z", "Europe/Berlin")).toBe("2026-11-22 03:00");
+    expect(formatInZone("2026-07-01T01:00:00Z", "Europe/Berlin")).toBe("2026-07-01 03:00");
+    expect(formatInZone("2026-11-22T02:00:00Z", "UTC")).toBe("2026-11-22 02:00");
   });
 });

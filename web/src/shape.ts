@@ -185,3 +185,20 @@ export function formatAgo(iso: string, now: number = Date.now()): string {
   if (seconds < 86400) return `${Math.floor(seconds / 3600)}h ago`;
   return `${Math.floor(seconds / 86400)}d ago`;
 }
+
+/** How long until a future time: "in 40s", "in 5m", "in 3h", "in 2d"; "due" once passed. */
+export function formatUntil(iso: string, now: number = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  if (seconds <= 0) return "due";
+  if (seconds < 60) return `in ${seconds}s`;
+  if (seconds < 3600) return `in ${Math.floor(seconds / 60)}m`;
+  if (seconds < 86400) return `in ${Math.floor(seconds / 3600)}h`;
+  return `in ${Math.floor(seconds / 86400)}d`;
+}
+
+/** A UTC time as the wall-clock time in `timeZone` ("2026-11-22 03:00"), as a cron reads it. */
+export function formatInZone(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat("sv-SE", {
+    timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit",
+  }).format(new Date(iso));
+}

@@ -56,11 +56,30 @@ export interface FinalRun {
   config: Config; num_workers: number; epochs: number; model_name: string; cluster: string;
   restarts: number; error: string | null; metrics: Record<string, unknown> | null;
   test_metrics: Record<string, number> | null; model_version: number | null;
+  purpose: "promotion" | "retrain";
 }
 export interface ModelSummary { name: string; latest_version: number; versions: number; aliases: Record<string, number> }
 export interface ModelVersion {
   name: string; version: number; final_run_id: number; experiment_id: string; trial_id: number;
   trainer: string; config: Config; metrics: Record<string, unknown>; test_metrics: Record<string, number> | null;
   checkpoint_uri: string; code_version: Record<string, string>; data_fingerprint: string | null;
-  aliases: string[]; created_at: string;
+  comparison: Comparison | null; aliases: string[]; created_at: string;
+}
+export interface Comparison {
+  alias: string; metric: string; mode: string; margin: number; challenger: number | null;
+  champion: number | null; champion_version: number | null; promoted: boolean; reason: string;
+}
+
+export interface RetrainSettings {
+  model: string; alias: string; margin: number; epochs: number | null; num_workers: number | null;
+  cluster: string | null; retune: { num_samples: number; warm_start_top: number } | null;
+}
+export interface ScheduleFiring {
+  id: number; scheduled_for: string; fired_at: string; outcome: string;
+  experiment_id: string | null; final_run_id: number | null; message: string;
+}
+export interface Schedule {
+  id: string; name: string; kind: "sweep" | "retrain"; cron: string; timezone: string; enabled: boolean;
+  overlap: string; misfire: string; template: Record<string, unknown> | null; retrain: RetrainSettings | null;
+  next_run_at: string | null; created_by: string | null; created_at: string; last_firing: ScheduleFiring | null;
 }

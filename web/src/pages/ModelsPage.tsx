@@ -63,6 +63,14 @@ export function ModelsPage({ name }: { name: string | null }) {
             <dd><a href={`#/experiments/${v.experiment_id}`}>experiment {v.experiment_id}</a>, <a href={`#/trials/${v.trial_id}`}>trial {v.trial_id}</a>, final run {v.final_run_id} ({v.trainer})</dd>
             <dt>validation</dt><dd>{metricsText(v.metrics)}</dd>
             <dt>test</dt><dd data-testid="test-metrics">{metricsText(v.test_metrics)}</dd>
+            {v.comparison && (
+              <>
+                <dt>challenge</dt>
+                <dd data-testid="comparison" data-promoted={String(v.comparison.promoted)}>
+                  {v.comparison.promoted ? `took ${v.comparison.alias}` : `kept out of ${v.comparison.alias}`}: {v.comparison.reason}
+                </dd>
+              </>
+            )}
             <dt>config</dt><dd class="muted">{formatConfig(v.config)}</dd>
             <dt>checkpoint</dt><dd class="mono">{v.checkpoint_uri}</dd>
             <dt>code</dt><dd class="mono">{Object.entries(v.code_version).map(([k, c]) => `${k} ${c}`).join(" · ")}</dd>

@@ -1,0 +1,147 @@
+import { useState } from "preact/hooks";
+import { api } from "../api";
+import { StateBadge } from "../components";
+import { errorText, usePoll } from "../hooks";
+import { formatAgo, formatInZone, formatUntil } from "../shape";
+import type { Me, Page, Schedule, ScheduleFiring } from "../types";
+
+const POLL_MS = 2000;
+
+/** What each due time runs, in a line. */
+function whatItRuns(s: Schedule): string {
+  if (s.kind === "sweep") return `sweep ${String(s.template?.name ?? "")}`;
+  const r = s.retrain!;
+  const retune = r.retune ? `, re-tuned with ${r.retune.num_samples} trial(s)` : "";
+  return `retrain ${r.model} ${r.alias} (margin ${r.margin}${retune})`;
+}
+
+function NextRun({ s }: { s: Schedule }) {
+  if (!s.next_run_at) return <span class="muted">paused</span>;
+  return (
+    <span title={s.next_run_at} data-testid="next-run">
+      {formatInZone(s.next_run_at, s.timezone)} <span class="muted">{s.timezone} · {formatUntil(s.next_run_at)}</span>
+    </span>
+  );
+}
+
+function PauseButton({ s, me, onChanged }: { s: Schedule; me: Me; onChanged: (s: Schedule) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  if (me.role === "viewer") return null;
+  const toggle = async () => {
+    const question = s.enabled
+      ? `Pause ${s.name}? It fires nothing until resumed.`
+      : `Resume ${s.name}? Times missed while paused are not fired.`;
+    if (!window.confirm(question)) return;
+    try {
+      onChanged(await api<Schedule>(`/schedules/${s.id}`, { method: "PATCH", body: { enabled: !s.enabled } }));
+      setError(null);
+    } catch (caught) {
+      setError(errorText(caught));
+    }
+  };
+  return (
+    <>
+      <button onClick={toggle} data-action={s.enabled ? "pause" : "resume"}>{s.enabled ? "pause" : "resume"}</button>
+      {error && <span class="error" role="alert"> {error}</span>}
+    </>
+  );
+}
+
+function FiringTarget({ f, s }: { f: ScheduleFiring; s: Schedule }) {
+  return (
+    <>
+      {f.experiment_id && <a href={`#/experiments/${f.experiment_id}`}>sweep {f.experiment_id}</a>}
+      {f.experiment_id && f.final_run_id && ", "}
+      {f.final_run_id && s.retrain && (
+        <a href={`#/models/${encodeURIComponent(s.retrain.model)}`}>final run {f.final_run_id}</a>
+      )}
+    </>
+  );
+}
+
+// Cron schedules: the list, or one schedule with its firings (refreshed while open).
+export function SchedulesPage({ id, me }: { id: string | null; me: Me }) {
+  const [schedules, setSchedules] = useState<Schedule[] | null>(null);
+  const [schedule, setSchedule] = useState<Schedule | null>(null);
+  const [firings, setFirings] = useState<Page<ScheduleFiring> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  usePoll(async () => {
+    try {
+      if (id) {
+        const [one, fired] = await Promise.all([
+          api<Schedule>(`/schedules/${id}`),
+          api<Page<ScheduleFiring>>(`/schedules/${id}/firings`, { query: { limit: 100 } }),
+        ]);
+        setSchedule(one);
+        setFirings(fired);
+      } else {
+        setSchedules((await api<Page<Schedule>>("/schedules", { query: { limit: 200 } })).items);
+      }
+      setError(null);
+    } catch (caught) {
+      setError(errorText(caught));
+    }
+  }, POLL_MS, [id]);
+
+  if (error && !(id ? schedule : schedules)) return <p class="error" role="alert">{error}</p>;
+  if (!id) {
+    if (!schedules) return <p class="muted">Loading…</p>;
+    const replace = (changed: Schedule) => setSchedules(schedules.map((s) => (s.id === changed.id ? changed : s)));
+    return (
+      <section>
+        <h1>Schedules</h1>
+        {error && <p class="error" role="alert">{error}</p>}
+        {!schedules.length && <p class="muted">No schedule yet. Create one with <code>raysweep schedules create</code> or <code>POST /api/v1/schedules</code>.</p>}
+        <table class="grid" data-testid="schedules">
+          <thead><tr><th>Name</th><th>Runs</th><th>Cron</th><th>Next run</th><th>Last firing</th><th>Policies</th><th></th></tr></thead>
+          <tbody>
+            {schedules.map((s) => (
+              <tr key={s.id} data-schedule={s.name}>
+                <td><a href={`#/schedules/${s.id}`}>{s.name}</a></td>
+                <td>{whatItRuns(s)}</td>
+                <td class="mono">{s.cron}</td>
+                <td><NextRun s={s} /></td>
+                <td>{s.last_firing ? <><StateBadge state={s.last_firing.outcome} /> <span class="muted">{formatAgo(s.last_firing.fired_at)}</span></> : <span class="muted">never</span>}</td>
+                <td class="muted">overlap {s.overlap} · misfire {s.misfire}</td>
+                <td><PauseButton s={s} me={me} onChanged={replace} /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    );
+  }
+  if (!schedule || !firings) return <p class="muted">Loading…</p>;
+  return (
+    <section>
+      <p><a href="#/schedules">‹ schedules</a></p>
+      <h1>{schedule.name} <PauseButton s={schedule} me={me} onChanged={setSchedule} /></h1>
+      {error && <p class="error" role="alert">{error}</p>}
+      <dl class="lineage">
+        <dt>runs</dt><dd>{whatItRuns(schedule)}</dd>
+        <dt>cron</dt><dd class="mono">{schedule.cron} <span class="muted">({schedule.timezone})</span></dd>
+        <dt>next run</dt><dd><NextRun s={schedule} /></dd>
+        <dt>overlap</dt><dd>{schedule.overlap}</dd>
+        <dt>misfire</dt><dd>{schedule.misfire}</dd>
+        <dt>created</dt><dd>{formatAgo(schedule.created_at)} by {schedule.created_by ?? "?"}</dd>
+      </dl>
+      <h2>Firings <span class="muted">({firings.total})</span></h2>
+      {!firings.items.length && <p class="muted">Not fired yet.</p>}
+      <table class="grid" data-testid="firings">
+        <thead><tr><th>Due</th><th>Fired</th><th>Outcome</th><th>Started</th><th>What happened</th></tr></thead>
+        <tbody>
+          {firings.items.map((f) => (
+            <tr key={f.id} data-outcome={f.outcome}>
+              <td title={f.scheduled_for}>{formatInZone(f.scheduled_for, schedule.timezone)}</td>
+              <td title={f.fired_at}>{formatAgo(f.fired_at)}</td>
+              <td><StateBadge state={f.outcome} /></td>
+              <td><FiringTarget f={f} s={schedule} /></td>
+              <td class="message">{f.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
