@@ -49,7 +49,7 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
           <tbody>
             {runs.map((run) => (
               <tr key={run.id} data-final-run={run.id}>
-                <td>{run.rank}</td>
+                <td>{run.purpose === "retrain" ? <span class="chip" title="a retrain schedule's run">retrain</span> : run.rank}</td>
                 <td><a href={`#/trials/${run.trial_id}`}>trial {run.trial_id}</a></td>
                 <td><StateBadge state={run.state} />{run.error && <span class="error" title={run.error}> error</span>}</td>
                 <td>{run.num_workers}</td>
