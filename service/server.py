@@ -16,6 +16,7 @@ from service.controller.runner import build_controller
 from service.db.migrate import SchemaOutOfDate, check_schema
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection
+from service.metrics import Metrics
 from service.settings import Settings
 from service.usecases.tokens import ensure_admin_token
 
@@ -44,6 +45,7 @@ def build_app(settings: Settings) -> FastAPI:
             f"raysweep: created an admin token in {settings.admin_token_path.resolve()}", flush=True
         )
     ray = RayConnection(settings) if settings.controller else None
+    metrics = Metrics(db)
     checks = {"database": database_check(engine)}
     if ray is not None:
         checks["ray"] = ray.check
@@ -53,11 +55,11 @@ def build_app(settings: Settings) -> FastAPI:
         with ExitStack() as stack:
             if ray is not None:
                 stack.enter_context(ray)
-                stack.enter_context(build_controller(settings, db, ray))
+                stack.enter_context(build_controller(settings, db, ray, metrics))
             yield
         engine.dispose()
 
-    return create_app(settings, db, checks, lifespan)
+    return create_app(settings, db, checks, lifespan, metrics)
 
 
 def serve(settings: Settings) -> None:

@@ -19,12 +19,15 @@ from service.api.routes import (
     experiments,
     health,
     models,
+    operator_metrics,
     promotion,
     schedules,
     trials,
     views,
     web,
 )
+from service.api.timing import install_request_timing
+from service.metrics import Metrics
 from service.settings import Settings
 
 DESCRIPTION = """raysweep runs hyperparameter sweeps as Ray Tune sweeps of Ray Train DDP trials.
@@ -39,10 +42,15 @@ def create_app(
     db: sessionmaker[Session],
     ready_checks: dict[str, Callable[[], str | None]],
     lifespan: Any = None,
+    metrics: Metrics | None = None,
 ) -> FastAPI:
     app = FastAPI(title="raysweep", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
-    app.state.raysweep = AppState(settings=settings, db=db, ready_checks=ready_checks)
+    metrics = metrics or Metrics(db)
+    app.state.raysweep = AppState(
+        settings=settings, db=db, ready_checks=ready_checks, metrics=metrics
+    )
     install_error_handlers(app)
+    install_request_timing(app, metrics)
     app.add_middleware(
         BodyLimitMiddleware,
         max_bytes=settings.max_body_bytes,
@@ -58,6 +66,7 @@ def create_app(
         models.router,
         clusters.router,
         schedules.router,
+        operator_metrics.router,
     ):
         app.include_router(router)
     web.mount(app, settings.web_dir)

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import Role, TokenRead
 from service.errors import Forbidden, Unauthorized
+from service.metrics import Metrics
 from service.settings import Settings
 from service.usecases.tokens import authenticate
 
@@ -23,6 +24,7 @@ class AppState:
     settings: Settings
     db: sessionmaker[Session]
     ready_checks: dict[str, Callable[[], str | None]]  # name -> None when fine, else the problem
+    metrics: Metrics
 
 
 def app_state(request: Request) -> AppState:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Protocol
@@ -18,6 +19,7 @@ from service.controller.schedules import ScheduleFirer
 from service.engine.cluster import RayConnection
 from service.engine.launcher import Launcher, RayJobsLauncher
 from service.engine.serving import Deployer
+from service.metrics import Metrics
 from service.settings import Settings
 
 log = logging.getLogger("raysweep.controller")
@@ -30,8 +32,10 @@ class LoopService(Protocol):
 
 
 class Runner:
-    def __init__(self, services: Sequence[LoopService], interval_s: float):
-        self.services, self.interval_s = services, interval_s
+    def __init__(
+        self, services: Sequence[LoopService], interval_s: float, metrics: Metrics | None = None
+    ):
+        self.services, self.interval_s, self.metrics = services, interval_s, metrics
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="raysweep-controller", daemon=True)
 
@@ -44,12 +48,16 @@ class Runner:
 
     def run_once(self) -> None:
         for service in self.services:
+            started, failed = time.monotonic(), False
             try:
                 acted = service.run_once()
                 if acted:
                     log.info("%s acted on %d experiment(s)", service.name, acted)
             except Exception:  # one bad pass must not kill the loop
+                failed = True
                 log.exception("%s failed; will retry", service.name)
+            if self.metrics is not None:
+                self.metrics.controller_pass(service.name, time.monotonic() - started, failed)
 
     def _loop(self) -> None:
         while not self._stop.is_set():
@@ -59,7 +67,10 @@ class Runner:
 
 @contextmanager
 def build_controller(
-    settings: Settings, db: sessionmaker[Session], ray: RayConnection
+    settings: Settings,
+    db: sessionmaker[Session],
+    ray: RayConnection,
+    metrics: Metrics | None = None,
 ) -> Iterator[Runner]:
     connections = {
         record.name: ray
@@ -86,6 +97,7 @@ def build_controller(
             ScheduleFirer(db, settings, clock_for(settings.clock_file)),
         ],
         settings.controller_interval_s,
+        metrics,
     )
     runner.start()
     try:

@@ -1,0 +1,124 @@
+"""Operator metrics in Prometheus format (``GET /metrics``).
+
+Counts of what is stored (experiments, trials, final runs and firings by state, results stored,
+driver restarts) are read from the database at scrape time, so every server process reports the
+same numbers however many there are; request latency and the controller loops' timing are this
+process's own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.registry import Collector
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from service.db.models import (
+    ExperimentRow,
+    FinalRunRow,
+    ResultRow,
+    ScheduleFiringRow,
+    TrialRow,
+)
+
+
+class StoredCounts(Collector):
+    """What the database holds, read once per scrape (a few grouped counts on indexed columns)."""
+
+    def __init__(self, db: sessionmaker[Session]):
+        self.db = db
+
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+        with self.db.begin() as session:
+            by_state = {
+                name: dict(session.execute(select(column, func.count()).group_by(column)).all())
+                for name, column in (
+                    ("experiments", ExperimentRow.state),
+                    ("trials", TrialRow.state),
+                    ("final_runs", FinalRunRow.state),
+                )
+            }
+            firings = dict(
+                session.execute(
+                    select(ScheduleFiringRow.outcome, func.count()).group_by(
+                        ScheduleFiringRow.outcome
+                    )
+                ).all()
+            )
+            results = session.scalar(select(func.count()).select_from(ResultRow)) or 0
+            driver_restarts = session.scalar(select(func.sum(ExperimentRow.driver_restarts))) or 0
+            final_restarts = session.scalar(select(func.sum(FinalRunRow.restarts))) or 0
+        for name, counts in by_state.items():
+            family = GaugeMetricFamily(
+                f"raysweep_{name}",
+                f"{name.replace('_', ' ').capitalize()} by state.",
+                labels=["state"],
+            )
+            for state, count in sorted(counts.items()):
+                family.add_metric([state], count)
+            yield family
+        family = GaugeMetricFamily(
+            "raysweep_schedule_firings", "Schedule firings by outcome.", labels=["outcome"]
+        )
+        for outcome, count in sorted(firings.items()):
+            family.add_metric([outcome], count)
+        yield family
+        yield CounterMetricFamily(
+            "raysweep_results_stored", "Trial results (one per trial and epoch) stored.", results
+        )
+        yield CounterMetricFamily(
+            "raysweep_driver_restarts",
+            "Sweep drivers resubmitted after they died.",
+            driver_restarts,
+        )
+        yield CounterMetricFamily(
+            "raysweep_final_run_restarts",
+            "Final-run jobs resubmitted after they died.",
+            final_restarts,
+        )
+
+
+class Metrics:
+    """One registry per server: handed to the API (requests, ``/metrics``) and the controller."""
+
+    def __init__(self, db: sessionmaker[Session]):
+        self.registry = CollectorRegistry()
+        self.registry.register(StoredCounts(db))
+        self.request_seconds = Histogram(
+            "raysweep_http_request_duration_seconds",
+            "API request latency by route template, method and status.",
+            ["method", "route", "status"],
+            registry=self.registry,
+            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+        )
+        self.pass_seconds = Histogram(
+            "raysweep_controller_pass_seconds",
+            "Time one pass of a controller loop took.",
+            ["loop"],
+            registry=self.registry,
+        )
+        self.pass_errors = Counter(
+            "raysweep_controller_pass_errors",
+            "Controller passes that raised (and were retried).",
+            ["loop"],
+            registry=self.registry,
+        )
+        self.lag = Gauge(
+            "raysweep_controller_lag_seconds",
+            "Seconds since each controller loop last finished a pass (how stale its view is).",
+            ["loop"],
+            registry=self.registry,
+        )
+        self._last_pass: dict[str, float] = {}
+
+    def controller_pass(self, loop: str, seconds: float, failed: bool) -> None:
+        self.pass_seconds.labels(loop).observe(seconds)
+        if failed:
+            self.pass_errors.labels(loop).inc()
+        if loop not in self._last_pass:  # read at scrape time
+            self.lag.labels(loop).set_function(lambda: time.time() - self._last_pass[loop])
+        self._last_pass[loop] = time.time()
