@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -10,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+SECRET_DATABASE_URL = "raysweep_database_url"
 ClusterRole = Literal["sweep", "final", "both"]
 
 
@@ -107,6 +109,13 @@ class Settings(BaseSettings):
     local_ray_cpus: int | None = Field(
         default=None, description="CPUs the embedded Ray head offers (default: all)."
     )
+    secrets_dir: Path | None = Field(
+        default=None,
+        description="A directory of secret files named like the variables in lower case (e.g. "
+        "/run/secrets/raysweep_database_url, raysweep_clusters), read where the variable is not "
+        "set. Sweep and final-run jobs then get this directory, not the database URL, so every "
+        "Ray node must mount the same files at the same path.",
+    )
 
     @model_validator(mode="after")
     def _cluster_roles(self) -> Settings:
@@ -134,6 +143,14 @@ class Settings(BaseSettings):
         return [c.name for c in self.cluster_records if c.serves("final")]
 
     @property
+    def database_url_in_secrets_dir(self) -> bool:
+        """Whether the database URL in use is the secrets directory's (jobs can read it there)."""
+        if self.secrets_dir is None:
+            return False
+        path = self.secrets_dir / SECRET_DATABASE_URL
+        return path.is_file() and path.read_text().strip() == self.database_url_value
+
+    @property
     def database_url_value(self) -> str:
         if self.database_url is not None:
             return self.database_url.get_secret_value()
@@ -148,6 +165,13 @@ class Settings(BaseSettings):
         return self.home / "admin-token"
 
 
+def settings_from_environment() -> Settings:
+    """Settings from ``RAYSWEEP_*`` variables and, when ``RAYSWEEP_SECRETS_DIR`` names one, the
+    secret files there."""
+    secrets_dir = os.environ.get("RAYSWEEP_SECRETS_DIR")
+    return Settings(_secrets_dir=secrets_dir) if secrets_dir else Settings()
+
+
 @lru_cache
 def get_settings() -> Settings:
-    return Settings()
+    return settings_from_environment()

@@ -42,15 +42,22 @@ class RayJobsLauncher:
         self.settings, self.ray = settings, ray
 
     def _driver_env(self) -> dict[str, str]:
+        """What a job needs to reach the database and storage. With the database URL in a
+        secrets directory the job gets the directory (mounted on every node), so the URL is
+        not shown in the Ray dashboard's job details."""
         settings = self.settings
-        return {
-            "RAYSWEEP_DATABASE_URL": settings.database_url_value,
+        env = {
             "RAYSWEEP_STORAGE_URI": settings.storage_root,
             "RAYSWEEP_HOME": str(settings.home.resolve()),
             "RAYSWEEP_SEARCH_SPACES_DIR": str(settings.search_spaces_dir),
             "RAYSWEEP_CANCEL_GRACE_S": str(settings.cancel_grace_s),
             "RAY_AUTH_MODE": "token",
         }
+        if settings.database_url_in_secrets_dir:
+            env["RAYSWEEP_SECRETS_DIR"] = str(settings.secrets_dir)
+        else:
+            env["RAYSWEEP_DATABASE_URL"] = settings.database_url_value
+        return env
 
     def submit(self, experiment_id: str, attempt: int) -> str:
         return self._submit(

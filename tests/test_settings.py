@@ -1,0 +1,50 @@
+"""Settings from secret files (as Docker/Kubernetes mount them): read where no variable is set,
+and the database URL then reaches sweep and final-run jobs as the directory, never the value."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.engine.launcher import RayJobsLauncher
+from service.settings import settings_from_environment
+
+
+@pytest.fixture
+def secrets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "secrets"
+    folder.mkdir()
+    (folder / "raysweep_database_url").write_text("postgresql+psycopg://rs:s3cret@db/raysweep\n")
+    clusters = [{"name": "big", "address": "http://big:8265", "role": "both", "token": "t0k"}]
+    (folder / "raysweep_clusters").write_text(json.dumps(clusters))
+    for name in ("RAYSWEEP_DATABASE_URL", "RAYSWEEP_CLUSTERS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("RAYSWEEP_SECRETS_DIR", str(folder))
+    return folder
+
+
+def test_secret_files_configure_the_server_and_jobs_get_only_the_directory(
+    secrets: Path,
+) -> None:
+    settings = settings_from_environment()
+    assert settings.database_url_value == "postgresql+psycopg://rs:s3cret@db/raysweep"
+    [big] = settings.cluster_records
+    assert big.token is not None and big.token.get_secret_value() == "t0k"
+    env = RayJobsLauncher(settings, ray=None)._driver_env()  # type: ignore[arg-type]
+    assert env["RAYSWEEP_SECRETS_DIR"] == str(secrets)
+    assert "RAYSWEEP_DATABASE_URL" not in env
+    assert not any("s3cret" in value for value in env.values())
+    assert "s3cret" not in repr(settings)  # SecretStr
+
+
+def test_a_variable_wins_over_its_secret_file_and_then_travels_itself(
+    secrets: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RAYSWEEP_DATABASE_URL", "sqlite:////tmp/other.db")
+    settings = settings_from_environment()
+    assert settings.database_url_value == "sqlite:////tmp/other.db"
+    env = RayJobsLauncher(settings, ray=None)._driver_env()  # type: ignore[arg-type]
+    assert env["RAYSWEEP_DATABASE_URL"] == "sqlite:////tmp/other.db"
+    assert "RAYSWEEP_SECRETS_DIR" not in env
