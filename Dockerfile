@@ -1,0 +1,60 @@
+# One image for the raysweep server, the Ray head and the Ray workers (sweep drivers, final runs
+# and trainers run on the Ray nodes, so they need raysweep and the same Python as the server).
+#
+#   CPU (default): docker build -t raysweep .
+#   GPU:           docker build -t raysweep:cuda \
+#                    --build-arg BASE_IMAGE=nvidia/cuda:12.6.3-cudnn-runtime-ubuntu24.04 \
+#                    --build-arg TORCH_INDEX_URL=https://download.pytorch.org/whl/cu126 .
+#
+# No secret is baked in: the database URL, the Ray token and cluster tokens come at run time
+# from secret files (RAYSWEEP_SECRETS_DIR, RAY_AUTH_TOKEN_PATH) or the environment.
+ARG BASE_IMAGE=python:3.11-slim-bookworm
+
+FROM node:22-bookworm-slim AS web
+WORKDIR /src/web
+COPY web/package.json web/package-lock.json ./
+RUN npm install --no-audit --no-fund
+COPY web/ ./
+RUN npm run build
+
+FROM ${BASE_IMAGE}
+ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
+ENV PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    VIRTUAL_ENV=/opt/raysweep/venv \
+    PATH=/opt/raysweep/venv/bin:$PATH
+SHELL ["/bin/bash", "-o", "pipefail", "-c"]
+# a CUDA base has no Python of its own; git records a final run's code version. Versions are
+# not pinned: the packages come from whichever distribution the base image is.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends git \
+    && if ! command -v python3 >/dev/null; then \
+         apt-get install -y --no-install-recommends python3 python3-venv; \
+       fi \
+    && rm -rf /var/lib/apt/lists/* \
+    && python3 -m venv "$VIRTUAL_ENV"
+
+WORKDIR /opt/raysweep/app
+# dependencies first, so a source change does not reinstall torch and Ray
+COPY pyproject.toml README.md ./
+RUN mkdir -p raysweep service trainers \
+    && touch raysweep/__init__.py service/__init__.py trainers/__init__.py \
+    && pip install --extra-index-url "$TORCH_INDEX_URL" -e ".[server]"
+COPY raysweep/ raysweep/
+COPY service/ service/
+COPY trainers/ trainers/
+COPY migrations/ migrations/
+COPY search_spaces/ search_spaces/
+COPY --from=web /src/web/dist web/dist
+
+RUN useradd --create-home --uid 1000 raysweep \
+    && mkdir -p /data/home /data/storage \
+    && chown -R raysweep /data
+USER 1000
+ENV RAYSWEEP_HOME=/data/home \
+    RAYSWEEP_STORAGE_URI=/data/storage \
+    RAYSWEEP_HOST=0.0.0.0
+EXPOSE 8000
+CMD ["python", "-m", "service", "serve"]
