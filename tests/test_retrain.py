@@ -213,6 +213,10 @@ def test_a_failed_retrain_fails_its_firing_and_a_queued_one_starts_after_it(
     assert first.outcome == "failed" and "Traceback" not in first.message  # its last line
     assert f"final run {first.final_run_id} failed: RuntimeError: out of memory" in first.message
     assert second.outcome == "training" and second.final_run_id != first.final_run_id
+    assert second.message == (
+        "queued behind the previous run; "
+        f"retraining digits version 1's config as final run {second.final_run_id}"
+    )
     assert get_alias(db, "digits", "production").version == 1
 
 

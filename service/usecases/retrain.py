@@ -153,7 +153,7 @@ def start_retrain(
     champion, problems = find_champion(session, settings)
     if champion is None:
         firing.outcome = "failed"
-        firing.message += "; ".join(p.message for p in problems)
+        tell(firing, "; ".join(p.message for p in problems))
         return
     if settings.retune is not None:
         spec = retune_spec(session, champion, settings.retune, schedule.name, firing.scheduled_for)
@@ -166,9 +166,10 @@ def start_retrain(
             {"schedule_id": schedule.id, "scheduled_for": firing.scheduled_for.isoformat()},
         )
         firing.outcome, firing.experiment_id = "tuning", experiment.id
-        firing.message += (
+        tell(
+            firing,
             f"re-tuning {settings.model} version {champion.version.version} in sweep "
-            f"{experiment.id} ({len(spec.search.points_to_evaluate)} warm-start config(s))"
+            f"{experiment.id} ({len(spec.search.points_to_evaluate)} warm-start config(s))",
         )
         return
     run = FinalRunRow(
@@ -200,9 +201,10 @@ def training(
     session.add(run)
     session.flush()
     firing.outcome, firing.final_run_id = "training", run.id
-    firing.message += (
-        f"{'; ' if firing.message else ''}retraining {settings.model} version "
-        f"{champion.version.version}'s config as final run {run.id}"
+    tell(
+        firing,
+        f"retraining {settings.model} version {champion.version.version}'s config as final run "
+        f"{run.id}",
     )
     repo.add_event(
         session,
@@ -275,10 +277,10 @@ def advance(session: Session, firing: ScheduleFiringRow, final_clusters: list[st
         return 0  # registered in the same transaction as completed: not yet visible
     comparison = version.comparison
     firing.outcome = "promoted" if comparison["promoted"] else "kept"
-    firing.message += (
-        f"; version {version.version} "
-        + ("took " if comparison["promoted"] else "is the 'candidate', kept out of ")
-        + f"{comparison['alias']!r}: {comparison['reason']}"
+    verdict = "took" if comparison["promoted"] else "is the 'candidate', kept out of"
+    tell(
+        firing,
+        f"version {version.version} {verdict} {comparison['alias']!r}: {comparison['reason']}",
     )
     return 1
 
@@ -325,5 +327,11 @@ def tuned(session: Session, firing: ScheduleFiringRow, final_clusters: list[str]
 
 def fail(firing: ScheduleFiringRow, reason: str) -> int:
     firing.outcome = "failed"
-    firing.message += f"; {reason}"
+    tell(firing, reason)
     return 1
+
+
+def tell(firing: ScheduleFiringRow, text: str) -> None:
+    """Add to the firing's story, one clause after another."""
+    joined = firing.message and not firing.message.endswith("; ")
+    firing.message = f"{firing.message}; {text}" if joined else f"{firing.message}{text}"
