@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -53,15 +55,41 @@ def new_final_run(
     rank: int = 1,
 ) -> FinalRunRow:
     """A queued final run of ``trial``: its config scaled for the promotion's workers."""
+    return queued_final_run(
+        trial.experiment_id,
+        trial.id,
+        final_config(spec, dict(trial.config), promotion),
+        promotion.num_workers,
+        final_epochs(spec, promotion),
+        model_name,
+        cluster,
+        rank=rank,
+        warm_start_uri=trial.checkpoint_uri if promotion.warm_start else None,
+    )
+
+
+def queued_final_run(
+    experiment_id: str,
+    trial_id: int,
+    config: dict[str, Any],
+    num_workers: int,
+    epochs: int,
+    model_name: str,
+    cluster: str,
+    *,
+    rank: int = 1,
+    warm_start_uri: str | None = None,
+) -> FinalRunRow:
+    """A final run waiting for the dispatcher: the one shape promotions and retrains share."""
     return FinalRunRow(
-        experiment_id=trial.experiment_id,
-        trial_id=trial.id,
+        experiment_id=experiment_id,
+        trial_id=trial_id,
         rank=rank,
         state=FinalRunState.queued.value,
-        config=final_config(spec, dict(trial.config), promotion),
-        num_workers=promotion.num_workers,
-        epochs=final_epochs(spec, promotion),
-        warm_start_uri=trial.checkpoint_uri if promotion.warm_start else None,
+        config=config,
+        num_workers=num_workers,
+        epochs=epochs,
+        warm_start_uri=warm_start_uri,
         model_name=model_name,
         cluster=cluster,
         purpose="promotion",

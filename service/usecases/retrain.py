@@ -28,7 +28,12 @@ from service.db.models import (
     ScheduleRow,
 )
 from service.usecases.experiments import add_experiment
-from service.usecases.promotion import cluster_problem, new_final_run, top_completed_trials
+from service.usecases.promotion import (
+    cluster_problem,
+    new_final_run,
+    queued_final_run,
+    top_completed_trials,
+)
 
 ACTIVE = ("tuning", "training")
 BATCH = 20
@@ -172,20 +177,14 @@ def start_retrain(
             f"{experiment.id} ({len(spec.search.points_to_evaluate)} warm-start config(s))",
         )
         return
-    run = FinalRunRow(
-        experiment_id=champion.final_run.experiment_id,
-        trial_id=champion.final_run.trial_id,
-        rank=1,
-        state=FinalRunState.queued.value,
-        config=dict(champion.version.config),
-        num_workers=settings.num_workers or champion.final_run.num_workers,
-        epochs=settings.epochs or champion.final_run.epochs,
-        warm_start_uri=None,
-        model_name=settings.model,
-        cluster=retrain_cluster(champion, settings, final_clusters),
-        attempts=0,
-        restarts=0,
-        worker_failures=0,
+    run = queued_final_run(
+        champion.final_run.experiment_id,
+        champion.final_run.trial_id,
+        dict(champion.version.config),
+        settings.num_workers or champion.final_run.num_workers,
+        settings.epochs or champion.final_run.epochs,
+        settings.model,
+        retrain_cluster(champion, settings, final_clusters),
     )
     training(session, firing, champion, settings, run)
 
