@@ -287,22 +287,24 @@ def deploy_version(
         return DeploymentRead.model_validate(row), True
 
 
+def _deployment(session: Session, name: str, version_or_alias: str) -> ModelDeploymentRow:
+    """The version's active deployment, or ``NotFound`` naming the version."""
+    version = _version_row(session, name, version_or_alias)
+    row = _active_deployment(session, name, version.version)
+    if row is None:
+        raise NotFound(f"{name} version {version.version} is not deployed")
+    return row
+
+
 def get_deployment(db: sessionmaker[Session], name: str, version_or_alias: str) -> DeploymentRead:
     with db.begin() as session:
-        version = _version_row(session, name, version_or_alias)
-        row = _active_deployment(session, name, version.version)
-        if row is None:
-            raise NotFound(f"{name} version {version.version} is not deployed")
-        return DeploymentRead.model_validate(row)
+        return DeploymentRead.model_validate(_deployment(session, name, version_or_alias))
 
 
 def undeploy_version(db: sessionmaker[Session], name: str, version_or_alias: str) -> DeploymentRead:
     """Ask for the version's Serve application to be removed (idempotent)."""
     with db.begin() as session:
-        version = _version_row(session, name, version_or_alias)
-        row = _active_deployment(session, name, version.version)
-        if row is None:
-            raise NotFound(f"{name} version {version.version} is not deployed")
+        row = _deployment(session, name, version_or_alias)
         if row.state != DeploymentState.deleting.value:
             move_deployment(row, DeploymentState.deleting)
         session.flush()
