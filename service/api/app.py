@@ -26,7 +26,7 @@ from service.api.routes import (
     views,
     web,
 )
-from service.api.timing import install_request_timing
+from service.api.timing import RequestTimingMiddleware
 from service.metrics import Metrics
 from service.settings import Settings
 
@@ -50,7 +50,7 @@ def create_app(
         settings=settings, db=db, ready_checks=ready_checks, metrics=metrics
     )
     install_error_handlers(app)
-    install_request_timing(app, metrics)
+    app.add_middleware(RequestTimingMiddleware, metrics=metrics)
     app.add_middleware(
         BodyLimitMiddleware,
         max_bytes=settings.max_body_bytes,
