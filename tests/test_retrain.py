@@ -258,6 +258,9 @@ def test_retune_first_warm_starts_from_the_best_configs_then_retrains_the_new_be
     [firing] = firing_rows(db)
     run = final_run(db, firing.final_run_id)
     assert firing.outcome == "training" and run.experiment_id == firing.experiment_id
+    assert f"retraining the re-tuning sweep's best trial {run.trial_id} as final run" in (
+        firing.message
+    )
     assert run.config["lr"] == 0.02 and run.config["hidden"] == 128 and run.purpose == "retrain"
     assert (run.epochs, run.num_workers) == (3, 2)  # the champion's final run's
     assert run.experiment_id != previous

@@ -186,7 +186,8 @@ def start_retrain(
         settings.model,
         retrain_cluster(champion, settings, final_clusters),
     )
-    training(session, firing, champion, settings, run)
+    source = f"{settings.model} version {champion.version.version}'s config"
+    training(session, firing, champion, settings, run, source)
 
 
 def training(
@@ -195,16 +196,14 @@ def training(
     champion: Champion,
     settings: RetrainSettings,
     run: FinalRunRow,
+    source: str,
 ) -> None:
+    """Queue ``run`` (training ``source``) as the firing's challenger of the champion."""
     run.purpose, run.challenge = "retrain", champion.challenge(settings)
     session.add(run)
     session.flush()
     firing.outcome, firing.final_run_id = "training", run.id
-    tell(
-        firing,
-        f"retraining {settings.model} version {champion.version.version}'s config as final run "
-        f"{run.id}",
-    )
+    tell(firing, f"retraining {source} as final run {run.id}")
     repo.add_event(
         session,
         run.experiment_id,
@@ -320,7 +319,8 @@ def tuned(session: Session, firing: ScheduleFiringRow, final_clusters: list[str]
     )
     cluster = retrain_cluster(champion, settings, final_clusters)
     run = new_final_run(spec, best[0], promotion, settings.model, cluster)
-    training(session, firing, champion, settings, run)
+    source = f"the re-tuning sweep's best trial {best[0].id}"
+    training(session, firing, champion, settings, run, source)
     return 1
 
 
