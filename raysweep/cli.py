@@ -72,7 +72,7 @@ def trials_table(experiment: Experiment, trials: Sequence[Any]) -> Table:
     for t in trials:
         table.add_row(
             str(t.id),
-            t.state.value,
+            t.state.value + (" (waiting for resources)" if t.waiting_for else ""),
             *(fmt(t.config.get(p)) for p in params),
             str(t.iteration),
             fmt(t.last_metric),

@@ -118,6 +118,12 @@ class TrialRead(TrialSummary):
     checkpoint_uri: str | None
     restarts: int
     error: str | None
+    waiting_for: str | None = Field(
+        default=None,
+        description="Set while the trial's worker group waits for cluster resources: what it "
+        "needs and what is free (a running trial at iteration 0 with this set is queued, not "
+        "stuck).",
+    )
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None

@@ -30,6 +30,12 @@ class ClusterConfig(BaseModel):
     role: ClusterRole = "both"
     max_concurrent_jobs: int = Field(default=1, ge=1, description="Final runs at once on it.")
     token: SecretStr | None = Field(default=None, description="Bearer token for its Jobs API.")
+    autoscaling: bool = Field(
+        default=False,
+        description="The cluster grows on demand (Ray autoscaler, KubeRay): a run it cannot place "
+        "yet waits up to RAYSWEEP_TRIAL_RESOURCE_WAIT_S for it to grow. On a fixed-size cluster "
+        "(the default) such a sweep is refused at submit and such a run fails at once.",
+    )
 
     def serves(self, role: Literal["sweep", "final"]) -> bool:
         return self.role in (role, "both")
@@ -89,6 +95,13 @@ class Settings(BaseSettings):
     )
     max_driver_restarts: int = Field(
         default=3, ge=0, description="Driver resubmissions before a sweep fails."
+    )
+    trial_resource_wait_s: float = Field(
+        default=600.0,
+        ge=0,
+        description="On a cluster marked autoscaling: how long a trial or final run waits for "
+        "the cluster to grow to its worker group before it fails with what it asked for and "
+        "what the cluster has. Runs that fit the cluster wait their turn, without limit.",
     )
     cancel_grace_s: float = Field(
         default=30.0,

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ScheduleCreate
@@ -23,7 +23,7 @@ from service.db.models import (
     TrialRow,
 )
 from service.engine.final_run import finish, read_job
-from service.errors import InvalidInput
+from service.errors import Conflict, InvalidInput
 from service.settings import REPO_ROOT
 from service.specs import check_spec
 from service.usecases.experiments import add_experiment, delete_experiment
@@ -320,11 +320,16 @@ def test_a_firing_whose_champion_is_gone_fails_with_the_reason(
     final = promote_experiment(db, other, PromotionOverrides(), "tester", CLUSTERS)
     complete_final_run(db, final.items[0].id, 0.4)  # digits version 2, not production
     retrain_schedule(db)
-    # deleting the sweep deletes its final runs and their versions; the alias stays behind
-    delete_experiment(db, str(tmp_path), experiment_id)
+    # a sweep whose version an alias names cannot be deleted (409 naming it), and nothing goes
+    with pytest.raises(Conflict, match=r"aliases name: digits v1 \(production\)"):
+        delete_experiment(db, str(tmp_path), experiment_id)
+    with db.begin() as session:
+        assert session.scalars(select(ModelVersionRow.version)).all() == [1, 2]
+        # a database from before that rule can still hold an alias of a deleted version
+        session.execute(delete(ModelVersionRow).where(ModelVersionRow.version == 1))
     tick(db, minute(1))
     [firing] = firing_rows(db)
     assert firing.outcome == "failed" and firing.final_run_id is None
     assert "'production' names digits version 1, which no longer exists" in firing.message
-    with db.begin() as session:
-        assert session.scalars(select(FinalRunRow.purpose)).all() == ["promotion"]
+    with db.begin() as session:  # no retrain final run was queued: only the two promotions
+        assert session.scalars(select(FinalRunRow.purpose)).all() == ["promotion"] * 2

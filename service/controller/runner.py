@@ -12,6 +12,7 @@ from typing import Protocol
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.clock import clock_for
+from service.controller.capacity import CapacityObserver
 from service.controller.dispatcher import Dispatcher
 from service.controller.finals import FinalRunDispatcher, FinalRunReconciler, Promoter
 from service.controller.reconciler import Reconciler
@@ -83,11 +84,13 @@ def build_controller(
         for record in settings.cluster_records
     }
     launchers: dict[str, Launcher] = {
-        name: RayJobsLauncher(settings, connection) for name, connection in connections.items()
+        record.name: RayJobsLauncher(settings, connections[record.name], record.autoscaling)
+        for record in settings.cluster_records
     }
     sweeps = launchers[settings.sweep_cluster.name]
     runner = Runner(
         [
+            CapacityObserver(db, launchers, settings),
             Reconciler(db, sweeps, settings),
             Dispatcher(db, sweeps, settings),
             Promoter(db, settings),

@@ -129,6 +129,8 @@ class TrialRow(Base):
     checkpoint_uri: Mapped[str | None] = mapped_column(Text)
     restarts: Mapped[int] = mapped_column(Integer, default=0)
     error: Mapped[str | None] = mapped_column(Text)
+    # what its worker group waits for while the cluster cannot place it yet
+    waiting_for: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     started_at: Mapped[datetime | None]
@@ -139,6 +141,16 @@ class TrialRow(Base):
         Index("ix_trials_experiment_id_state", "experiment_id", "state"),
         Index("ix_trials_experiment_id_best_metric", "experiment_id", "best_metric"),
     )
+
+
+class ClusterCapacityRow(Base):
+    """A cluster's alive nodes and their total resources, as the controller last saw them."""
+
+    __tablename__ = "cluster_capacity"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    nodes: Mapped[list[dict[str, float]]] = mapped_column(JSON)
+    observed_at: Mapped[datetime]
 
 
 class ResultRow(Base):

@@ -29,6 +29,7 @@ from service.engine.recorder import (
     TrialEnded,
     TrialRestarted,
     TrialStarted,
+    TrialWaiting,
 )
 from service.engine.trial import RESTART_REASON_KEY, RESTARTS_KEY, CodeLoadError
 
@@ -70,7 +71,13 @@ class DriverContext:
     interrupted: bool = False
     # the first trial that could not load user code: the sweep stops and fails with this
     code_error: str | None = None
+    # the gate's view of this sweep's trials whose worker groups wait (Tune id -> why)
+    read_waiting: Callable[[], dict[str, str]] | None = None
+    waiting: dict[str, str] = field(default_factory=dict)
+    # the driver got SIGTERM (its job was stopped): Tune was interrupted to save its state
+    terminated: bool = False
     _last_poll: float = 0.0
+    _last_waiting_poll: float = 0.0
 
     _current: ClassVar[DriverContext | None] = None
 
@@ -96,6 +103,25 @@ class DriverContext:
             if self.request == "pause" and self.pause_asked_at is None:
                 self.pause_asked_at = now
         return self.request
+
+    def report_waiting(self) -> None:
+        """Record which trials wait for resources (and which stopped waiting), at most every
+        ``poll_s``."""
+        now = time.monotonic()
+        if self.read_waiting is None or now - self._last_waiting_poll < self.poll_s:
+            return
+        self._last_waiting_poll = now
+        try:
+            waiting = self.read_waiting()
+        except Exception:  # the gate restarting is no reason to stop the sweep
+            log.warning("cannot read the trials waiting for resources", exc_info=True)
+            return
+        for tune_id in self.waiting.keys() - waiting.keys():
+            self.recorder.submit(TrialWaiting(tune_id, None))
+        for tune_id, reason in waiting.items():
+            if self.waiting.get(tune_id) != reason:
+                self.recorder.submit(TrialWaiting(tune_id, reason))
+        self.waiting = waiting
 
     def ready_to_pause(self, trials: list[Trial]) -> bool:
         """Every running trial that has reported saved a checkpoint since the pause was asked
@@ -176,6 +202,7 @@ class RecordingCallback(tune.Callback):
 
     def on_step_end(self, iteration: int, trials: list[Trial], **info: Any) -> None:
         context = DriverContext.current()
+        context.report_waiting()
         if context.ready_to_pause(trials):
             # Tune's own graceful interrupt: it saves the experiment state with the running
             # trials still unfinished, so Tuner.restore resumes them from their checkpoints
@@ -186,12 +213,14 @@ class RecordingCallback(tune.Callback):
         self, iteration: int, trials: list[Trial], trial: Trial, **info: Any
     ) -> None:
         context = DriverContext.current()
+        context.waiting.pop(trial.trial_id, None)
         context.recorder.submit(TrialEnded(trial.trial_id, context.end_state(trial)))
 
     def on_trial_error(
         self, iteration: int, trials: list[Trial], trial: Trial, **info: Any
     ) -> None:
         context = DriverContext.current()
+        context.waiting.pop(trial.trial_id, None)
         text = trial_error_text(trial)
         if CodeLoadError.__name__ in text and context.code_error is None:
             context.code_error = code_load_message(text)

@@ -17,6 +17,7 @@ from ray.job_submission import JobSubmissionClient
 from service.settings import Settings
 
 HEAD_START_TIMEOUT_S = 120
+RAY_AUTH_TOKEN_PATH = Path.home() / ".ray" / "auth_token"
 HEAD_STOP_GRACE_S = 15
 
 
@@ -91,6 +92,9 @@ class RayConnection:
         # Ray's token authentication needs a token before the head starts: create Ray's own
         # ~/.ray/auth_token when there is none (the command prints it; keep it out of logs)
         subprocess.run([ray_cli, "get-auth-token", "--generate"], check=True, capture_output=True)
+        # Ray writes it readable by everyone on the machine; it opens every job and actor
+        if RAY_AUTH_TOKEN_PATH.exists():
+            RAY_AUTH_TOKEN_PATH.chmod(0o600)
         command = [
             ray_cli,
             "start",

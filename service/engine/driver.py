@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 import time
 import traceback
@@ -32,10 +33,13 @@ from service.engine.callback import (
     SweepStopper,
     reported_metrics,
 )
+from service.engine.gate import gate
+from service.engine.leftovers import Leftovers, remove_dead_attempts, remove_own_leftovers
 from service.engine.recorder import Recorder, ResultReported
 from service.engine.retention import prune_experiment
 from service.engine.search import param_space, scheduler, search_algorithm
 from service.engine.trial import TrialPlan, run_trial
+from service.resources import TRIAL_FUNCTION_RESOURCES
 from service.settings import Settings, get_settings
 from service.states import end_open_trials, move_experiment
 from service.storage import code_package_uri, experiment_uri, read_json, train_runs_uri
@@ -44,8 +48,6 @@ from trainers.registry import get_trainer
 log = logging.getLogger("raysweep.driver")
 
 ACTIVE = (ExperimentState.running, ExperimentState.cancelling, ExperimentState.pausing)
-# a Tune function trial cannot ask for zero resources; its Train workers get their own group
-TRIAL_DRIVER_RESOURCES = {"CPU": 0.01}
 RECORDER_DRAIN_TIMEOUT_S = 600
 # Tune's state snapshot (what a resubmitted driver restores) every N seconds instead of Tune's
 # adaptive >= 10 s: a driver killed between snapshots loses less searcher and trial state
@@ -140,6 +142,8 @@ def trial_plan(
         epochs=spec.early_stopping.max_t,
         num_workers=spec.resources.num_workers,
         storage_path=train_runs_uri(settings.storage_root, experiment_id),
+        owner=experiment_id,
+        resource_wait_s=settings.trial_resource_wait_s,
         finished_trials=finished,
     )
 
@@ -149,7 +153,7 @@ def build_tuner(
 ) -> tune.Tuner:
     trainable = tune.with_resources(
         tune.with_parameters(run_trial, plan=trial_plan(spec, settings, experiment_id, finished)),
-        TRIAL_DRIVER_RESOURCES,
+        TRIAL_FUNCTION_RESOURCES,
     )
     path = experiment_path(settings, experiment_id)
     if tune.Tuner.can_restore(path):
@@ -196,7 +200,17 @@ def finish(
             target, message = ExperimentState.failed, f"sweep failed: {error}"
         elif current is ExperimentState.cancelling:
             target, message = ExperimentState.cancelled, "sweep cancelled"
-        elif current is ExperimentState.pausing and context.interrupted:
+        elif current is ExperimentState.running and context.terminated:
+            # the job was stopped without a request (an operator, a node drain): Tune saved its
+            # state, and the reconciler resubmits the driver, which resumes the sweep
+            repo.add_event(
+                session,
+                experiment_id,
+                "driver_stopped",
+                "the driver job was stopped (SIGTERM); Tune saved its state for the next driver",
+            )
+            return current
+        elif current is ExperimentState.pausing and (context.interrupted or context.terminated):
             target, message = ExperimentState.paused, "sweep paused; resume continues it"
         else:
             target = ExperimentState.completed
@@ -220,6 +234,32 @@ def finish(
             data={"best_trial_id": row.best_trial_id, "best_metric": row.best_metric},
         )
     return target
+
+
+def record_leftovers(
+    db: sessionmaker[Session], experiment_id: str, kind: str, what: str, found: Leftovers
+) -> None:
+    log.warning("%s: %s", what, found.describe())
+    with db.begin() as session:
+        repo.add_event(
+            session,
+            experiment_id,
+            kind,
+            f"{what}: {found.describe()}",
+            data={"placement_groups": found.placement_groups, "actors": found.actors},
+        )
+
+
+def interrupt_tune_on_sigterm(context: DriverContext) -> None:
+    """Ray stops a job with SIGTERM (cancel/pause fallback, ``ray job stop``): make that Tune's
+    graceful interrupt (SIGUSR1), which writes the final experiment snapshot, instead of a death
+    that loses what happened since the last one."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        context.terminated = True
+        os.kill(os.getpid(), signal.SIGUSR1)
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def read_experiment(
@@ -259,6 +299,7 @@ def run(experiment_id: str) -> int:
         mode=spec.mode,
         target=spec.stop.target,
         pause_wait_s=settings.cancel_grace_s * 0.75,
+        read_waiting=lambda: ray.get(gate().waiting.remote(experiment_id), timeout=5),
     ).bind()
     finished, unfinished = with_db_retry(
         lambda: trials_by_finality(db, experiment_id), "reading the trials"
@@ -275,10 +316,28 @@ def run(experiment_id: str) -> int:
     error = None
     try:
         ray.init(runtime_env=runtime_env(spec, settings))
+        # an earlier driver of this sweep that was killed left its trials running in Ray: they
+        # hold resources and write to the same Train runs, so they go before anything resumes
+        if found := remove_dead_attempts(experiment_id):
+            record_leftovers(
+                db,
+                experiment_id,
+                "ray_leftovers_removed",
+                "removed what earlier drivers left in Ray",
+                found,
+            )
+        interrupt_tune_on_sigterm(context)
         build_tuner(spec, settings, experiment_id, finished).fit()
     except Exception:
         error = traceback.format_exc(limit=20)
         log.exception("the sweep failed")
+    try:
+        if leaked := remove_own_leftovers():
+            record_leftovers(
+                db, experiment_id, "ray_leak", "removed what the sweep left in Ray", leaked
+            )
+    except Exception:  # the state API being unreachable is no reason to fail a finished sweep
+        log.warning("could not check Ray for leftovers of this sweep", exc_info=True)
     if not recorder.close(RECORDER_DRAIN_TIMEOUT_S):
         error = error or f"could not write all results to the database: {recorder.last_error}"
     final = with_db_retry(

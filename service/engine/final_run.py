@@ -33,6 +33,7 @@ from service.db.models import FinalRunResultRow, FinalRunRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.callback import reported_metrics
 from service.engine.driver import runtime_env, with_db_retry
+from service.engine.gate import admitted
 from service.engine.trial import TrialPlan, build_trainer, failure_summary, train_config
 from service.settings import REPO_ROOT, Settings, get_settings
 from service.states import move_final_run
@@ -140,18 +141,21 @@ def read_job(db: sessionmaker[Session], final_run_id: int) -> FinalRunJob | None
         )
 
 
-def trainer_for(job: FinalRunJob, settings: Settings) -> TorchTrainer:
+def trainer_for(job: FinalRunJob, settings: Settings) -> tuple[TrialPlan, TorchTrainer]:
     plan = TrialPlan.from_spec(
         job.spec,
         epochs=job.epochs,
         num_workers=job.num_workers,
         storage_path=final_runs_uri(settings.storage_root, job.experiment_id),
+        owner=f"final-{job.final_run_id}",
+        resource_wait_s=settings.trial_resource_wait_s,
     )
     config = train_config(plan, job.config)
     if job.warm_start_uri:
         config["warm_start_from"] = job.warm_start_uri
     store = StoreFinalRunResults(job.final_run_id, job.experiment_id, settings.database_url_value)
-    return build_trainer(plan, config, f"final-{job.final_run_id}", CHECKPOINTS_KEPT, store)
+    name = f"final-{job.final_run_id}"
+    return plan, build_trainer(plan, config, name, CHECKPOINTS_KEPT, store)
 
 
 def evaluate_on_test(
@@ -239,7 +243,10 @@ def run(final_run_id: int) -> int:
     outcome, error = None, None
     try:
         ray.init(runtime_env=runtime_env(job.spec, settings))
-        result = trainer_for(job, settings).fit()
+        plan, trainer = trainer_for(job, settings)
+        # the job's own process holds no resources (entrypoint_num_cpus=0)
+        with admitted(plan.lease_request(plan.owner, {}), plan.resource_wait_s):
+            result = trainer.fit()
         if result.checkpoint is None:
             raise RuntimeError("the final run ended without a checkpoint")
         test_metrics, fingerprint = evaluate_on_test(job.spec, job.config, result.checkpoint)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Protocol
 
 from ray.job_submission import JobStatus
+from ray.util.state import list_nodes
 
 from service.engine.cluster import RayConnection
 from service.settings import Settings
@@ -35,11 +37,18 @@ class Launcher(Protocol):
     def submit_final_run(self, final_run_id: int, attempt: int) -> str: ...
     def status(self, job_id: str) -> JobInfo: ...
     def stop(self, job_id: str) -> None: ...
+    def capacity(self) -> list[dict[str, float]]: ...
+
+
+# Ray Train's own settings a job passes on to its Train runs when the server has them set
+# (tests shorten the worker-group start timeout)
+PASSED_RAY_TRAIN_VARIABLES = ("RAY_TRAIN_WORKER_GROUP_START_TIMEOUT_S",)
+JOB_STOP_WAIT_S = 30
 
 
 class RayJobsLauncher:
-    def __init__(self, settings: Settings, ray: RayConnection):
-        self.settings, self.ray = settings, ray
+    def __init__(self, settings: Settings, ray: RayConnection, autoscaling: bool = False):
+        self.settings, self.ray, self.autoscaling = settings, ray, autoscaling
 
     def _driver_env(self) -> dict[str, str]:
         """What a job needs to reach the database and storage. With the database URL in a
@@ -51,7 +60,16 @@ class RayJobsLauncher:
             "RAYSWEEP_HOME": str(settings.home.resolve()),
             "RAYSWEEP_SEARCH_SPACES_DIR": str(settings.search_spaces_dir),
             "RAYSWEEP_CANCEL_GRACE_S": str(settings.cancel_grace_s),
+            # how long a run waits for resources the cluster lacks: only a cluster that can
+            # grow is worth waiting for
+            "RAYSWEEP_TRIAL_RESOURCE_WAIT_S": str(
+                settings.trial_resource_wait_s if self.autoscaling else 0
+            ),
             "RAY_AUTH_MODE": "token",
+            # a stopped job gets SIGTERM, which the driver turns into Tune's interrupt; give Tune
+            # time to write its final snapshot before Ray's SIGKILL (3 s by default)
+            "RAY_JOB_STOP_WAIT_TIME_S": str(JOB_STOP_WAIT_S),
+            **{k: os.environ[k] for k in PASSED_RAY_TRAIN_VARIABLES if k in os.environ},
         }
         if settings.database_url_in_secrets_dir:
             env["RAYSWEEP_SECRETS_DIR"] = str(settings.secrets_dir)
@@ -100,3 +118,12 @@ class RayJobsLauncher:
 
     def stop(self, job_id: str) -> None:
         self.ray.jobs.stop_job(job_id)
+
+    def capacity(self) -> list[dict[str, float]]:
+        """Every alive node's total resources, from the state API (no Ray connection)."""
+        nodes = list_nodes(address=self.ray.address, limit=10_000, raise_on_missing_output=False)
+        return [
+            {key: float(value) for key, value in (node.resources_total or {}).items()}
+            for node in nodes
+            if node.state == "ALIVE"
+        ]

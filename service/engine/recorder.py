@@ -61,7 +61,15 @@ class TrialRestarted:
     count: int = 1
 
 
-Op = TrialStarted | ResultReported | TrialEnded | TrialRestarted
+@dataclass(frozen=True)
+class TrialWaiting:
+    """The trial's worker group waits for resources (``reason``), or no longer does (None)."""
+
+    tune_id: str
+    reason: str | None
+
+
+Op = TrialStarted | ResultReported | TrialEnded | TrialRestarted | TrialWaiting
 
 
 class BufferFull(RuntimeError):
@@ -225,6 +233,8 @@ class Recorder:
                             )
                     case TrialEnded():
                         self._end(session, op, trial_ids[op.tune_id])
+                    case TrialWaiting():
+                        self._waiting(session, op, trial_ids[op.tune_id])
                     case TrialRestarted():
                         row = session.get_one(TrialRow, trial_ids[op.tune_id])
                         row.restarts += op.count
@@ -301,12 +311,27 @@ class Recorder:
             data={"config": op.config},
         )
 
+    def _waiting(self, session: Session, op: TrialWaiting, trial_id: int) -> None:
+        row = session.get_one(TrialRow, trial_id)
+        if TrialState(row.state).is_final:
+            return
+        if op.reason is not None and row.waiting_for is None:
+            repo.add_event(
+                session,
+                self.experiment_id,
+                "trial_waiting",
+                f"trial {op.tune_id} is {op.reason}",
+                trial_id=trial_id,
+            )
+        row.waiting_for = op.reason
+
     def _end(self, session: Session, op: TrialEnded, trial_id: int) -> None:
         row = session.get_one(TrialRow, trial_id)
         if TrialState(row.state).is_final:
             return  # a re-delivered end (restored driver) changes nothing
         move_trial(row, op.state)
         row.error = op.error
+        row.waiting_for = None
         repo.add_event(
             session,
             self.experiment_id,

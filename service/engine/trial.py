@@ -14,11 +14,17 @@ from ray.train.v2.api.callback import UserCallback
 from ray.tune.integration.ray_train import TuneReportCallback
 
 from raysweep.spec import ExperimentSpec
+from service.engine.gate import admitted
+from service.resources import TRIAL_FUNCTION_RESOURCES, Request, min_workers, worker_bundle
 from trainers.registry import KIT_LOOP, TASK_KEY, get_trainer, load_reference
 
 # added to the next result after Ray Train restarted the trial's worker group
 RESTARTS_KEY = "raysweep_worker_group_restarts"
 RESTART_REASON_KEY = "raysweep_restart_reason"
+# Ray Train retries controller failures (a worker group that did not start in time) and node
+# preemptions without end by default; a run that keeps failing so ends with its error instead
+CONTROLLER_FAILURE_LIMIT = 3
+PREEMPTION_FAILURE_LIMIT = 10
 
 
 class CodeLoadError(RuntimeError):
@@ -43,6 +49,10 @@ class TrialPlan:
     seed: int
     # trials the database already holds as final: a restored sweep must not run them again
     finished_trials: frozenset[str] = frozenset()
+    # who the worker group's lease is for (an experiment id, ``final-<id>``), and how long to
+    # wait for resources the cluster does not have (0: refuse at once)
+    owner: str = ""
+    resource_wait_s: float = 0.0
 
     @classmethod
     def from_spec(
@@ -52,6 +62,8 @@ class TrialPlan:
         epochs: int,
         num_workers: int | tuple[int, int],
         storage_path: str,
+        owner: str,
+        resource_wait_s: float,
         finished_trials: frozenset[str] = frozenset(),
     ) -> TrialPlan:
         """The spec's trainer or code, fault tolerance, resources and seed; the sweep's trials
@@ -70,13 +82,19 @@ class TrialPlan:
             storage_path=storage_path,
             seed=spec.search.seed or 0,
             finished_trials=finished_trials,
+            owner=owner,
+            resource_wait_s=resource_wait_s,
         )
 
     def resources_per_worker(self) -> dict[str, float]:
-        resources = {"CPU": self.cpus_per_worker}
-        if self.use_gpu:
-            resources["GPU"] = self.gpus_per_worker or 1.0
-        return resources
+        return worker_bundle(self.cpus_per_worker, self.gpus_per_worker, self.use_gpu)
+
+    def lease_request(self, label: str, own: dict[str, float]) -> Request:
+        """The worker group the gate must admit before this run starts; an elastic run is
+        admitted at its minimum size."""
+        return Request(
+            self.owner, label, self.resources_per_worker(), min_workers(self.num_workers), own
+        )
 
 
 def train_config(plan: TrialPlan, config: dict[str, Any]) -> dict[str, Any]:
@@ -169,7 +187,11 @@ def build_trainer(
         run_config=RunConfig(
             name=name,
             storage_path=plan.storage_path,
-            failure_config=FailureConfig(max_failures=plan.max_failures),
+            failure_config=FailureConfig(
+                max_failures=plan.max_failures,
+                controller_failure_limit=CONTROLLER_FAILURE_LIMIT,
+                max_preemption_failures=PREEMPTION_FAILURE_LIMIT,
+            ),
             checkpoint_config=CheckpointConfig(num_to_keep=checkpoints_to_keep),
             callbacks=[callback],
         ),
@@ -182,6 +204,8 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     if trial_id in plan.finished_trials:
         # the previous driver saw this trial end after Tune's last state snapshot
         return
+    trainer = build_trainer(plan, train_config(plan, config), trial_id, None, ReportToTune())
     # Train keeps every checkpoint while the trial runs; the driver prunes a finished trial to
     # its latest N plus its best (service.engine.retention)
-    build_trainer(plan, train_config(plan, config), trial_id, None, ReportToTune()).fit()
+    with admitted(plan.lease_request(trial_id, TRIAL_FUNCTION_RESOURCES), plan.resource_wait_s):
+        trainer.fit()

@@ -21,11 +21,19 @@ from raysweep.schemas import (
 )
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
-from service.db.models import EventRow, ExperimentRow, LabelRow, TrialRow
+from service.db.models import (
+    EventRow,
+    ExperimentRow,
+    LabelRow,
+    ModelAliasRow,
+    ModelVersionRow,
+    TrialRow,
+)
 from service.errors import Conflict
 from service.specs import check_spec
 from service.states import end_open_trials, move_experiment
 from service.storage import delete_tree, experiment_uri
+from service.usecases.clusters import check_trial_fits
 from service.usecases.code import python_files_of
 
 MAX_PAGE = 500
@@ -46,13 +54,17 @@ def submit_experiment(
     search_spaces_dir: Path,
     created_by: str | None,
     final_clusters: list[str] | None = None,
+    fixed_sweep_cluster: str | None = None,
 ) -> ExperimentCreated:
-    """Validate completely (raising ``InvalidInput`` with every problem), then store as queued."""
+    """Validate completely (raising ``InvalidInput`` with every problem), then store as queued.
+    With ``fixed_sweep_cluster`` (a cluster that does not autoscale) a trial must fit it."""
     spec = check_spec(
         data, search_spaces_dir, lambda sha256: package_files(db, sha256), final_clusters
     )
     source = data.get("search_space") if isinstance(data, dict) else None
     with db.begin() as session:
+        if fixed_sweep_cluster is not None:
+            check_trial_fits(session, spec, fixed_sweep_cluster)
         row = add_experiment(
             session,
             spec,
@@ -200,8 +212,9 @@ DELETABLE = (
 
 def delete_experiment(db: sessionmaker[Session], storage_root: str, experiment_id: str) -> None:
     """Delete a finished or paused experiment: its rows (trials, results, checkpoints, events,
-    labels) and its storage (Tune state, checkpoints). Anything queued or running is a
-    ``Conflict``: cancel it first."""
+    labels, final runs and their model versions) and its storage (Tune state, checkpoints).
+    Anything queued or running is a ``Conflict``: cancel it first; so is a sweep one of whose
+    model versions an alias (``production``) names: move the alias first."""
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
         state = ExperimentState(row.state)
@@ -210,6 +223,22 @@ def delete_experiment(db: sessionmaker[Session], storage_root: str, experiment_i
                 f"experiment {experiment_id} is {state.value}; only "
                 f"{', '.join(s.value for s in DELETABLE)} experiments can be deleted "
                 "(cancel it first)"
+            )
+        aliased = session.execute(
+            select(ModelAliasRow.name, ModelAliasRow.alias, ModelAliasRow.version)
+            .join(
+                ModelVersionRow,
+                (ModelVersionRow.name == ModelAliasRow.name)
+                & (ModelVersionRow.version == ModelAliasRow.version),
+            )
+            .where(ModelVersionRow.experiment_id == experiment_id)
+            .order_by(ModelAliasRow.name, ModelAliasRow.alias)
+        ).all()
+        if aliased:
+            named = ", ".join(f"{name} v{version} ({alias})" for name, alias, version in aliased)
+            raise Conflict(
+                f"experiment {experiment_id} has model versions that aliases name: {named}; "
+                "move or delete those aliases first"
             )
         # rows go with the transaction; the storage is removed before it commits, so a storage
         # error leaves every row in place and the delete can simply be retried

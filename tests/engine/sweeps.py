@@ -16,7 +16,7 @@ from service.engine.cluster import RayConnection
 
 T = TypeVar("T")
 # detached actors Ray creates once per cluster, owned by whichever job needed them first
-CLUSTER_SINGLETONS = {"_AutoscalingCoordinatorActor"}
+CLUSTER_SINGLETONS = {"_AutoscalingCoordinatorActor", "ResourceGate"}
 TRAIN_WORKER = "RayTrainWorker"
 
 

@@ -23,7 +23,7 @@ from ray.util.state import list_actors, list_nodes
 
 from service.engine.cluster import free_port
 from tests.conftest import ServerProcess
-from tests.engine.sweeps import TRAIN_WORKER, ended_sweep, wait_for
+from tests.engine.sweeps import CLUSTER_SINGLETONS, TRAIN_WORKER, ended_sweep, wait_for
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
@@ -215,9 +215,9 @@ def spread_workers(address: str) -> list[Any] | None:
 
 
 def live_actors(address: str) -> list[str]:
-    """Actors still alive, except the one Ray keeps per cluster."""
+    """Actors still alive, except the detached ones kept once per cluster."""
     return [
         a.class_name
         for a in list_actors(address=address, raise_on_missing_output=False)
-        if a.state != "DEAD" and a.class_name != "_AutoscalingCoordinatorActor"
+        if a.state != "DEAD" and a.class_name not in CLUSTER_SINGLETONS
     ]

@@ -25,6 +25,7 @@ from tests.engine.sweeps import (
     experiment_state,
     kill,
     kill_a_train_worker,
+    ray_leftovers,
     trials_of,
     wait_for,
     wait_released,
@@ -60,6 +61,11 @@ def submit(client: httpx.Client, spec: dict[str, Any]) -> str:
     assert created.status_code == 201, created.text
     experiment_id: str = created.json()["id"]
     return experiment_id
+
+
+def has_resumed(client: httpx.Client, experiment_id: str) -> bool:
+    """Whether a resubmitted driver restored Tune's state and resumed a trial."""
+    return any(e["kind"] == "trial_resumed" for e in events_of(client, experiment_id))
 
 
 def trial_where(
@@ -175,6 +181,10 @@ def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
 
         restarted = wait_for(resubmitted, 60, "the driver to be resubmitted")
         assert restarted["driver_job_id"] == f"raysweep-{experiment_id}-1"
+        # the new driver removes all of it before it resumes the sweep
+        wait_for(lambda: has_resumed(client, experiment_id), 180, "the new driver to resume")
+        left = ray_leftovers(ray_cluster, job)
+        assert left == [], f"the dead attempt {job} still has {left} in Ray"
 
     def stored_results() -> int:
         with db.begin() as session:

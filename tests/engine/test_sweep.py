@@ -139,6 +139,16 @@ def test_cancel_mid_sweep_ends_it_and_leaves_nothing_in_ray(
         took = time.monotonic() - asked
         trials = all_pages(client, f"/api/v1/experiments/{experiment_id}/trials")
 
+        # the controller has seen the (fixed-size) cluster by now: a sweep whose one trial it
+        # can never place is refused, naming the resources, and nothing is stored
+        too_big = sweep_spec(resources={"num_workers": 3, "cpus_per_worker": 1.0})
+        refused = client.post("/api/v1/experiments", json=too_big)
+        listed = client.get("/api/v1/experiments").json()["total"]
+
     assert took < 60 and experiment["finished_at"] is not None
     assert trials and all(t["state"] == "cancelled" for t in trials), trials
+    assert refused.status_code == 422, refused.text
+    (problem,) = refused.json()["error"]["details"]
+    assert problem["path"] == "resources" and "{CPU: 3.01} in all" in problem["message"], problem
+    assert "has {CPU: 2} on 1 node(s)" in problem["message"] and listed == 1
     wait_released(ray_cluster, job_id)

@@ -6,6 +6,11 @@ export function StateBadge({ state }: { state: string }) {
   return <span class={`badge state-${state}`} data-state={state}>{state}</span>;
 }
 
+/** A running trial whose worker group waits for cluster resources; the reason on hover. */
+export function WaitingBadge({ reason }: { reason: string | null }) {
+  return reason ? <span class="badge waiting" data-waiting title={reason}>waiting for resources</span> : null;
+}
+
 export function Progress({ counts }: { counts: Partial<Record<TrialState, number>> }) {
   const segments = progressSegments(counts);
   const title = segments.map((s) => `${s.count} ${s.state}`).join(", ") || "no trials yet";

@@ -15,6 +15,7 @@ export interface TrialSummary {
 
 export interface Trial extends TrialSummary {
   experiment_id: string; checkpoint_uri: string | null; restarts: number; error: string | null;
+  waiting_for: string | null;
   created_at: string; started_at: string | null; finished_at: string | null;
 }
 

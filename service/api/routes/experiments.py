@@ -56,7 +56,9 @@ async def json_body(request: Request) -> Any:
 )
 async def submit(request: Request, response: Response, caller: Member) -> ExperimentCreated:
     """Validate an `ExperimentSpec` completely and store it as `queued`; a bad spec is a 422
-    listing every problem, and nothing is stored."""
+    listing every problem, and nothing is stored. On a sweep cluster that does not autoscale, a
+    spec whose one trial (its worker group) can never be placed on the cluster's nodes, as the
+    controller last saw them, is such a 422 at `resources`."""
     state: AppState = app_state(request)
     settings = state.settings
     created = usecase.submit_experiment(
@@ -65,6 +67,7 @@ async def submit(request: Request, response: Response, caller: Member) -> Experi
         settings.search_spaces_dir,
         caller.name,
         settings.final_cluster_names,
+        None if settings.sweep_cluster.autoscaling else settings.sweep_cluster.name,
     )
     response.headers["Location"] = f"/api/v1/experiments/{created.id}"
     return created

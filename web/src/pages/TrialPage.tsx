@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import { api } from "../api";
-import { StateBadge } from "../components";
+import { StateBadge, WaitingBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
 import { formatAgo, formatValue, metricSeries } from "../shape";
 import type { Checkpoint, EventItem, Page, ResultItem, Trial } from "../types";
@@ -45,7 +45,8 @@ export function TrialPage({ id }: { id: number }) {
   return (
     <section>
       <p><a href={`#/experiments/${trial.experiment_id}`}>‹ experiment {trial.experiment_id}</a></p>
-      <h1>Trial {trial.id} <StateBadge state={trial.state} /></h1>
+      <h1>Trial {trial.id} <StateBadge state={trial.state} /> <WaitingBadge reason={trial.waiting_for} /></h1>
+      {trial.waiting_for && <p class="muted" data-testid="waiting-for">{trial.waiting_for}</p>}
       <p class="muted mono">{trial.tune_trial_id} · iteration {trial.iteration} · restarts {trial.restarts}
         {trial.started_at && ` · started ${formatAgo(trial.started_at)}`}</p>
       {error && <p class="error" role="alert">{error}</p>}

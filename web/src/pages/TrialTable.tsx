@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { Pager, StateBadge } from "../components";
+import { Pager, StateBadge, WaitingBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
 import { formatValue, matchesFilter, sortBy, TRIAL_STATES } from "../shape";
 import type { Experiment, Page, Trial } from "../types";
@@ -86,7 +86,7 @@ export function TrialTable({ experiment, version, params }: Props) {
           {rows.map((t) => (
             <tr key={t.id} data-trial={t.id}>
               <td><a href={`#/trials/${t.id}`}>{t.id}</a></td>
-              <td><StateBadge state={t.state} /></td>
+              <td><StateBadge state={t.state} /> <WaitingBadge reason={t.waiting_for} /></td>
               {columns.map((c) => <td key={c} class="num">{formatValue(t.config[c])}</td>)}
               <td class="num" data-col="iteration">{t.iteration}</td>
               <td class="num">{formatValue(t.last_metric)}</td>

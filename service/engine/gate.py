@@ -1,0 +1,259 @@
+"""Admission of Train worker groups: no Train run asks Ray for workers the cluster cannot place.
+
+Tune schedules a trial against its function's own share (0.01 CPU) only; the Train run inside
+asks for its worker group afterwards. Left alone, Tune starts more trials than their groups fit,
+and each extra Train controller waits for its group, times out and retries without end. Every
+Train run raysweep starts (sweep trials and final runs, of every sweep on the cluster) therefore
+first takes a lease for its worker group from one detached actor per cluster, the gate, which
+grants leases in arrival order while they fit the cluster's total resources (read from Ray on
+every decision, so nodes that join or leave count at once). Ray's placement of the granted group
+then succeeds at once.
+
+A lease is renewed by its holder while the run lasts and expires when renewals stop (the holder
+died), so a killed trial never keeps its share. A request the cluster cannot hold at all (more
+than its total, or a bundle no node can take) waits up to the caller's ``wait_s`` (autoscaling
+clusters may grow) and is then refused with what was asked and what the cluster has.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import ray
+
+from service.resources import EPSILON, Capacity, Request, describe
+
+log = logging.getLogger(__name__)
+
+GATE_NAME = "raysweep_resource_gate_v1"
+GATE_NAMESPACE = "raysweep"
+LEASE_TTL_S = 30.0  # a lease or waiting request not renewed for this long is dropped
+RENEW_INTERVAL_S = 5.0
+POLL_INTERVAL_S = 1.0
+CAPACITY_CACHE_S = 2.0
+
+
+@dataclass(frozen=True)
+class Decision:
+    state: str  # granted | waiting | refused
+    message: str = ""
+
+
+@dataclass
+class _Entry:
+    request: Request
+    since: float
+    seen: float
+    granted: bool = False
+    message: str = ""  # why it waits, as last decided
+
+
+class Ledger:
+    """The gate's bookkeeping, free of Ray so its decisions can be tested on their own."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.entries: dict[str, _Entry] = {}  # insertion order is arrival order
+
+    def request(self, key: str, request: Request, capacity: Capacity, wait_s: float) -> Decision:
+        now = self.clock()
+        entry = self.entries.get(key)
+        if entry is None:
+            entry = self.entries[key] = _Entry(request, since=now, seen=now)
+        entry.seen = now
+        self._expire(now)
+        self._grant(capacity)
+        decision = self._decide(key, entry, capacity, wait_s, now)
+        entry.message = decision.message
+        return decision
+
+    def _decide(
+        self, key: str, entry: _Entry, capacity: Capacity, wait_s: float, now: float
+    ) -> Decision:
+        request = entry.request
+        if entry.granted:
+            return Decision("granted")
+        reason = request.unplaceable(capacity)
+        if reason is not None:
+            message = (
+                f"the cluster cannot place {request.describe()}: {reason}, and it has "
+                f"{capacity.describe()}"
+            )
+            if now - entry.since >= wait_s:
+                del self.entries[key]
+                waited = f"; waited {wait_s:g}s (RAYSWEEP_TRIAL_RESOURCE_WAIT_S)" if wait_s else ""
+                return Decision("refused", message + waited)
+            return Decision("waiting", f"waiting for the cluster to grow: {message}")
+        ahead = [
+            e
+            for k, e in self.entries.items()
+            if not e.granted and k != key and e.since <= entry.since
+        ]
+        free = self.free(capacity)
+        return Decision(
+            "waiting",
+            f"waiting for resources: needs {request.describe()}; free {describe(free)} of "
+            f"{describe(capacity.total)}"
+            + (f"; {len(ahead)} run(s) ahead in the queue" if ahead else ""),
+        )
+
+    def renew(self, key: str, request: Request) -> None:
+        """A holder's heartbeat; a gate that lost its state (restarted) takes the lease back."""
+        now = self.clock()
+        entry = self.entries.get(key)
+        if entry is None:
+            self.entries[key] = _Entry(request, since=now, seen=now, granted=True)
+        else:
+            entry.seen = now
+
+    def release(self, key: str) -> None:
+        self.entries.pop(key, None)
+
+    def release_holders(self, actor_ids: list[str]) -> int:
+        """Drop the leases and requests of killed actors (keys end with the holder's id)."""
+        gone = [k for k in self.entries if k.rsplit("/", 1)[-1] in set(actor_ids)]
+        for key in gone:
+            del self.entries[key]
+        return len(gone)
+
+    def waiting(self, owner: str) -> dict[str, str]:
+        """The owner's waiting runs: label -> why each waits."""
+        return {
+            e.request.label: e.message
+            for e in self.entries.values()
+            if not e.granted and e.request.owner == owner
+        }
+
+    def free(self, capacity: Capacity) -> dict[str, float]:
+        free = dict(capacity.total)
+        for entry in self.entries.values():
+            used = dict(entry.request.own)
+            if entry.granted:
+                for k, v in entry.request.workers_total.items():
+                    used[k] = used.get(k, 0.0) + v
+            for k, v in used.items():
+                free[k] = free.get(k, 0.0) - v
+        return free
+
+    def _expire(self, now: float) -> None:
+        for key in [k for k, e in self.entries.items() if now - e.seen > LEASE_TTL_S]:
+            log.warning("dropping the lease of %s: its holder stopped renewing it", key)
+            del self.entries[key]
+
+    def _grant(self, capacity: Capacity) -> None:
+        """Grant waiting requests in arrival order while they fit; one that does not fit now
+        holds back those behind it (so a large run is not starved by small ones), except one
+        the cluster can never place, which waits on its own."""
+        free = self.free(capacity)
+        for entry in self.entries.values():
+            if entry.granted or entry.request.unplaceable(capacity) is not None:
+                continue
+            need = entry.request.workers_total
+            if any(free.get(k, 0.0) + EPSILON < v for k, v in need.items()):
+                return
+            entry.granted = True
+            for k, v in need.items():
+                free[k] = free.get(k, 0.0) - v
+
+
+def cluster_capacity() -> Capacity:
+    return Capacity(
+        tuple(
+            {k: float(v) for k, v in node["Resources"].items()}
+            for node in ray.nodes()
+            if node.get("Alive")
+        )
+    )
+
+
+class ResourceGate:
+    """The detached actor around a ``Ledger``; one per Ray cluster."""
+
+    def __init__(self) -> None:
+        self.ledger = Ledger()
+        self._capacity: Capacity | None = None
+        self._read_at = 0.0
+
+    def capacity(self) -> Capacity:
+        now = time.monotonic()
+        if self._capacity is None or now - self._read_at > CAPACITY_CACHE_S:
+            self._capacity, self._read_at = cluster_capacity(), now
+        return self._capacity
+
+    def request(self, key: str, request: Request, wait_s: float) -> Decision:
+        return self.ledger.request(key, request, self.capacity(), wait_s)
+
+    def renew(self, key: str, request: Request) -> None:
+        self.ledger.renew(key, request)
+
+    def release(self, key: str) -> None:
+        self.ledger.release(key)
+
+    def release_holders(self, actor_ids: list[str]) -> int:
+        return self.ledger.release_holders(actor_ids)
+
+    def waiting(self, owner: str) -> dict[str, str]:
+        return self.ledger.waiting(owner)
+
+
+def gate() -> Any:
+    """The cluster's gate actor, created by whichever run needs it first."""
+    return (
+        ray.remote(ResourceGate)
+        .options(
+            name=GATE_NAME,
+            namespace=GATE_NAMESPACE,
+            lifetime="detached",
+            get_if_exists=True,
+            num_cpus=0,
+            max_restarts=-1,
+        )
+        .remote()
+    )
+
+
+class ResourcesUnavailable(RuntimeError):
+    """The cluster cannot place a run's workers and did not grow within the wait."""
+
+
+@contextmanager
+def admitted(request: Request, wait_s: float) -> Iterator[None]:
+    """Hold a lease for the request's worker group while the block runs; wait for it first."""
+    handle = gate()
+    key = f"{request.owner}/{request.label}/{ray.get_runtime_context().get_actor_id() or 'driver'}"
+    last = ""
+    while True:
+        decision: Decision = ray.get(handle.request.remote(key, request, wait_s))
+        if decision.state == "granted":
+            break
+        if decision.state == "refused":
+            raise ResourcesUnavailable(decision.message)
+        if decision.message != last:  # the driver shows it on the trial; this is the log
+            log.info("%s: %s", request.label, decision.message)
+            last = decision.message
+        time.sleep(POLL_INTERVAL_S)
+    stop = threading.Event()
+
+    def renew() -> None:
+        while not stop.wait(RENEW_INTERVAL_S):
+            try:
+                ray.get(handle.renew.remote(key, request), timeout=RENEW_INTERVAL_S)
+            except Exception:  # the gate restarts; the next renewal re-registers the lease
+                log.warning("could not renew the resource lease %s", key, exc_info=True)
+
+    renewer = threading.Thread(target=renew, name="raysweep-lease", daemon=True)
+    renewer.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        try:
+            ray.get(handle.release.remote(key), timeout=10)
+        except Exception:  # it expires on its own once renewals stop
+            log.warning("could not release the resource lease %s", key, exc_info=True)

@@ -1,0 +1,91 @@
+"""Resource arithmetic shared by the submit check and the gate: what one Train run needs,
+what a cluster has, and whether the one can ever hold the other. Free of Ray."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+# a Tune function trial cannot ask for zero resources; its Train workers get their own group
+TRIAL_FUNCTION_RESOURCES = {"CPU": 0.01}
+EPSILON = 1e-9
+Resources = Mapping[str, float]
+
+
+def describe(resources: Resources) -> str:
+    """``{CPU: 0.5, GPU: 1}``: resources as people read them (Ray's own keys, no memory noise)."""
+    shown = {
+        k: v
+        for k, v in sorted(resources.items())
+        if v > EPSILON and "memory" not in k and not k.startswith(("node:", "accelerator_type"))
+    }
+    return "{" + ", ".join(f"{k}: {round(v, 4):g}" for k, v in shown.items()) + "}"
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """What the cluster has: every alive node's total resources."""
+
+    nodes: tuple[dict[str, float], ...]
+
+    @property
+    def total(self) -> dict[str, float]:
+        total: dict[str, float] = {}
+        for node in self.nodes:
+            for key, value in node.items():
+                total[key] = total.get(key, 0.0) + value
+        return total
+
+    def describe(self) -> str:
+        largest = max(self.nodes, key=lambda n: n.get("CPU", 0.0), default={})
+        return f"{describe(self.total)} on {len(self.nodes)} node(s), largest {describe(largest)}"
+
+
+@dataclass(frozen=True)
+class Request:
+    """One Train run's need: ``count`` worker bundles, plus the share of the process that starts
+    it (a Tune trial's function), which is already placed while it waits."""
+
+    owner: str  # the experiment id, or ``final-<id>``
+    label: str  # the Tune trial id, or the final run's name
+    bundle: dict[str, float]
+    count: int
+    own: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def workers_total(self) -> dict[str, float]:
+        return {k: v * self.count for k, v in self.bundle.items()}
+
+    def describe(self) -> str:
+        return f"{self.count} worker(s) x {describe(self.bundle)}"
+
+    def unplaceable(self, capacity: Capacity) -> str | None:
+        """Why the cluster as it is can never place this request, or None."""
+        total = capacity.total
+        need = dict(self.own)
+        for key, value in self.workers_total.items():
+            need[key] = need.get(key, 0.0) + value
+        short = {k: v for k, v in need.items() if v > total.get(k, 0.0) + EPSILON}
+        if short:
+            return f"it needs {describe(short)} in all"
+        if not any(
+            all(node.get(k, 0.0) + EPSILON >= v for k, v in self.bundle.items())
+            for node in capacity.nodes
+        ):
+            return f"no node can take one worker's {describe(self.bundle)}"
+        return None
+
+
+def min_workers(num_workers: int | tuple[int, int]) -> int:
+    """The worker group a run is admitted (and checked) at: an elastic run's minimum."""
+    return num_workers if isinstance(num_workers, int) else num_workers[0]
+
+
+def worker_bundle(
+    cpus_per_worker: float, gpus_per_worker: float, use_gpu: bool
+) -> dict[str, float]:
+    """One Train worker's resources as the spec's ``resources`` block asks for them."""
+    bundle = {"CPU": cpus_per_worker}
+    if use_gpu:
+        bundle["GPU"] = gpus_per_worker or 1.0
+    return bundle

@@ -1,0 +1,65 @@
+"""Cluster use cases: the observed capacity of each cluster, and the check that a sweep's trial
+can ever be placed on the sweep cluster."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.spec import ExperimentSpec, Problem
+from service.db.models import ClusterCapacityRow, utcnow
+from service.errors import InvalidInput
+from service.resources import (
+    TRIAL_FUNCTION_RESOURCES,
+    Capacity,
+    Request,
+    min_workers,
+    worker_bundle,
+)
+
+
+def record_capacity(db: sessionmaker[Session], name: str, nodes: list[dict[str, float]]) -> None:
+    with db.begin() as session:
+        row = session.get(ClusterCapacityRow, name, with_for_update=True)
+        if row is None:
+            session.add(ClusterCapacityRow(name=name, nodes=nodes, observed_at=utcnow()))
+        else:
+            row.nodes, row.observed_at = nodes, utcnow()
+
+
+def observed_capacity(session: Session, name: str) -> Capacity | None:
+    row = session.get(ClusterCapacityRow, name)
+    return Capacity(tuple(row.nodes)) if row is not None and row.nodes else None
+
+
+def trial_request(spec: ExperimentSpec) -> Request:
+    """One trial's need: its function's share and its smallest worker group."""
+    resources = spec.resources
+    return Request(
+        owner="",
+        label="",
+        bundle=worker_bundle(
+            resources.cpus_per_worker, resources.gpus_per_worker, resources.use_gpu
+        ),
+        count=min_workers(resources.num_workers),
+        own=dict(TRIAL_FUNCTION_RESOURCES),
+    )
+
+
+def check_trial_fits(session: Session, spec: ExperimentSpec, cluster: str) -> None:
+    """On a fixed-size cluster whose capacity the controller has seen, refuse a sweep whose one
+    trial can never be placed (it would wait forever)."""
+    capacity = observed_capacity(session, cluster)
+    if capacity is None:
+        return
+    request = trial_request(spec)
+    reason = request.unplaceable(capacity)
+    if reason is not None:
+        message = (
+            f"one trial needs {request.describe()} plus {TRIAL_FUNCTION_RESOURCES['CPU']} CPU for "
+            f"its function: {reason}, but the sweep cluster {cluster!r} has "
+            f"{capacity.describe()} and does not autoscale"
+        )
+        raise InvalidInput(
+            "the sweep cluster can never run one trial of this sweep",
+            [Problem(path="resources", message=message)],
+        )

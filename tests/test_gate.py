@@ -1,0 +1,114 @@
+"""The gate's decisions on their own (no Ray): arrival order, capacity, nodes, waits, expiry.
+The real-Ray behaviour is tested in tests/engine/test_contention.py."""
+
+from __future__ import annotations
+
+from service.engine.gate import LEASE_TTL_S, Ledger
+from service.resources import Capacity, Request
+
+TWO_CPU = Capacity(({"CPU": 2.0, "memory": 8e9},))
+TWO_NODES = Capacity(({"CPU": 1.0}, {"CPU": 1.0}))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def trial(label: str, workers: int = 2, cpus: float = 0.5, owner: str = "exp") -> Request:
+    return Request(owner, label, {"CPU": cpus}, workers, {"CPU": 0.01})
+
+
+def test_two_trials_that_do_not_fit_together_run_one_after_the_other() -> None:
+    ledger = Ledger(Clock())
+    assert ledger.request("a", trial("a"), TWO_CPU, 0).state == "granted"
+    waiting = ledger.request("b", trial("b"), TWO_CPU, 0)
+    assert waiting.state == "waiting"
+    # what it needs and what is free: 2 - 1.0 (a's workers) - 0.02 (both functions)
+    assert "needs 2 worker(s) x {CPU: 0.5}" in waiting.message
+    assert "free {CPU: 0.98} of {CPU: 2}" in waiting.message
+    assert ledger.waiting("exp") == {"b": waiting.message}
+    ledger.release("a")
+    assert ledger.request("b", trial("b"), TWO_CPU, 0).state == "granted"
+    assert ledger.waiting("exp") == {}
+
+
+def test_grants_follow_arrival_order_so_a_large_run_is_not_starved() -> None:
+    ledger = Ledger(Clock())
+    assert ledger.request("small-1", trial("s1", workers=1), TWO_CPU, 0).state == "granted"
+    big = trial("big", workers=3)  # 1.5 CPU: waits for small-1
+    assert ledger.request("big", big, TWO_CPU, 0).state == "waiting"
+    # a later small run would fit beside small-1, but the big one came first
+    later = ledger.request("small-2", trial("s2", workers=1), TWO_CPU, 0)
+    assert later.state == "waiting" and "1 run(s) ahead" in later.message
+    ledger.release("small-1")
+    assert ledger.request("big", big, TWO_CPU, 0).state == "granted"
+    assert ledger.request("small-2", trial("s2", workers=1), TWO_CPU, 0).state == "waiting"
+
+
+def test_a_run_the_cluster_can_never_hold_is_refused_after_the_wait_and_blocks_nobody() -> None:
+    clock = Clock()
+    ledger = Ledger(clock)
+    huge = trial("huge", workers=2, cpus=1.5)  # 3 CPU on a 2-CPU cluster
+    first = ledger.request("huge", huge, TWO_CPU, wait_s=30)
+    assert first.state == "waiting" and "waiting for the cluster to grow" in first.message
+    # it does not hold back runs that fit
+    assert ledger.request("a", trial("a"), TWO_CPU, 30).state == "granted"
+    clock.now += 31
+    refused = ledger.request("huge", huge, TWO_CPU, wait_s=30)
+    assert refused.state == "refused"
+    assert "2 worker(s) x {CPU: 1.5}" in refused.message and "{CPU: 3.01} in all" in refused.message
+    assert "it has {CPU: 2} on 1 node(s)" in refused.message
+    assert "RAYSWEEP_TRIAL_RESOURCE_WAIT_S" in refused.message
+    assert "huge" not in ledger.waiting("exp")
+
+
+def test_on_a_fixed_cluster_an_impossible_run_is_refused_at_once() -> None:
+    decision = Ledger(Clock()).request("g", Request("e", "g", {"GPU": 1.0}, 4), TWO_CPU, 0)
+    assert decision.state == "refused"
+    assert "4 worker(s) x {GPU: 1}" in decision.message and "{GPU: 4} in all" in decision.message
+
+
+def test_a_bundle_no_single_node_can_take_is_refused_even_when_the_sum_fits() -> None:
+    decision = Ledger(Clock()).request("x", trial("x", workers=1, cpus=1.5), TWO_NODES, 0)
+    assert decision.state == "refused"
+    assert "no node can take one worker's {CPU: 1.5}" in decision.message
+
+
+def test_the_cluster_growing_admits_a_waiting_run() -> None:
+    ledger = Ledger(Clock())
+    big = trial("big", workers=2, cpus=1.5)
+    assert ledger.request("big", big, TWO_CPU, 600).state == "waiting"
+    grown = Capacity(({"CPU": 2.0}, {"CPU": 2.0}))
+    assert ledger.request("big", big, grown, 600).state == "granted"
+
+
+def test_a_lease_whose_holder_stopped_renewing_expires_and_renewal_keeps_it() -> None:
+    clock = Clock()
+    ledger = Ledger(clock)
+    ledger.request("a", trial("a"), TWO_CPU, 0)
+    ledger.request("b", trial("b"), TWO_CPU, 0)
+    clock.now += LEASE_TTL_S / 2
+    ledger.renew("a", trial("a"))
+    assert ledger.request("b", trial("b"), TWO_CPU, 0).state == "waiting"
+    clock.now += LEASE_TTL_S / 2 + 1  # a renewed half a TTL ago: still held
+    assert ledger.request("b", trial("b"), TWO_CPU, 0).state == "waiting"
+    clock.now += LEASE_TTL_S  # a's holder died: no renewals
+    assert ledger.request("b", trial("b"), TWO_CPU, 0).state == "granted"
+
+
+def test_a_gate_that_lost_its_state_takes_back_a_renewed_lease() -> None:
+    ledger = Ledger(Clock())
+    ledger.renew("a", trial("a"))  # the gate restarted while a ran
+    assert ledger.request("b", trial("b"), TWO_CPU, 0).state == "waiting"
+
+
+def test_killed_holders_release_their_leases_at_once() -> None:
+    ledger = Ledger(Clock())
+    ledger.request("exp/t1/actor1", trial("t1"), TWO_CPU, 0)
+    ledger.request("exp/t2/actor2", trial("t2"), TWO_CPU, 0)
+    assert ledger.release_holders(["actor1"]) == 1
+    assert ledger.request("exp/t2/actor2", trial("t2"), TWO_CPU, 0).state == "granted"
