@@ -21,7 +21,7 @@ import pytest
 from ray.job_submission import JobSubmissionClient
 from ray.util.state import list_actors, list_nodes
 
-from service.engine.cluster import free_port
+from service.engine.cluster import RayConnection, free_port
 from tests.conftest import ServerProcess
 from tests.engine.sweeps import CLUSTER_SINGLETONS, TRAIN_WORKER, ended_sweep, wait_for
 
@@ -77,9 +77,12 @@ def group_alive(node: RayNode) -> bool:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[tuple[str, list[RayNode], dict[str, str]]]:
+def cluster(
+    tmp_path: Path, ray_cluster: RayConnection
+) -> Iterator[tuple[str, list[RayNode], dict[str, str]]]:
     """A head (1 CPU) and a worker node (1 CPU) sharing a token file like a mounted secret; the
-    token is the one this test process's Ray client already uses (~/.ray/auth_token)."""
+    token is the one this test process's Ray client uses (~/.ray/auth_token, made when the
+    session's own head started)."""
     token_file = tmp_path / "ray_token"
     token_file.write_text((Path.home() / ".ray" / "auth_token").read_text().strip())
     env = {
