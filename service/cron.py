@@ -45,7 +45,7 @@ def next_due(expression: str, timezone: str, after: datetime) -> datetime:
 
 def due_between(expression: str, timezone: str, first: datetime, until: datetime) -> list[datetime]:
     """Due times from ``first`` (itself due) up to and including ``until``."""
-    times = []
+    times: list[datetime] = []
     for moment in due_times(expression, timezone, first - timedelta(seconds=1)):
         if moment > until or len(times) >= MAX_DUE_TIMES:
             break

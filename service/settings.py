@@ -182,7 +182,8 @@ def settings_from_environment() -> Settings:
     """Settings from ``RAYSWEEP_*`` variables and, when ``RAYSWEEP_SECRETS_DIR`` names one, the
     secret files there."""
     secrets_dir = os.environ.get("RAYSWEEP_SECRETS_DIR")
-    return Settings(_secrets_dir=secrets_dir) if secrets_dir else Settings()
+    # pydantic-settings' init-only option, invisible to the model's typed fields
+    return Settings(_secrets_dir=secrets_dir) if secrets_dir else Settings()  # type: ignore[call-arg]
 
 
 @lru_cache

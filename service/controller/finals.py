@@ -144,6 +144,8 @@ class FinalRunReconciler:
             ).all()
         acted = 0
         for final_run_id, job_id, cluster in running:
+            if job_id is None:  # the query asks for a job; this tells the type checker
+                continue
             launcher = self.launchers.get(cluster)
             if launcher is None:
                 acted += self.job_gone(

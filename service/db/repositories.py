@@ -51,9 +51,7 @@ def add_event(
     )
 
 
-def experiments_query(
-    states: Sequence[str], labels: dict[str, str]
-) -> Select[tuple[ExperimentRow]]:
+def experiments_query(states: Sequence[str], labels: dict[str, str]) -> Select[ExperimentRow]:
     query = select(ExperimentRow)
     if states:
         query = query.where(ExperimentRow.state.in_(states))
@@ -88,7 +86,7 @@ def metric_order(column: Any, mode: str) -> ColumnElement[Any]:
     return (column.desc() if mode == "max" else column.asc()).nulls_last()
 
 
-def results_query(trial_id: int, first: int | None, last: int | None) -> Select[tuple[ResultRow]]:
+def results_query(trial_id: int, first: int | None, last: int | None) -> Select[ResultRow]:
     query = select(ResultRow).where(ResultRow.trial_id == trial_id)
     if first is not None:
         query = query.where(ResultRow.iteration >= first)

@@ -191,7 +191,7 @@ class RecordingCallback(tune.Callback):
         if isinstance(restarts, int) and restarts > 0:
             reason = str(result.get(RESTART_REASON_KEY, "a worker failure"))
             context.recorder.submit(TrialRestarted(trial.trial_id, reason, restarts))
-        step = result.get(context.time_attr, result.get("training_iteration"))
+        step = result.get(context.time_attr, result.get("training_iteration", 0))
         if context.request == "pause" and result.get(CHECKPOINT_PATH_KEY):
             context.checkpointed_since_pause.add(trial.trial_id)
         context.recorder.submit(

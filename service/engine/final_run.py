@@ -20,9 +20,9 @@ from typing import Any
 import ray
 import torch
 from ray.train import Checkpoint
-from ray.train.torch import TorchTrainer
 from ray.train.v2._internal.execution.context import TrainRunContext
 from ray.train.v2.api.callback import UserCallback
+from ray.train.v2.torch.torch_trainer import TorchTrainer  # V2's, as trial.py says
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -251,7 +251,7 @@ def run(final_run_id: int) -> int:
             raise RuntimeError("the final run ended without a checkpoint")
         test_metrics, fingerprint = evaluate_on_test(job.spec, job.config, result.checkpoint)
         uri = artifact_uri(settings.storage_root, result.checkpoint.path)
-        outcome = (reported_metrics(result.metrics), uri, test_metrics, fingerprint)
+        outcome = (reported_metrics(result.metrics or {}), uri, test_metrics, fingerprint)
     except Exception:
         error = traceback.format_exc(limit=20)
         log.exception("final run %s failed", final_run_id)

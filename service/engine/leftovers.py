@@ -87,8 +87,10 @@ def remove(job_ids: set[str]) -> Leftovers:
     deadline = time.monotonic() + GONE_TIMEOUT_S
     while (remaining := find(job_ids)) and time.monotonic() < deadline:
         for actor in remaining.actors:
-            try:  # outside any group, or its owner is gone too: kill it by id
-                worker.core_worker.kill_actor(ActorID.from_hex(actor.split()[-1]), True)
+            try:  # outside any group, or its owner is gone too: kill it by id (no public API
+                # kills an unnamed actor we hold no handle to; core_worker is set at ray.init)
+                core = worker.core_worker  # type: ignore[attr-defined]
+                core.kill_actor(ActorID.from_hex(actor.split()[-1]), True)
             except Exception:
                 log.debug("could not kill %s", actor, exc_info=True)
         time.sleep(1)

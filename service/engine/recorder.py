@@ -83,10 +83,13 @@ def insert_ignoring_duplicates(
     unique = list({tuple(row[k] for k in keys): row for row in reversed(rows)}.values())[::-1]
     if not unique:
         return set()
-    dialect = session.get_bind().dialect.name
-    insert = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}[dialect]
     columns = [getattr(model, k) for k in keys]
-    statement = insert(model).values(unique).on_conflict_do_nothing(index_elements=keys)
+    statement: postgresql.Insert | sqlite.Insert
+    if session.get_bind().dialect.name == "postgresql":
+        statement = postgresql.insert(model).values(unique)
+    else:
+        statement = sqlite.insert(model).values(unique)
+    statement = statement.on_conflict_do_nothing(index_elements=keys)
     return {tuple(row) for row in session.execute(statement.returning(*columns))}
 
 

@@ -60,7 +60,8 @@ class Predictor:
 
 def build_app(args: dict[str, Any]) -> Application:
     """Serve's import path for every raysweep deployment."""
-    return Predictor.bind(args["trainer"], args["config"], args["checkpoint_uri"])
+    # serve.deployment turns the class into a Deployment at runtime; its stubs keep the class
+    return Predictor.bind(args["trainer"], args["config"], args["checkpoint_uri"])  # type: ignore[attr-defined]
 
 
 def serve_url(cluster_address: str | None, port: int, route_prefix: str) -> str:

@@ -7,10 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ray import tune
-from ray.train import Checkpoint, CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
-from ray.train.torch import TorchTrainer
+from ray.train import Checkpoint
 from ray.train.v2._internal.execution.context import TrainRunContext
 from ray.train.v2.api.callback import UserCallback
+
+# Train V2's own classes: ray.train and ray.train.torch re-export them at runtime when V2 is on
+# (it is in 2.60), but type checkers read the V1 names those modules import first
+from ray.train.v2.api.config import CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
+from ray.train.v2.torch.torch_trainer import TorchTrainer
 from ray.tune.integration.ray_train import TuneReportCallback
 
 from raysweep.spec import ExperimentSpec
