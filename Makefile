@@ -7,7 +7,7 @@ STAMP_DEV := $(VENV)/.installed-dev
 
 WEB_SOURCES := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts web/tsconfig.json
 
-.PHONY: run migrate test lint unit web web-test bench clean
+.PHONY: run migrate test test-fast lint web web-test bench clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -49,9 +49,15 @@ lint: $(STAMP_DEV)
 	$(VENV)/bin/mypy raysweep trainers service
 	$(VENV)/bin/hadolint Dockerfile
 
-# pytest exits 5 when no test ran; that is a failure here too
+# pytest exits 5 when no test ran; that is a failure here too. Two xdist workers: the Ray tests
+# on one (tests/conftest.py groups them), everything else on the other; the slowest 25 printed.
+PYTEST := $(PY) -m pytest -p no:cacheprovider -ra --durations=25 -n 2 --dist loadgroup
 test: lint web web-test
-	$(PY) -m pytest -p no:cacheprovider -ra $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
+
+# the inner loop: no Ray, no browser (a few minutes); CI runs `make test`
+test-fast: $(STAMP_DEV)
+	$(PYTEST) -m "not ray and not ui" $(PYTEST_ARGS)
 
 bench: $(STAMP_DEV)
 	$(PY) bench/overhead.py

@@ -1,42 +1,61 @@
-"""Shared fixtures: a clean migrated database per test (SQLite and PostgreSQL), a real server
-process, and one Ray cluster for the whole session."""
+"""Shared fixtures: a clean migrated database per test (SQLite and PostgreSQL, copied from a
+template migrated once), a real HTTP server (in this process, or as a process where the process
+is under test), and one Ray cluster for the whole session."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import httpx
 import psycopg
 import pytest
+import uvicorn
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.schemas import Role
 from service.db import migrate
 from service.db.models import Base
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection, free_port
 from service.settings import REPO_ROOT, Settings
+from service.usecases import tokens
 
 PG_URL = os.environ.get(
     "RAYSWEEP_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, every Ray test runs on one worker: they share that worker's Ray head
+    and never fight each other for the 2 cores, while the other worker runs the rest."""
+    for item in items:
+        if item.get_closest_marker("ray") is not None:
+            item.add_marker(pytest.mark.xdist_group("ray"))
+
+
 def _pg_admin_dsn() -> str:
     return make_url(PG_URL).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database on each backend."""
+POSTGRES = pytest.param("postgres", marks=pytest.mark.postgres)
+# for tests where SQL differs between the backends, in directories that run on one
+BOTH_BACKENDS = pytest.mark.parametrize("empty_db_url", ["sqlite", POSTGRES], indirect=True)
+
+
+def fresh_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database on the backend ``request.param`` names."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'raysweep.db'}"
         return
@@ -48,10 +67,63 @@ def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+# both backends where SQL can differ (use cases, recorder, migrations, schedules, retrain); the
+# route, UI and client directories override this with SQLite alone (their conftest.py)
+empty_db_url = pytest.fixture(params=["sqlite", POSTGRES], name="empty_db_url")(fresh_database)
+
+
+class MigratedTemplates:
+    """One database per backend migrated to head (never create_all) once per session; each
+    test's database is a copy of it, which costs a file copy or a ``CREATE DATABASE … TEMPLATE``
+    instead of running every migration again."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self.sqlite_path: Path | None = None
+        self.postgres_name: str | None = None
+
+    def copy_to(self, url: str) -> None:
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite":
+            shutil.copyfile(self._sqlite(), str(parsed.database))
+            return
+        with psycopg.connect(_pg_admin_dsn(), autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{parsed.database}"')
+            connection.execute(f'CREATE DATABASE "{parsed.database}" TEMPLATE "{self._postgres()}"')
+
+    def _sqlite(self) -> Path:
+        if self.sqlite_path is None:
+            path = self.directory / "template.db"
+            migrate.upgrade(f"sqlite:///{path}")
+            self.sqlite_path = path
+        return self.sqlite_path
+
+    def _postgres(self) -> str:
+        if self.postgres_name is None:
+            name = f"rs_template_{uuid.uuid4().hex[:10]}"
+            with psycopg.connect(_pg_admin_dsn(), autocommit=True) as connection:
+                connection.execute(f'CREATE DATABASE "{name}"')
+            migrate.upgrade(make_url(PG_URL).set(database=name).render_as_string(False))
+            self.postgres_name = name
+        return self.postgres_name
+
+    def drop(self) -> None:
+        if self.postgres_name is not None:
+            with psycopg.connect(_pg_admin_dsn(), autocommit=True) as connection:
+                connection.execute(f'DROP DATABASE IF EXISTS "{self.postgres_name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def migrated_templates(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MigratedTemplates]:
+    templates = MigratedTemplates(tmp_path_factory.mktemp("templates"))
+    yield templates
+    templates.drop()
+
+
 @pytest.fixture
-def db_url(empty_db_url: str) -> str:
-    """A fresh database migrated to head (never create_all)."""
-    migrate.upgrade(empty_db_url)
+def db_url(empty_db_url: str, migrated_templates: MigratedTemplates) -> str:
+    """A fresh database at head: a copy of the session's migrated template."""
+    migrated_templates.copy_to(empty_db_url)
     return empty_db_url
 
 
@@ -164,12 +236,70 @@ class ServerProcess:
         return result.stdout.strip()
 
 
+class InProcessServer(ServerProcess):
+    """The same app ``python -m service serve`` builds (``build_app``, same settings from the
+    same environment), served by uvicorn on a thread of the test process: real HTTP and a real
+    database without a process's 7-12 s of start-up. For every test where the process itself is
+    not what is under test; those use ``ServerProcess``."""
+
+    def __init__(self, home: Path, db_url: str, extra_env: dict[str, str]):
+        super().__init__(home, db_url, {**extra_env, "RAYSWEEP_CONTROLLER": "false"})
+        self.uvicorn: uvicorn.Server | None = None
+        self.thread: threading.Thread | None = None
+
+    def start(self, timeout_s: float = 60) -> InProcessServer:
+        from service.server import build_app
+
+        self.home.mkdir(parents=True, exist_ok=True)
+        with mock.patch.dict(os.environ, self.env, clear=True):
+            settings = Settings()
+        config = uvicorn.Config(
+            build_app(settings), host="127.0.0.1", port=self.port, log_config=None
+        )
+        self.uvicorn = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.uvicorn.run, name="api-server", daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + timeout_s
+        while not self.uvicorn.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the in-process server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        if self.uvicorn is not None and self.thread is not None:
+            self.uvicorn.should_exit = True
+            self.thread.join(timeout=30)
+        self.uvicorn = self.thread = None
+
+    def kill(self) -> None:
+        raise NotImplementedError("a crash is a process's: use ServerProcess")
+
+    def create_token(self, name: str, role: str) -> str:
+        """Through the use case the ``token create`` command calls (that command is tested on a
+        ServerProcess), without a Python start per token."""
+        engine = create_db_engine(self.db_url)
+        try:
+            return tokens.create_token(session_factory(engine), name, Role(role)).token
+        finally:
+            engine.dispose()
+
+
 @pytest.fixture
-def server(db_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
-    """An API-only server (no controller, so no Ray) on a fresh database."""
+def server_process(db_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    """``python -m service serve`` API-only, for tests of the process itself (its first start,
+    its log, the token commands beside it)."""
     process = ServerProcess(tmp_path / "home", db_url, {"RAYSWEEP_CONTROLLER": "false"}).start()
     yield process
     process.stop()
+
+
+@pytest.fixture
+def server(db_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    """An API-only server (no controller, so no Ray) on a fresh database, in this process."""
+    running = InProcessServer(tmp_path / "home", db_url, {}).start()
+    yield running
+    running.stop()
 
 
 @pytest.fixture(scope="session")

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.orm import Session
 
+from raysweep.schemas import Page
 from service.db.models import EventRow, ExperimentRow, LabelRow, ResultRow, TrialRow
 from service.errors import NotFound
+
+RowT = TypeVar("RowT")
+ItemT = TypeVar("ItemT")
 
 
 def get_experiment_row(
@@ -70,6 +74,20 @@ def experiments_query(states: Sequence[str], labels: dict[str, str]) -> Select[E
 
 def count(session: Session, query: Select[Any]) -> int:
     return session.scalar(select(func.count()).select_from(query.order_by(None).subquery())) or 0
+
+
+def page(
+    session: Session,
+    query: Select[RowT],
+    limit: int,
+    offset: int,
+    read: Callable[[RowT], ItemT],
+) -> Page[ItemT]:
+    """One page of an ordered query, each row read into its API model, and the total it pages
+    through (the same filters, without the order)."""
+    rows = session.scalars(query.limit(limit).offset(offset)).all()
+    items = [read(row) for row in rows]
+    return Page(items=items, total=count(session, query), limit=limit, offset=offset)
 
 
 def trial_counts(session: Session, experiment_id: str) -> dict[str, int]:

@@ -66,16 +66,9 @@ def read_code(db: sessionmaker[Session], sha256: str) -> CodePackageRead:
 
 
 def list_code(db: sessionmaker[Session], limit: int, offset: int) -> Page[CodePackageRead]:
-    query = select(CodePackageRow)
+    query = select(CodePackageRow).order_by(CodePackageRow.created_at.desc(), CodePackageRow.sha256)
     with db.begin() as session:
-        total = repo.count(session, query)
-        rows = session.scalars(
-            query.order_by(CodePackageRow.created_at.desc(), CodePackageRow.sha256)
-            .limit(limit)
-            .offset(offset)
-        ).all()
-        items = [to_read(row) for row in rows]
-    return Page(items=items, total=total, limit=limit, offset=offset)
+        return repo.page(session, query, limit, offset, to_read)
 
 
 def python_files_of(session: Session, sha256: str) -> dict[str, str | None] | None:

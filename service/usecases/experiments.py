@@ -127,15 +127,9 @@ def list_experiments(
     offset: int,
 ) -> Page[ExperimentRead]:
     query = repo.experiments_query([s.value for s in states], labels)
+    ordered = query.order_by(ExperimentRow.created_at.desc(), ExperimentRow.id.desc())
     with db.begin() as session:
-        total = repo.count(session, query)
-        rows = session.scalars(
-            query.order_by(ExperimentRow.created_at.desc(), ExperimentRow.id.desc())
-            .limit(limit)
-            .offset(offset)
-        ).all()
-        items = [to_read(session, row) for row in rows]
-    return Page(items=items, total=total, limit=limit, offset=offset)
+        return repo.page(session, ordered, limit, offset, lambda row: to_read(session, row))
 
 
 def get_experiment(db: sessionmaker[Session], experiment_id: str) -> ExperimentRead:
@@ -260,7 +254,4 @@ def list_events(
         )
         if trial_id is not None:
             query = query.where(EventRow.trial_id == trial_id)
-        total = repo.count(session, query)
-        rows = session.scalars(query.order_by(EventRow.id).limit(limit)).all()
-        items = [EventRead.model_validate(r) for r in rows]
-    return Page(items=items, total=total, limit=limit, offset=0)
+        return repo.page(session, query.order_by(EventRow.id), limit, 0, EventRead.model_validate)

@@ -140,12 +140,9 @@ def get_schedule(db: sessionmaker[Session], schedule_id: str) -> ScheduleRead:
 
 
 def list_schedules(db: sessionmaker[Session], limit: int, offset: int) -> Page[ScheduleRead]:
-    query = select(ScheduleRow)
+    query = select(ScheduleRow).order_by(ScheduleRow.name)
     with db.begin() as session:
-        total = repo.count(session, query)
-        rows = session.scalars(query.order_by(ScheduleRow.name).limit(limit).offset(offset)).all()
-        items = [to_read(session, row) for row in rows]
-    return Page(items=items, total=total, limit=limit, offset=offset)
+        return repo.page(session, query, limit, offset, lambda row: to_read(session, row))
 
 
 def set_enabled(
@@ -171,15 +168,14 @@ def delete_schedule(db: sessionmaker[Session], schedule_id: str) -> None:
 def list_firings(
     db: sessionmaker[Session], schedule_id: str, limit: int, offset: int
 ) -> Page[ScheduleFiringRead]:
-    query = select(ScheduleFiringRow).where(ScheduleFiringRow.schedule_id == schedule_id)
+    query = (
+        select(ScheduleFiringRow)
+        .where(ScheduleFiringRow.schedule_id == schedule_id)
+        .order_by(ScheduleFiringRow.scheduled_for.desc())
+    )
     with db.begin() as session:
         get_row(session, schedule_id)
-        total = repo.count(session, query)
-        rows = session.scalars(
-            query.order_by(ScheduleFiringRow.scheduled_for.desc()).limit(limit).offset(offset)
-        ).all()
-        items = [ScheduleFiringRead.model_validate(r) for r in rows]
-    return Page(items=items, total=total, limit=limit, offset=offset)
+        return repo.page(session, query, limit, offset, ScheduleFiringRead.model_validate)
 
 
 # --- firing ---------------------------------------------------------------------------------

@@ -37,10 +37,8 @@ def list_trials(
             ordering = repo.metric_order(column, mode)
         else:
             ordering = (column.asc() if order == "asc" else column.desc()).nulls_last()
-        total = repo.count(session, query)
-        rows = session.scalars(query.order_by(ordering, TrialRow.id).limit(limit).offset(offset))
-        items = [TrialRead.model_validate(r) for r in rows]
-    return Page(items=items, total=total, limit=limit, offset=offset)
+        ordered = query.order_by(ordering, TrialRow.id)
+        return repo.page(session, ordered, limit, offset, TrialRead.model_validate)
 
 
 def get_trial(db: sessionmaker[Session], trial_id: int) -> TrialRead:
@@ -59,10 +57,7 @@ def list_results(
     with db.begin() as session:
         repo.get_trial_row(session, trial_id)
         query = repo.results_query(trial_id, first, last)
-        total = repo.count(session, query)
-        rows = session.scalars(query.limit(limit).offset(offset))
-        items = [ResultRead.model_validate(r) for r in rows]
-    return Page(items=items, total=total, limit=limit, offset=offset)
+        return repo.page(session, query, limit, offset, ResultRead.model_validate)
 
 
 def list_checkpoints(db: sessionmaker[Session], trial_id: int) -> list[CheckpointRead]:

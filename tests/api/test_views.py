@@ -12,7 +12,7 @@ from service.db.models import ResultRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.recorder import Recorder, ResultReported, TrialStarted
 from service.usecases.views import asha_cutoff, downsample, milestones, percentile
-from tests.conftest import ServerProcess, minimal_spec
+from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
 
 
 @pytest.fixture
@@ -32,6 +32,7 @@ def metric_at(db: sessionmaker[Session], trial_id: int) -> dict[int, float]:
         return {row.iteration: row.metrics["val_accuracy"] for row in rows}
 
 
+@BOTH_BACKENDS  # the metric is extracted from JSON by the database
 def test_curves_send_running_best_and_spread_trials_downsampled(
     server: ServerProcess, db: sessionmaker[Session], sweep: str
 ) -> None:
@@ -58,6 +59,7 @@ def test_curves_send_running_best_and_spread_trials_downsampled(
     assert body["cursor"] == largest
 
 
+@BOTH_BACKENDS  # the metric is extracted from JSON by the database
 def test_rungs_count_trials_and_compute_ashas_cutoff(
     server: ServerProcess, db: sessionmaker[Session], sweep: str
 ) -> None:
@@ -88,6 +90,7 @@ def test_rungs_are_empty_without_early_stopping(
     assert body == {"scheduler": "none", "reduction_factor": None, "rungs": []}
 
 
+@BOTH_BACKENDS  # the metric is extracted from JSON by the database
 def test_configs_list_best_first_with_one_value_per_param(
     server: ServerProcess, db: sessionmaker[Session], sweep: str
 ) -> None:
@@ -103,6 +106,7 @@ def test_configs_list_best_first_with_one_value_per_param(
         assert row["values"] == [config["hidden"], config["lr"], config["optimizer"]]
 
 
+@BOTH_BACKENDS  # the metric is extracted from JSON by the database
 def test_updates_return_only_what_is_newer_than_the_cursor(
     server: ServerProcess, db: sessionmaker[Session], sweep: str
 ) -> None:
@@ -182,6 +186,7 @@ def test_helpers_match_ray_and_keep_curve_ends() -> None:
     assert len(kept) <= 10 and kept[0] == (1, 1.0) and kept[-1] == (100, 100.0)
 
 
+@BOTH_BACKENDS  # the metric is extracted from JSON by the database
 def test_cached_views_follow_every_result_the_recorder_stores(
     server: ServerProcess, db: sessionmaker[Session]
 ) -> None:

@@ -1,13 +1,11 @@
-"""The SDK and CLI speak only REST: one database (SQLite) is enough here; the API tests run
-every route on SQLite and PostgreSQL."""
+"""Routes, the UI and the clients on SQLite alone: the SQL under them is the use cases', which
+run on both backends (tests/test_*.py, tests/db); a test here whose own queries differ by
+backend says so with ``BOTH_BACKENDS``."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.conftest import fresh_database
 
-@pytest.fixture
-def empty_db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'raysweep.db'}"
+empty_db_url = pytest.fixture(params=["sqlite"], name="empty_db_url")(fresh_database)

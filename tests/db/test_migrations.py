@@ -56,8 +56,9 @@ def test_server_refuses_an_out_of_date_schema_and_says_how_to_migrate(
 
 
 def test_first_start_writes_a_private_admin_token_and_the_token_cli_manages_tokens(
-    server: ServerProcess,
+    server_process: ServerProcess,
 ) -> None:
+    server = server_process
     mode = stat.S_IMODE((server.home / "admin-token").stat().st_mode)
     assert mode == 0o600
     assert server.admin_token.startswith("rsw_")
