@@ -14,15 +14,9 @@ from raysweep.schemas import TrialState
 from service.db.models import ExperimentRow
 from service.engine.recorder import Recorder, ResultReported, TrialEnded, TrialStarted
 from tests.conftest import ServerProcess, minimal_spec, row_counts
+from tests.factories import submit
 
 spec = minimal_spec
-
-
-def submit(client: httpx.Client, **changes: Any) -> str:
-    response = client.post("/api/v1/experiments", json=spec(**changes))
-    assert response.status_code == 201, response.text
-    experiment_id: str = response.json()["id"]
-    return experiment_id
 
 
 def test_submit_stores_a_queued_experiment_with_location_and_event(server: ServerProcess) -> None:

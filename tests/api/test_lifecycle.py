@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schemas import TrialState
 from service.db.models import CheckpointRow, ExperimentRow, TrialRow
 from service.engine.recorder import Recorder, ResultReported, TrialStarted
-from tests.api.test_api import submit
 from tests.conftest import ServerProcess, row_counts
+from tests.factories import submit
 
 
 def set_state(db: sessionmaker[Session], experiment_id: str, state: str) -> None:

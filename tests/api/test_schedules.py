@@ -14,9 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from service.db.models import ExperimentRow, ScheduleFiringRow
 from tests.conftest import ServerProcess, minimal_spec, row_counts
-from tests.test_retrain import production_model
-
-T0 = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
+from tests.factories import T0, production_model, set_time
 
 
 def body(**changes: Any) -> dict[str, Any]:
@@ -83,12 +81,6 @@ def test_schedules_are_checked_completely_and_need_a_member(
         defaults = {"alias": "production", "epochs": None, "num_workers": None, "cluster": None}
         retune = {"num_samples": 3, "warm_start_top": 3}
         assert schedule["retrain"] == {**retrain, **defaults, "retune": retune}
-
-
-def set_time(clock: Path, moment: datetime) -> None:
-    partial = clock.with_suffix(".tmp")
-    partial.write_text(moment.isoformat())
-    partial.replace(clock)
 
 
 def firing_count(db: sessionmaker[Session]) -> int:

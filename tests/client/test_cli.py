@@ -19,8 +19,8 @@ from service.db.models import ExperimentRow
 from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from tests.conftest import ServerProcess, minimal_spec
+from tests.factories import production_model
 from tests.packages import code_spec
-from tests.test_retrain import production_model
 
 
 class Cli:

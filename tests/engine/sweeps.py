@@ -155,3 +155,42 @@ def kill_a_train_worker(ray: RayConnection, job: str, avoid: Collection[int] = (
     pid: int = workers[0].pid
     kill(pid)
     return pid
+
+
+def fault_spec(**changes: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "name": "digits-faults",
+        "trainer": "digits_mlp",
+        "metric": "val_accuracy",
+        "mode": "max",
+        "search_space": {
+            "lr": {"type": "grid", "values": [0.01, 0.02]},
+            "optimizer": {"type": "constant", "value": "adam"},
+            "hidden": {"type": "constant", "value": 32},
+            "depth": {"type": "constant", "value": 1},
+            "batch_size": {"type": "constant", "value": 64},
+        },
+        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 1},
+        "early_stopping": {"scheduler": "none", "max_t": 8},
+        # 0.4: two 2-worker trials and their trial functions fit the 2-CPU head together
+        "resources": {"num_workers": 2, "cpus_per_worker": 0.4},
+        "fault_tolerance": {"max_failures": 1, "checkpoint_frequency": 2, "checkpoints_to_keep": 1},
+    }
+    spec.update(changes)
+    return spec
+
+
+def has_resumed(client: httpx.Client, experiment_id: str) -> bool:
+    """Whether a resubmitted driver restored Tune's state and resumed a trial."""
+    return any(e["kind"] == "trial_resumed" for e in events_of(client, experiment_id))
+
+
+def trial_where(
+    client: httpx.Client, experiment_id: str, index: int, **at_least: int
+) -> dict[str, Any] | None:
+    """The index-th trial (by creation) once each named field is >= its value."""
+    trials = trials_of(client, experiment_id)
+    if len(trials) <= index:
+        return None
+    trial = trials[index]
+    return trial if all(trial[k] >= v for k, v in at_least.items()) else None

@@ -34,7 +34,7 @@ def test_the_readme_example_package_sweeps_end_to_end(engine_server: ServerProce
         sha,
         search={"algorithm": "random", "num_samples": 2, "max_concurrent_trials": 2, "seed": 1},
         early_stopping={"scheduler": "none", "max_t": 3},
-        resources={"num_workers": 2, "cpus_per_worker": 0.5},
+        resources={"num_workers": 2, "cpus_per_worker": 0.4},  # both trials at once
     )
     with engine_server.client() as client:
         created = client.post("/api/v1/experiments", json=spec)

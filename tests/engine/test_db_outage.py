@@ -24,8 +24,8 @@ from service.db.models import ResultRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection, free_port
 from tests.conftest import ServerProcess
-from tests.engine.sweeps import ended_sweep, wait_for
-from tests.engine.test_faults import fault_spec, submit
+from tests.engine.sweeps import ended_sweep, fault_spec, wait_for
+from tests.factories import submit_spec
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.postgres]
 OUTAGE_S = 30
@@ -101,7 +101,7 @@ def test_thirty_second_database_outage_loses_and_duplicates_no_result(
 
     try:
         with server.client() as client:
-            experiment_id = submit(client, spec)
+            experiment_id = submit_spec(client, spec)
             wait_for(lambda: len(stored()) >= 2, 240, "two stored results")
             before = len(stored())
             private_postgres.stop()

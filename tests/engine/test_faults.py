@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import select
 
@@ -23,60 +22,19 @@ from tests.engine.sweeps import (
     ended_sweep,
     events_of,
     experiment_state,
+    fault_spec,
+    has_resumed,
     kill,
     kill_a_train_worker,
     ray_leftovers,
+    trial_where,
     trials_of,
     wait_for,
     wait_released,
 )
+from tests.factories import submit_spec
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
-
-
-def fault_spec(**changes: Any) -> dict[str, Any]:
-    spec: dict[str, Any] = {
-        "name": "digits-faults",
-        "trainer": "digits_mlp",
-        "metric": "val_accuracy",
-        "mode": "max",
-        "search_space": {
-            "lr": {"type": "grid", "values": [0.01, 0.02]},
-            "optimizer": {"type": "constant", "value": "adam"},
-            "hidden": {"type": "constant", "value": 32},
-            "depth": {"type": "constant", "value": 1},
-            "batch_size": {"type": "constant", "value": 64},
-        },
-        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 1},
-        "early_stopping": {"scheduler": "none", "max_t": 8},
-        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
-        "fault_tolerance": {"max_failures": 1, "checkpoint_frequency": 2, "checkpoints_to_keep": 1},
-    }
-    spec.update(changes)
-    return spec
-
-
-def submit(client: httpx.Client, spec: dict[str, Any]) -> str:
-    created = client.post("/api/v1/experiments", json=spec)
-    assert created.status_code == 201, created.text
-    experiment_id: str = created.json()["id"]
-    return experiment_id
-
-
-def has_resumed(client: httpx.Client, experiment_id: str) -> bool:
-    """Whether a resubmitted driver restored Tune's state and resumed a trial."""
-    return any(e["kind"] == "trial_resumed" for e in events_of(client, experiment_id))
-
-
-def trial_where(
-    client: httpx.Client, experiment_id: str, index: int, **at_least: int
-) -> dict[str, Any] | None:
-    """The index-th trial (by creation) once each named field is >= its value."""
-    trials = trials_of(client, experiment_id)
-    if len(trials) <= index:
-        return None
-    trial = trials[index]
-    return trial if all(trial[k] >= v for k, v in at_least.items()) else None
 
 
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
@@ -87,7 +45,7 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
     fails while the sweep goes on. Then: retention kept the latest checkpoint plus the best, and
     DELETE removes the experiment's rows and storage."""
     with engine_server.client() as client:
-        experiment_id = submit(client, fault_spec())
+        experiment_id = submit_spec(client, fault_spec())
         # checkpoints every 2 epochs: a kill after epoch 3 redoes epoch 3, which must not be
         # stored twice
         wait_for(lambda: trial_where(client, experiment_id, 0, iteration=3), 240, "trial 1 at 3")
@@ -165,7 +123,7 @@ def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
     engine = create_db_engine(db_url)
     db = session_factory(engine)
     with engine_server.client() as client:
-        experiment_id = submit(client, spec)
+        experiment_id = submit_spec(client, spec)
         # the third trial starts once one of the first two has finished
         wait_for(lambda: trial_where(client, experiment_id, 2, iteration=2), 300, "trial 3 at 2")
         before = {t["id"]: t for t in trials_of(client, experiment_id)}
@@ -230,7 +188,7 @@ def test_driver_past_max_driver_restarts_fails_the_sweep_with_the_reason(
     ).start()
     try:
         with server.client() as client:
-            experiment_id = submit(client, fault_spec())
+            experiment_id = submit_spec(client, fault_spec())
             job = wait_for(
                 lambda: client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"],
                 60,

@@ -23,9 +23,11 @@ from tests.engine.sweeps import (
     alive_actors,
     ended_sweep,
     events_of,
+    fault_spec,
+    trial_where,
     wait_for,
 )
-from tests.engine.test_faults import fault_spec, submit, trial_where
+from tests.factories import submit_spec
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
@@ -106,7 +108,7 @@ def test_losing_the_node_of_a_trials_workers_resumes_it_on_another_node(
     spec["search_space"]["lr"] = {"type": "constant", "value": 0.01}
     try:
         with server.client() as client:
-            experiment_id = submit(client, spec)
+            experiment_id = submit_spec(client, spec)
             wait_for(lambda: trial_where(client, experiment_id, 0, iteration=2), 240, "epoch 2")
             job = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
             workers = alive_actors(head, TRAIN_WORKER, job)

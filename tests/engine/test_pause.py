@@ -13,11 +13,12 @@ from tests.engine.sweeps import (
     ended_sweep,
     events_of,
     experiment_state,
+    fault_spec,
     trials_of,
     wait_for,
     wait_released,
 )
-from tests.engine.test_faults import fault_spec, submit
+from tests.factories import submit_spec
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
@@ -32,7 +33,7 @@ def test_pause_stops_the_sweep_after_a_checkpoint_and_resume_finishes_it(
         fault_tolerance={"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 2},
     )
     with engine_server.client() as client:
-        experiment_id = submit(client, spec)
+        experiment_id = submit_spec(client, spec)
         url = f"/api/v1/experiments/{experiment_id}"
 
         def both_reported() -> bool:

@@ -15,9 +15,9 @@ import httpx
 import pytest
 
 from service.engine.cluster import RayConnection
-from tests.api.test_schedules import T0, set_time
 from tests.conftest import ServerProcess
 from tests.engine.sweeps import ended_sweep, wait_for
+from tests.factories import T0, set_time
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 

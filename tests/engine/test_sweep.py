@@ -47,7 +47,8 @@ def sweep_spec(**changes: Any) -> dict[str, Any]:
             "grace_period": 1,
             "reduction_factor": 2,
         },
-        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
+        # 0.4: two 2-worker trials and their trial functions fit the 2-CPU head together
+        "resources": {"num_workers": 2, "cpus_per_worker": 0.4},
         "fault_tolerance": {"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 2},
     }
     spec.update(changes)

@@ -28,7 +28,7 @@ from service.states import move_final_run
 from service.usecases.models import register_version
 from service.usecases.schedules import create_schedule
 from tests.conftest import ServerProcess, minimal_spec
-from tests.test_retrain import (
+from tests.factories import (
     complete_final_run,
     firing_rows,
     minute,
