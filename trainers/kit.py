@@ -12,7 +12,7 @@ import math
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import ray.train
 import ray.train.torch
@@ -23,6 +23,36 @@ from trainers.practices import Task, TrainSettings, world
 from trainers.registry import TASK_KEY, load_reference
 
 STATE_FILE = "state.pt"
+
+
+class Runtime(Protocol):
+    """What the training loop needs from the system that runs its workers: the run's latest
+    checkpoint, a report per epoch, DDP wrapping and the device."""
+
+    def latest_checkpoint(self) -> ray.train.Checkpoint | None: ...
+
+    def report(self, metrics: dict[str, float], checkpoint: ray.train.Checkpoint | None) -> None:
+        """Every rank calls it each epoch; ``checkpoint``'s directory is gone once it returns."""
+
+    def prepare_model(self, model: torch.nn.Module, ddp: dict[str, Any]) -> torch.nn.Module: ...
+
+    def device(self) -> torch.device: ...
+
+
+class RayTrain:
+    """Ray Train's worker session: where every trial and final run trains."""
+
+    def latest_checkpoint(self) -> ray.train.Checkpoint | None:
+        return ray.train.get_checkpoint()
+
+    def report(self, metrics: dict[str, float], checkpoint: ray.train.Checkpoint | None) -> None:
+        ray.train.report(metrics, checkpoint=checkpoint)
+
+    def prepare_model(self, model: torch.nn.Module, ddp: dict[str, Any]) -> torch.nn.Module:
+        return ray.train.torch.prepare_model(model, parallel_strategy_kwargs=ddp)
+
+    def device(self) -> torch.device:
+        return ray.train.torch.get_device()
 
 
 def all_gather(obj: Any) -> list[Any]:
@@ -37,11 +67,11 @@ def unwrap(model: torch.nn.Module) -> torch.nn.Module:
     return model.module if isinstance(model, torch.nn.parallel.DistributedDataParallel) else model
 
 
-def load_checkpoint(config: Mapping[str, Any]) -> dict[str, Any] | None:
+def load_checkpoint(config: Mapping[str, Any], runtime: Runtime) -> dict[str, Any] | None:
     """The state saved by ``report`` in the run's latest checkpoint; else the checkpoint named by
     ``config["resume_from"]`` (a warm start, Train V2's replacement for resume_from_checkpoint);
     else None. Restores this rank's RNG state."""
-    checkpoint = ray.train.get_checkpoint()
+    checkpoint = runtime.latest_checkpoint()
     if checkpoint is None and config.get("resume_from"):
         checkpoint = ray.train.Checkpoint(str(config["resume_from"]))
     if checkpoint is None:
@@ -69,6 +99,7 @@ def report(
     epoch: int,
     settings: TrainSettings,
     state: dict[str, Any],
+    runtime: Runtime,
 ) -> None:
     """Report one epoch's metrics; every ``checkpoint_frequency`` epochs (and at the last epoch)
     attach a checkpoint with ``state`` plus every rank's RNG state.
@@ -79,20 +110,20 @@ def report(
     rng_states = all_gather(practices.rng_state()) if due else []
     rank, _ = world()
     if not due or rank != 0:
-        ray.train.report(metrics, checkpoint=None)
+        runtime.report(metrics, None)
         return
     with tempfile.TemporaryDirectory() as directory:
         torch.save(
             {**state, "epoch": epoch, "rng_states": rng_states}, Path(directory) / STATE_FILE
         )
-        ray.train.report(metrics, checkpoint=ray.train.Checkpoint.from_directory(directory))
+        runtime.report(metrics, ray.train.Checkpoint.from_directory(directory))
 
 
-def prepare(task: Task, settings: TrainSettings) -> torch.nn.Module:
+def prepare(task: Task, settings: TrainSettings, runtime: Runtime) -> torch.nn.Module:
     """DDP (with ≥ 2 workers) with the configured bucket size and gradient views."""
-    return ray.train.torch.prepare_model(
+    return runtime.prepare_model(
         task.model,
-        parallel_strategy_kwargs={
+        {
             "bucket_cap_mb": settings.ddp_bucket_cap_mb,
             "gradient_as_bucket_view": settings.gradient_as_bucket_view,
         },
@@ -125,11 +156,11 @@ def epoch_metrics(
     return metrics
 
 
-def train_task(task: Task, config: Mapping[str, Any]) -> None:
+def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
     """Train ``task`` for ``config["epochs"]`` epochs on this worker, resuming from the latest
     checkpoint, validating and reporting every epoch."""
     settings = TrainSettings.from_config(config)
-    device = ray.train.torch.get_device()
+    device = runtime.device()
     _, world_size = world()
     amp = practices.MixedPrecision.for_device(settings.precision, device)
     train = task.splits["train"].to(device, settings.pin_memory)
@@ -145,7 +176,7 @@ def train_task(task: Task, config: Mapping[str, Any]) -> None:
         optimizer, practices.lr_factor(settings, steps_per_epoch)
     )
     start_epoch = 1
-    state = load_checkpoint(config)
+    state = load_checkpoint(config, runtime)
     if state is not None:
         task.model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
@@ -156,7 +187,7 @@ def train_task(task: Task, config: Mapping[str, Any]) -> None:
         # a final run starting from a trial's weights: a new optimizer, schedule and epoch count
         warm = ray.train.Checkpoint(str(config["warm_start_from"]))
         task.model.load_state_dict(read_state(warm)["model"])
-    model = prepare(task, settings)
+    model = prepare(task, settings, runtime)
     timer = practices.AllReduceTimer()
     timed = timer.attach(model)
     for epoch in range(start_epoch, settings.epochs + 1):
@@ -183,14 +214,20 @@ def train_task(task: Task, config: Mapping[str, Any]) -> None:
                 "grad_scaler": amp.state_dict(),
                 "config": dict(config),
             },
+            runtime=runtime,
         )
 
 
 def train_loop_per_worker(config: dict[str, Any]) -> None:
-    """The Ray Train loop of every bundled trainer: builds the task the config names (seeded,
-    so every rank starts from the same weights), then trains it."""
+    """The Ray Train loop of every bundled trainer (Ray Train passes only the config)."""
+    train_on(config, RayTrain())
+
+
+def train_on(config: Mapping[str, Any], runtime: Runtime) -> None:
+    """Build the task the config names (seeded, so every rank starts from the same weights),
+    then train it on ``runtime``'s workers."""
     settings = TrainSettings.from_config(config)
     practices.seed_everything(settings.seed)
-    task: Task = load_reference(str(config[TASK_KEY]))(config)
+    task: Task = load_reference(str(config[TASK_KEY]))(dict(config))
     practices.seed_this_rank(settings.seed)
-    train_task(task, config)
+    train_task(task, config, runtime)
