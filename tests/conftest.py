@@ -37,12 +37,9 @@ PG_URL = os.environ.get(
 )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist, every Ray test runs on one worker: they share that worker's Ray head
-    and never fight each other for the 2 cores, while the other worker runs the rest."""
-    for item in items:
-        if item.get_closest_marker("ray") is not None:
-            item.add_marker(pytest.mark.xdist_group("ray"))
+# every Ray test: under pytest-xdist they all run on one worker (one group), sharing its Ray head
+# and never fighting each other for the 2 cores while the other worker runs the rest
+RAY_TESTS = [pytest.mark.ray, pytest.mark.slow, pytest.mark.xdist_group("ray")]
 
 
 def _pg_admin_dsn() -> str:
@@ -173,7 +170,8 @@ class ServerProcess:
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = home / "server.log"
 
-    def start(self, timeout_s: float = 60) -> ServerProcess:
+    # generous: under xdist the Ray tests' CPU stress runs beside it and its imports take minutes
+    def start(self, timeout_s: float = 240) -> ServerProcess:
         self.home.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
@@ -247,7 +245,7 @@ class InProcessServer(ServerProcess):
         self.uvicorn: uvicorn.Server | None = None
         self.thread: threading.Thread | None = None
 
-    def start(self, timeout_s: float = 60) -> InProcessServer:
+    def start(self, timeout_s: float = 240) -> InProcessServer:
         from service.server import build_app
 
         self.home.mkdir(parents=True, exist_ok=True)

@@ -63,7 +63,7 @@ BAD_ARCHIVES = [
 ]
 
 
-@pytest.mark.parametrize(("data", "message"), BAD_ARCHIVES)
+@pytest.mark.parametrize(("data", "message"), BAD_ARCHIVES, ids=[m for _, m in BAD_ARCHIVES])
 def test_bad_archives_are_refused_with_the_reason_and_store_nothing(
     server: ServerProcess, db: sessionmaker[Session], data: bytes, message: str
 ) -> None:

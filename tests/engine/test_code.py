@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import ended_sweep, events_of, trials_of
 from tests.packages import code_spec, readme_example, zip_of
 
-pytestmark = [pytest.mark.ray, pytest.mark.slow]
+pytestmark = RAY_TESTS
 
 ONE_WORKER = {"num_workers": 1, "cpus_per_worker": 0.5}
 

@@ -21,10 +21,10 @@ import httpx
 import pytest
 
 from service.engine.cluster import RayConnection
-from tests.conftest import ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import ended_sweep, events_of, trials_of, wait_for, wait_released
 
-pytestmark = [pytest.mark.ray, pytest.mark.slow]
+pytestmark = RAY_TESTS
 
 # one core busy for at most this long, whatever happens to the test
 STRESS_S = 420

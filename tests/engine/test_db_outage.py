@@ -23,11 +23,11 @@ from service.db import migrate
 from service.db.models import ResultRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection, free_port
-from tests.conftest import ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import ended_sweep, fault_spec, wait_for
 from tests.factories import submit_spec
 
-pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.postgres]
+pytestmark = [*RAY_TESTS, pytest.mark.postgres]
 OUTAGE_S = 30
 
 

@@ -22,10 +22,10 @@ from ray.job_submission import JobSubmissionClient
 from ray.util.state import list_actors, list_nodes
 
 from service.engine.cluster import RayConnection, free_port
-from tests.conftest import ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import CLUSTER_SINGLETONS, TRAIN_WORKER, ended_sweep, wait_for
 
-pytestmark = [pytest.mark.ray, pytest.mark.slow]
+pytestmark = RAY_TESTS
 
 RAY = shutil.which("ray", path=str(Path(sys.executable).parent)) or "ray"
 

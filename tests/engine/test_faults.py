@@ -16,7 +16,7 @@ from service.db.models import CheckpointRow, ExperimentRow, ResultRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection
 from service.storage import exists
-from tests.conftest import ServerProcess, row_counts
+from tests.conftest import RAY_TESTS, ServerProcess, row_counts
 from tests.engine.sweeps import (
     driver_pid,
     ended_sweep,
@@ -34,7 +34,7 @@ from tests.engine.sweeps import (
 )
 from tests.factories import submit_spec
 
-pytestmark = [pytest.mark.ray, pytest.mark.slow]
+pytestmark = RAY_TESTS
 
 
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
@@ -45,7 +45,9 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
     fails while the sweep goes on. Then: retention kept the latest checkpoint plus the best, and
     DELETE removes the experiment's rows and storage."""
     with engine_server.client() as client:
-        experiment_id = submit_spec(client, fault_spec())
+        # two workers: a lost worker restarts the whole DDP group from the checkpoint
+        spec = fault_spec(resources={"num_workers": 2, "cpus_per_worker": 0.5})
+        experiment_id = submit_spec(client, spec)
         # checkpoints every 2 epochs: a kill after epoch 3 redoes epoch 3, which must not be
         # stored twice
         wait_for(lambda: trial_where(client, experiment_id, 0, iteration=3), 240, "trial 1 at 3")

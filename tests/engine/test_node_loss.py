@@ -17,7 +17,7 @@ from ray.util.state import list_nodes
 
 from service.engine.cluster import RayConnection, free_port
 from service.settings import Settings
-from tests.conftest import ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
     TRAIN_WORKER,
     alive_actors,
@@ -29,7 +29,7 @@ from tests.engine.sweeps import (
 )
 from tests.factories import submit_spec
 
-pytestmark = [pytest.mark.ray, pytest.mark.slow]
+pytestmark = RAY_TESTS
 
 
 class WorkerNode:

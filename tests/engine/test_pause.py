@@ -8,7 +8,7 @@ import time
 import pytest
 
 from service.engine.cluster import RayConnection
-from tests.conftest import ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
     ended_sweep,
     events_of,
@@ -20,7 +20,7 @@ from tests.engine.sweeps import (
 )
 from tests.factories import submit_spec
 
-pytestmark = [pytest.mark.ray, pytest.mark.slow]
+pytestmark = RAY_TESTS
 
 
 @pytest.mark.parametrize("empty_db_url", ["postgres"], indirect=True)

@@ -15,11 +15,11 @@ import httpx
 import pytest
 
 from service.engine.cluster import RayConnection
-from tests.conftest import ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import ended_sweep, wait_for
 from tests.factories import T0, set_time
 
-pytestmark = [pytest.mark.ray, pytest.mark.slow]
+pytestmark = RAY_TESTS
 
 MODEL = "digits-retrain"
 SPEC: dict[str, Any] = {
