@@ -346,7 +346,7 @@ class ModelRead(BaseModel):
 
 class AliasSet(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    version: int = Field(ge=1)
+    version: int = Field(ge=1, le=2**31 - 1)  # the registry's version column is 32-bit
 
 
 class AliasRead(BaseModel):

@@ -337,7 +337,9 @@ class ExperimentSpec(StrictModel):
     stop: StopConfig = Field(default_factory=StopConfig)
     promotion: Promotion = Field(default_factory=Promotion)
     labels: dict[
-        Annotated[str, Field(pattern=LABEL_KEY_PATTERN)], Annotated[str, Field(max_length=256)]
+        Annotated[str, Field(pattern=LABEL_KEY_PATTERN)],
+        # no NUL: PostgreSQL cannot store it, and a value must read the same on both backends
+        Annotated[str, Field(max_length=256, pattern=r"^[^\x00]*$")],
     ] = Field(default_factory=dict, max_length=64)
 
     @model_validator(mode="after")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from cronsim import CronSim, CronSimError
@@ -17,9 +18,11 @@ def cron_problem(expression: str, timezone: str) -> dict[str, str]:
     """{field: message} for a bad cron expression or time zone; empty when both are fine."""
     problems = {}
     try:
+        if timezone not in zone_names():  # ZoneInfo opens any path under the zone directory
+            raise ZoneInfoNotFoundError(timezone)
         zone = ZoneInfo(timezone)
     except (ZoneInfoNotFoundError, ValueError):
-        close = sorted(z for z in available_timezones() if timezone.lower() in z.lower())[:5]
+        close = sorted(z for z in zone_names() if timezone.lower()[:64] in z.lower())[:5]
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         problems["timezone"] = f"unknown time zone {timezone!r}{hint}"
         zone = ZoneInfo("UTC")
@@ -28,6 +31,13 @@ def cron_problem(expression: str, timezone: str) -> dict[str, str]:
     except (CronSimError, ValueError) as error:
         problems["cron"] = f"not a cron expression ({error}): e.g. '0 3 * * *' for 03:00 daily"
     return problems
+
+
+@cache
+def zone_names() -> frozenset[str]:
+    """The IANA zone names this machine knows; "America" (a directory) or a 10 kB string is
+    none of them."""
+    return frozenset(available_timezones())
 
 
 def due_times(expression: str, timezone: str, after: datetime) -> Iterator[datetime]:

@@ -17,6 +17,7 @@ import hashlib
 import io
 import tarfile
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -27,6 +28,9 @@ from service.errors import InvalidInput
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 UNPACKED_RATIO_LIMIT = 20  # unpacked bytes per uploaded byte, at most (zip-bomb guard)
 MAX_MEMBERS = 10_000
+# what ast.parse may be given: its memory grows ~100x the source and it can recurse deeply
+MAX_PY_FILE_BYTES = 1 << 20
+MAX_PY_TOTAL_BYTES = 8 << 20
 # top-level names the service's own code uses on the workers: a package must not shadow them
 RESERVED_TOP_LEVEL = ("raysweep", "service", "trainers")
 
@@ -66,8 +70,17 @@ def _members_of_zip(data: bytes) -> list[tuple[str, bytes]]:
             raise _problem(f"member {info.filename!r} is a symbolic link; links are not allowed")
     try:
         return [(_safe_name(info.filename), archive.read(info)) for info in infos]
-    except (zipfile.BadZipFile, OSError, EOFError) as error:
-        raise _problem(f"the zip archive is damaged: {error}") from None
+    # RuntimeError: an encrypted member; NotImplementedError: an unknown compression method;
+    # zlib.error: a corrupt deflate stream
+    except (
+        zipfile.BadZipFile,
+        OSError,
+        EOFError,
+        RuntimeError,
+        NotImplementedError,
+        zlib.error,
+    ) as error:
+        raise _problem(f"the zip archive is damaged or unreadable: {error}") from None
 
 
 def _members_of_tar(data: bytes) -> list[tuple[str, bytes]]:
@@ -88,7 +101,7 @@ def _members_of_tar(data: bytes) -> list[tuple[str, bytes]]:
                     raise _problem(f"member {info.name!r} cannot be read")
                 members.append((_safe_name(info.name), handle.read()))
             return members
-    except (tarfile.TarError, gzip.BadGzipFile, EOFError, OSError) as error:
+    except (tarfile.TarError, gzip.BadGzipFile, EOFError, OSError, zlib.error) as error:
         raise _problem(f"not a valid tar.gz archive: {error}") from None
 
 
@@ -110,7 +123,20 @@ def _syntax_error(name: str, source: bytes) -> str | None:
         return f"{name}, line {error.lineno}: SyntaxError: {error.msg}"
     except ValueError as error:  # null bytes
         return f"{name}: {error}"
+    except (RecursionError, MemoryError):
+        return f"{name}: too deeply nested or too large to parse"
     return None
+
+
+def _check_python_sizes(members: list[tuple[str, bytes]]) -> None:
+    sizes = {name: len(content) for name, content in members if name.endswith(".py")}
+    too_big = sorted(name for name, size in sizes.items() if size > MAX_PY_FILE_BYTES)
+    if too_big:
+        raise _problem(
+            f"{', '.join(too_big[:5])}: over {MAX_PY_FILE_BYTES} bytes of Python in one file"
+        )
+    if sum(sizes.values()) > MAX_PY_TOTAL_BYTES:
+        raise _problem(f"over {MAX_PY_TOTAL_BYTES} bytes of Python in all; at most that is parsed")
 
 
 def _to_zip(members: list[tuple[str, bytes]]) -> bytes:
@@ -145,6 +171,7 @@ def check_package(data: bytes) -> CheckedPackage:
             f"top-level {', '.join(reserved)} would shadow the service's own modules on the "
             "workers; rename them"
         )
+    _check_python_sizes(members)
     python = {
         name: _syntax_error(name, content) for name, content in members if name.endswith(".py")
     }

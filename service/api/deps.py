@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import Depends, Query, Request
+from fastapi import Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -59,5 +59,15 @@ def require(role: Role) -> Callable[..., TokenRead]:
 Db = Annotated[sessionmaker[Session], Depends(database)]
 Viewer = Annotated[TokenRead, Depends(require(Role.viewer))]
 Member = Annotated[TokenRead, Depends(require(Role.member))]
+# The databases' integers: ids are 64-bit, iterations and model versions 32-bit. A larger number
+# in a path or query would reach the database and fail there (a 500); here it is a 422 naming it.
+MAX_BIGINT = 2**63 - 1
+MAX_INT = 2**31 - 1
 Limit = Annotated[int, Query(ge=1, le=500, description="Page size.")]
-Offset = Annotated[int, Query(ge=0, description="Items to skip.")]
+Offset = Annotated[int, Query(ge=0, le=MAX_BIGINT, description="Items to skip.")]
+RowId = Annotated[int, Path(ge=1, le=MAX_BIGINT)]
+
+
+def id_cursor(description: str) -> Any:
+    """A query parameter naming a row id to continue after (0: from the start)."""
+    return Query(ge=0, le=MAX_BIGINT, description=description)

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException
 
 from raysweep.schemas import ErrorBody, ErrorResponse
@@ -80,6 +81,15 @@ def install_error_handlers(app: FastAPI) -> None:
         ]
         return error_response(
             422, "validation_error", f"{len(details)} problem(s) in the request", details
+        )
+
+    @app.exception_handler(DataError)
+    async def unstorable(_: Request, error: DataError) -> JSONResponse:
+        # a value the checks let through that the database refuses (PostgreSQL: a NUL character
+        # in text); the first line of the driver's reason, never the statement
+        reason = str(error.orig).splitlines()[0] if error.orig else "refused by the database"
+        return error_response(
+            422, "validation_error", f"a value in the request cannot be stored: {reason}"
         )
 
     @app.exception_handler(HTTPException)

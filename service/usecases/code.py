@@ -10,7 +10,8 @@ from raysweep.schemas import CodePackageRead, Page
 from service.db import repositories as repo
 from service.db.models import CodePackageRow
 from service.errors import NotFound
-from service.packages import check_package, module_name
+from service.package_check import check_isolated
+from service.packages import module_name
 from service.storage import code_package_uri, exists, write_bytes
 
 
@@ -32,7 +33,7 @@ def upload_code(
 
     Storage is written before the row: a row always has its file, and a file left without a row
     by a failure is simply overwritten by the next upload of the same content."""
-    package = check_package(data)
+    package = check_isolated(data)
     with db.begin() as session:
         existing = session.get(CodePackageRow, package.sha256)
         if existing is not None and exists(code_package_uri(storage_root, package.sha256)):

@@ -107,8 +107,9 @@ def list_versions(db: sessionmaker[Session], name: str) -> Page[ModelVersionRead
 
 
 def _version_row(session: Session, name: str, version_or_alias: str) -> ModelVersionRow:
-    if version_or_alias.isdigit():
-        version = int(version_or_alias)
+    # ASCII digits only ("²" is a digit to str.isdigit, not to int), within the column's range
+    if version_or_alias.isascii() and version_or_alias.isdigit():
+        version = int(version_or_alias) if len(version_or_alias) <= 10 else -1
     else:
         version = _aliases(session, name).get(version_or_alias, -1)
     row = session.scalars(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
+from starlette.concurrency import run_in_threadpool
 
 from raysweep.schemas import CodePackageRead, Page
 from service.api.deps import AppState, Db, Limit, Member, Offset, Viewer, app_state
@@ -34,13 +35,18 @@ PACKAGE_BODY = {
 )
 async def upload(request: Request, response: Response, caller: Member) -> CodePackageRead:
     """Upload a zip or tar.gz of Python code as the raw body (`curl --data-binary @pkg.zip`).
-    It is checked as an archive and parsed, never imported or run by the server; stored as a
+    It is checked as an archive and parsed in a child process with a time and a memory limit,
+    never imported or run by the server (at most 1 MiB of Python per file and 8 MiB in all are
+    parsed; past a limit the answer is a 422 naming it); stored as a
     zip named by its sha256 (`RAYSWEEP_MAX_CODE_BYTES` bounds the size). 201 when new, 200 when
     the same files were uploaded before. A spec then names it as
     `code: {package: <sha256>, entrypoint: "module:function", metrics: {...}}`."""
     state: AppState = app_state(request)
-    package, created = usecase.upload_code(
-        state.db, state.settings.storage_root, await request.body(), caller.name
+    body = await request.body()
+    # the check runs in a child process with time and memory limits (service.package_check);
+    # waiting for it on a worker thread keeps the event loop answering everyone else
+    package, created = await run_in_threadpool(
+        usecase.upload_code, state.db, state.settings.storage_root, body, caller.name
     )
     response.status_code = 201 if created else 200
     response.headers["Location"] = f"/api/v1/code/{package.sha256}"

@@ -9,7 +9,17 @@ from fastapi import APIRouter, Query, Request, Response
 
 from raysweep.schemas import EventRead, ExperimentCreated, ExperimentRead, ExperimentState, Page
 from raysweep.spec import Problem
-from service.api.deps import AppState, Db, Limit, Member, Offset, Viewer, app_state
+from service.api.deps import (
+    MAX_BIGINT,
+    AppState,
+    Db,
+    Limit,
+    Member,
+    Offset,
+    Viewer,
+    app_state,
+    id_cursor,
+)
 from service.api.errors import ERROR_RESPONSES
 from service.errors import BadRequest, InvalidInput
 from service.usecases import experiments as usecase
@@ -26,12 +36,33 @@ SPEC_BODY = {
 }
 
 
+# each label filter is one more EXISTS for the database; past a few the list is no narrower
+MAX_LABEL_FILTERS = 16
+
+
+def label_problem(label: str, separator: str) -> str | None:
+    if "\x00" in label:
+        return f"{label[:100]!r} contains a NUL character"
+    if not separator:
+        return f"{label[:100]!r} is not key:value"
+    return None
+
+
 def parse_labels(labels: list[str]) -> dict[str, str]:
+    if len(labels) > MAX_LABEL_FILTERS:
+        raise InvalidInput(
+            "too many label filters",
+            [
+                Problem(
+                    path="query.label", message=f"at most {MAX_LABEL_FILTERS}, got {len(labels)}"
+                )
+            ],
+        )
     pairs = [label.partition(":") for label in labels]
     bad = [
-        Problem(path="query.label", message=f"{label!r} is not key:value")
+        Problem(path="query.label", message=problem)
         for label, (_, sep, _) in zip(labels, pairs, strict=True)
-        if not sep
+        if (problem := label_problem(label, sep))
     ]
     if bad:
         raise InvalidInput("bad label filter", bad)
@@ -41,7 +72,9 @@ def parse_labels(labels: list[str]) -> dict[str, str]:
 async def json_body(request: Request) -> Any:
     try:
         return json.loads(await request.body())
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    # ValueError: JSONDecodeError, and integers past Python's 4,300-digit limit; RecursionError:
+    # nesting deeper than the parser's stack
+    except (ValueError, RecursionError) as error:
         raise BadRequest(
             "the body is not valid JSON", [Problem(path="", message=str(error))]
         ) from None
@@ -82,7 +115,10 @@ def list_experiments(
     state: Annotated[
         list[ExperimentState], Query(description="Filter by state (repeatable).")
     ] = [],  # noqa: B006
-    label: Annotated[list[str], Query(description="Filter by `key:value` (repeatable).")] = [],  # noqa: B006
+    label: Annotated[
+        list[str],
+        Query(description=f"Filter by `key:value` (repeatable, at most {MAX_LABEL_FILTERS})."),
+    ] = [],  # noqa: B006
 ) -> Page[ExperimentRead]:
     return usecase.list_experiments(db, state, parse_labels(label), limit, offset)
 
@@ -137,7 +173,9 @@ def events(
     db: Db,
     _: Viewer,
     limit: Limit = 100,
-    after: Annotated[int, Query(ge=0, description="Only events with a larger id.")] = 0,
-    trial: Annotated[int | None, Query(description="Only this trial's events.")] = None,
+    after: Annotated[int, id_cursor("Only events with a larger id.")] = 0,
+    trial: Annotated[
+        int | None, Query(ge=1, le=MAX_BIGINT, description="Only this trial's events.")
+    ] = None,
 ) -> Page[EventRead]:
     return usecase.list_events(db, experiment_id, after, limit, trial)

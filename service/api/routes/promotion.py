@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request, Response
 
 from raysweep.schemas import FinalRunRead, Page, ResultRead
 from raysweep.spec import PromotionOverrides
-from service.api.deps import Db, Member, Viewer, app_state
+from service.api.deps import Db, Member, RowId, Viewer, app_state
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import promotion as usecase
 
@@ -48,10 +48,10 @@ def final_runs(experiment_id: str, db: Db, _: Viewer) -> Page[FinalRunRead]:
 
 
 @router.get("/final-runs/{final_run_id}", summary="One final run")
-def final_run(final_run_id: int, db: Db, _: Viewer) -> FinalRunRead:
+def final_run(final_run_id: RowId, db: Db, _: Viewer) -> FinalRunRead:
     return usecase.get_final_run(db, final_run_id)
 
 
 @router.get("/final-runs/{final_run_id}/results", summary="A final run's results, per epoch")
-def final_run_results(final_run_id: int, db: Db, _: Viewer) -> Page[ResultRead]:
+def final_run_results(final_run_id: RowId, db: Db, _: Viewer) -> Page[ResultRead]:
     return usecase.final_run_results(db, final_run_id)

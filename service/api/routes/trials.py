@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 
 from raysweep.schemas import CheckpointRead, Page, ResultRead, TrialRead, TrialState
-from service.api.deps import Db, Limit, Offset, Viewer
+from service.api.deps import MAX_INT, Db, Limit, Offset, RowId, Viewer
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import trials as usecase
 
@@ -32,23 +32,23 @@ def list_trials(
 
 
 @router.get("/trials/{trial_id}", summary="One trial")
-def get_trial(trial_id: int, db: Db, _: Viewer) -> TrialRead:
+def get_trial(trial_id: RowId, db: Db, _: Viewer) -> TrialRead:
     return usecase.get_trial(db, trial_id)
 
 
 @router.get("/trials/{trial_id}/results", summary="A trial's reported results")
 def results(
-    trial_id: int,
+    trial_id: RowId,
     db: Db,
     _: Viewer,
     limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
     offset: Offset = 0,
-    first: Annotated[int | None, Query(ge=0, description="Smallest iteration.")] = None,
-    last: Annotated[int | None, Query(ge=0, description="Largest iteration.")] = None,
+    first: Annotated[int | None, Query(ge=0, le=MAX_INT, description="Smallest iteration.")] = None,
+    last: Annotated[int | None, Query(ge=0, le=MAX_INT, description="Largest iteration.")] = None,
 ) -> Page[ResultRead]:
     return usecase.list_results(db, trial_id, first, last, limit, offset)
 
 
 @router.get("/trials/{trial_id}/checkpoints", summary="A trial's checkpoints, oldest first")
-def checkpoints(trial_id: int, db: Db, _: Viewer) -> list[CheckpointRead]:
+def checkpoints(trial_id: RowId, db: Db, _: Viewer) -> list[CheckpointRead]:
     return usecase.list_checkpoints(db, trial_id)

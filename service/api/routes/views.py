@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from raysweep.schemas import ConfigTable, Curves, ExperimentUpdates, Rungs, TokenRead
-from service.api.deps import Db, Viewer
+from service.api.deps import Db, Viewer, id_cursor
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import views as usecase
 
@@ -55,8 +55,8 @@ def updates(
     experiment_id: str,
     db: Db,
     _: Viewer,
-    after: Annotated[int, Query(ge=0, description="`cursor` of the previous answer.")] = 0,
-    events_after: Annotated[int, Query(ge=0, description="Largest event id seen.")] = 0,
+    after: Annotated[int, id_cursor("`cursor` of the previous answer.")] = 0,
+    events_after: Annotated[int, id_cursor("Largest event id seen.")] = 0,
     limit: Annotated[int, Query(ge=1, le=10_000, description="Results at most.")] = 2000,
 ) -> ExperimentUpdates:
     """Poll this for live views: the experiment (state, counts, best trial) and only the

@@ -1,0 +1,178 @@
+"""Hostile input never reaches the database as a 500: numbers past the columns' ranges, paths
+and filters with NUL characters, time zones that are directories, JSON past the parser's limits,
+unbounded label filters. Each is a 4xx in the one error body, naming what is wrong."""
+
+from __future__ import annotations
+
+import struct
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+
+from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
+from tests.factories import submit
+from tests.packages import code_spec, zip_of
+
+HUGE = "99999999999999999999"  # past 64 bits
+PAST_INT64 = str(2**63)
+PAST_INT32 = str(2**31)
+
+
+def problem_paths(response: httpx.Response) -> list[str]:
+    error: dict[str, Any] = response.json()["error"]
+    return [d["path"] for d in error["details"]]
+
+
+def test_integers_past_the_database_columns_are_422_naming_the_parameter(
+    server: ServerProcess,
+) -> None:
+    with server.client() as client:
+        experiment_id = submit(client)
+        cases = {
+            f"/api/v1/code?offset={HUGE}": "query.offset",
+            f"/api/v1/trials/{PAST_INT64}": "path.trial_id",
+            f"/api/v1/trials/{PAST_INT64}/checkpoints": "path.trial_id",
+            f"/api/v1/trials/1/results?first={PAST_INT32}": "query.first",
+            f"/api/v1/final-runs/{HUGE}": "path.final_run_id",
+            f"/api/v1/experiments/{experiment_id}/events?after={HUGE}": "query.after",
+            f"/api/v1/experiments/{experiment_id}/events?trial={PAST_INT64}": "query.trial",
+            f"/api/v1/experiments/{experiment_id}/updates?after={HUGE}": "query.after",
+            f"/api/v1/experiments/{experiment_id}/updates?events_after={HUGE}": (
+                "query.events_after"
+            ),
+        }
+        for url, path in cases.items():
+            response = client.get(url)
+            assert response.status_code == 422, (url, response.text)
+            assert problem_paths(response) == [path], url
+        alias = client.put("/api/v1/models/m/aliases/prod", json={"version": int(PAST_INT32)})
+        assert alias.status_code == 422 and problem_paths(alias) == ["version"], alias.text
+        # a version is a number or an alias; neither of these names one
+        for version in (PAST_INT32, HUGE, "²"):
+            response = client.get(f"/api/v1/models/m/versions/{version}")
+            assert response.status_code == 404, (version, response.text)
+
+
+def test_json_past_the_parsers_limits_is_400_and_stores_nothing(server: ServerProcess) -> None:
+    with server.client() as client:
+        digits = '{"name": "x", "seed": ' + "9" * 5000 + "}"
+        nested = "[" * 100_000 + "]" * 100_000
+        for body in (digits, nested):
+            response = client.post(
+                "/api/v1/experiments", content=body, headers={"Content-Type": "application/json"}
+            )
+            assert response.status_code == 400, response.text[:300]
+            assert response.json()["error"]["code"] == "bad_request"
+        assert client.get("/api/v1/experiments").json()["total"] == 0
+
+
+def test_a_time_zone_must_be_a_zone_name(server: ServerProcess) -> None:
+    with server.client() as client:
+        for timezone in ("America", "../../etc/passwd", "Europe/" + "x" * 5000):
+            response = client.post(
+                "/api/v1/schedules",
+                json={"name": "tz", "cron": "0 3 * * *", "timezone": timezone,
+                      "spec": minimal_spec()},
+            )  # fmt: skip
+            assert response.status_code == 422, (timezone[:20], response.text[:300])
+            assert "timezone" in problem_paths(response)
+        assert client.get("/api/v1/schedules").json()["total"] == 0
+
+
+def test_label_filters_are_bounded(server: ServerProcess) -> None:
+    with server.client() as client:
+        submit(client, labels={"team": "a"})
+        allowed = [("label", f"k{i}:v") for i in range(15)] + [("label", "team:a")]
+        assert client.get("/api/v1/experiments", params=allowed).json()["total"] == 0
+        many = client.get("/api/v1/experiments", params=[*allowed, ("label", "one:more")])
+        assert many.status_code == 422 and problem_paths(many) == ["query.label"]
+        assert "at most 16, got 17" in many.text
+        assert client.get("/api/v1/experiments", params={"label": "team:a"}).json()["total"] == 1
+
+
+@BOTH_BACKENDS
+def test_nul_characters_are_refused_on_every_backend(server: ServerProcess, db_url: str) -> None:
+    """PostgreSQL cannot store NUL in text; SQLite can. Either way a NUL is a 4xx, never a 500."""
+    postgres = db_url.startswith("postgresql")
+    with server.client() as client:
+        label = client.get("/api/v1/experiments", params={"label": "team:a\x00b"})
+        assert label.status_code == 422 and problem_paths(label) == ["query.label"]
+        for url in (
+            "/api/v1/experiments/abc%00def",
+            "/api/v1/schedules/abc%00def",
+            "/api/v1/models/abc%00def/versions",
+        ):
+            response = client.get(url)
+            assert response.status_code == (422 if postgres else 404), (url, response.text)
+            assert "error" in response.json()
+        submitted = client.post("/api/v1/experiments", json=minimal_spec(labels={"team": "a\x00b"}))
+        assert submitted.status_code == 422, submitted.text
+        assert client.get("/api/v1/experiments").json()["total"] == 0
+
+
+def upload(client: httpx.Client, data: bytes) -> httpx.Response:
+    return client.post("/api/v1/code", content=data, headers={"Content-Type": "application/zip"})
+
+
+def raw_zip(name: str, payload: bytes, *, flags: int = 0, method: int = 8) -> bytes:
+    """A one-member zip whose header says ``flags`` and compression ``method`` over ``payload``
+    (the zipfile module will not write an encrypted member or an unknown method itself)."""
+    header = struct.pack(
+        "<4s5H3L2H", b"PK\x03\x04", 20, flags, method, 0, 0x21, 0, len(payload), 100,
+        len(name), 0,
+    ) + name.encode()  # fmt: skip
+    central = struct.pack(
+        "<4s6H3L5H2L", b"PK\x01\x02", 20, 20, flags, method, 0, 0x21, 0, len(payload), 100,
+        len(name), 0, 0, 0, 0, 0, 0,
+    ) + name.encode()  # fmt: skip
+    body = header + payload
+    end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 1, 1, len(central), len(body), 0)
+    return body + central + end
+
+
+def test_archives_the_reader_cannot_read_are_422_with_the_reason(server: ServerProcess) -> None:
+    cases = {
+        "encrypted": raw_zip("train.py", b"x" * 20, flags=0x1),
+        "unknown method": raw_zip("train.py", b"x" * 20, method=99),
+        "corrupt deflate": raw_zip("train.py", b"\xff" * 20),
+        "python over 1 MiB": zip_of({"train.py": "x = 1\n" * 200_000}),
+    }
+    with server.client() as client:
+        for case, data in cases.items():
+            response = upload(client, data)
+            assert response.status_code == 422, (case, response.text)
+            assert problem_paths(response) == ["body"], case
+        assert client.get("/api/v1/code").json()["total"] == 0
+
+
+def test_a_module_too_deep_to_parse_is_refused_when_a_spec_names_it(server: ServerProcess) -> None:
+    deep = zip_of(
+        {"train.py": "def train_loop(config):\n    pass\n", "deep.py": "1+" * 400_000 + "1"}
+    )
+    with server.client() as client:
+        uploaded = upload(client, deep)
+        assert uploaded.status_code == 201, uploaded.text
+        sha = uploaded.json()["sha256"]
+        refused = client.post("/api/v1/experiments", json=code_spec(sha, "deep:train_loop"))
+        assert refused.status_code == 422, refused.text
+        assert "too deeply nested" in refused.text
+        accepted = client.post("/api/v1/experiments", json=code_spec(sha, "train:train_loop"))
+        assert accepted.status_code == 201, accepted.text
+
+
+def test_the_server_answers_while_a_slow_package_is_checked(server: ServerProcess) -> None:
+    """A 2 kB upload whose 900 kB literal takes seconds to parse runs in the checker's child
+    process: /healthz keeps answering within a second meanwhile."""
+    slow = zip_of({"train.py": "x = [" + "1," * 450_000 + "]\n"})
+    with server.client() as client, ThreadPoolExecutor(1) as pool:
+        uploading = pool.submit(upload, client, slow)
+        latencies = []
+        while not uploading.done():
+            started = time.monotonic()
+            assert client.get("/healthz").status_code == 200
+            latencies.append(time.monotonic() - started)
+            time.sleep(0.05)
+        assert uploading.result().status_code == 201
+    assert latencies and max(latencies) < 1.0, latencies
