@@ -27,7 +27,11 @@ def create_db_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            path = Path(parsed.database)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # private like the admin token: it holds token hashes; SQLite gives its -wal and -shm
+            # files the database file's mode (an existing file keeps the mode it has)
+            path.touch(mode=0o600, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine

@@ -70,7 +70,7 @@ def authenticate(db: sessionmaker[Session], token: str) -> TokenRead:
         if row is None:
             raise Unauthorized("unknown token")
         if row.revoked_at is not None:
-            raise Unauthorized(f"token {row.name!r} was revoked")
+            raise Unauthorized("this token was revoked")  # its name is not the caller's to learn
         now = utcnow()
         if row.last_used_at is None or now - row.last_used_at > LAST_USED_RESOLUTION:
             row.last_used_at = now
