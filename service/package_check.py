@@ -14,7 +14,7 @@ from dataclasses import asdict
 
 from raysweep.spec import Problem
 from service.errors import InvalidInput
-from service.packages import CheckedPackage, check_package
+from service.packages import CheckedPackage, check_package, unusable
 from service.settings import REPO_ROOT
 
 TIME_LIMIT_S = 30
@@ -22,10 +22,6 @@ MEMORY_LIMIT_BYTES = 1 << 30
 # checks at once; more uploads wait their turn in the server's thread pool
 CONCURRENT_CHECKS = threading.BoundedSemaphore(2)
 OUT_OF_MEMORY = 3
-
-
-def _problem(message: str) -> InvalidInput:
-    return InvalidInput("the code package is not usable", [Problem(path="body", message=message)])
 
 
 def check_isolated(data: bytes) -> CheckedPackage:
@@ -40,9 +36,9 @@ def check_isolated(data: bytes) -> CheckedPackage:
                 cwd=REPO_ROOT,
             )
         except subprocess.TimeoutExpired:
-            raise _problem(f"checking the package took over {TIME_LIMIT_S} s") from None
+            raise unusable(f"checking the package took over {TIME_LIMIT_S} s") from None
     if done.returncode == OUT_OF_MEMORY or (done.returncode != 0 and b"MemoryError" in done.stderr):
-        raise _problem(f"checking the package needed over {MEMORY_LIMIT_BYTES >> 20} MiB")
+        raise unusable(f"checking the package needed over {MEMORY_LIMIT_BYTES >> 20} MiB")
     if done.returncode != 0:
         raise RuntimeError(f"the package check failed: {done.stderr.decode()[-2000:]}")
     header, _, archive = done.stdout.partition(b"\n")

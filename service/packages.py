@@ -47,14 +47,14 @@ class CheckedPackage:
     python_files: dict[str, str | None] = field(default_factory=dict)
 
 
-def _problem(message: str) -> InvalidInput:
+def unusable(message: str) -> InvalidInput:
     return InvalidInput("the code package is not usable", [Problem(path="body", message=message)])
 
 
 def _safe_name(name: str) -> str:
     path = PurePosixPath(name.replace("\\", "/"))
     if path.is_absolute() or ".." in path.parts or not path.parts:
-        raise _problem(f"member {name!r} points outside the package")
+        raise unusable(f"member {name!r} points outside the package")
     return str(path)
 
 
@@ -62,12 +62,12 @@ def _members_of_zip(data: bytes) -> list[tuple[str, bytes]]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile as error:
-        raise _problem(f"not a valid zip archive: {error}") from None
+        raise unusable(f"not a valid zip archive: {error}") from None
     infos = [info for info in archive.infolist() if not info.is_dir()]
     _check_counts(len(infos), sum(info.file_size for info in infos), len(data))
     for info in infos:
         if (info.external_attr >> 16) & 0o170000 == 0o120000:
-            raise _problem(f"member {info.filename!r} is a symbolic link; links are not allowed")
+            raise unusable(f"member {info.filename!r} is a symbolic link; links are not allowed")
     try:
         return [(_safe_name(info.filename), archive.read(info)) for info in infos]
     # RuntimeError: an encrypted member; NotImplementedError: an unknown compression method;
@@ -80,7 +80,7 @@ def _members_of_zip(data: bytes) -> list[tuple[str, bytes]]:
         NotImplementedError,
         zlib.error,
     ) as error:
-        raise _problem(f"the zip archive is damaged or unreadable: {error}") from None
+        raise unusable(f"the zip archive is damaged or unreadable: {error}") from None
 
 
 def _members_of_tar(data: bytes) -> list[tuple[str, bytes]]:
@@ -91,27 +91,27 @@ def _members_of_tar(data: bytes) -> list[tuple[str, bytes]]:
                 if info.isdir():
                     continue
                 if not info.isfile():
-                    raise _problem(f"member {info.name!r} is a link or device; only files allowed")
+                    raise unusable(f"member {info.name!r} is a link or device; only files allowed")
                 files.append(info)
             _check_counts(len(files), sum(info.size for info in files), len(data))
             members = []
             for info in files:
                 handle = archive.extractfile(info)
                 if handle is None:
-                    raise _problem(f"member {info.name!r} cannot be read")
+                    raise unusable(f"member {info.name!r} cannot be read")
                 members.append((_safe_name(info.name), handle.read()))
             return members
     except (tarfile.TarError, gzip.BadGzipFile, EOFError, OSError, zlib.error) as error:
-        raise _problem(f"not a valid tar.gz archive: {error}") from None
+        raise unusable(f"not a valid tar.gz archive: {error}") from None
 
 
 def _check_counts(count: int, unpacked: int, packed: int) -> None:
     if count == 0:
-        raise _problem("the archive holds no files")
+        raise unusable("the archive holds no files")
     if count > MAX_MEMBERS:
-        raise _problem(f"the archive holds {count} files; at most {MAX_MEMBERS} are allowed")
+        raise unusable(f"the archive holds {count} files; at most {MAX_MEMBERS} are allowed")
     if unpacked > max(packed, 1 << 16) * UNPACKED_RATIO_LIMIT:
-        raise _problem(
+        raise unusable(
             f"the archive unpacks to {unpacked} bytes, over {UNPACKED_RATIO_LIMIT} times its size"
         )
 
@@ -132,11 +132,11 @@ def _check_python_sizes(members: list[tuple[str, bytes]]) -> None:
     sizes = {name: len(content) for name, content in members if name.endswith(".py")}
     too_big = sorted(name for name, size in sizes.items() if size > MAX_PY_FILE_BYTES)
     if too_big:
-        raise _problem(
+        raise unusable(
             f"{', '.join(too_big[:5])}: over {MAX_PY_FILE_BYTES} bytes of Python in one file"
         )
     if sum(sizes.values()) > MAX_PY_TOTAL_BYTES:
-        raise _problem(f"over {MAX_PY_TOTAL_BYTES} bytes of Python in all; at most that is parsed")
+        raise unusable(f"over {MAX_PY_TOTAL_BYTES} bytes of Python in all; at most that is parsed")
 
 
 def _to_zip(members: list[tuple[str, bytes]]) -> bytes:
@@ -158,7 +158,7 @@ def check_package(data: bytes) -> CheckedPackage:
     elif data[:2] == b"\x1f\x8b":
         members = _members_of_tar(data)
     else:
-        raise _problem("the body must be a zip or a tar.gz archive")
+        raise unusable("the body must be a zip or a tar.gz archive")
     reserved = sorted(
         {
             name.split("/", 1)[0].removesuffix(".py")
@@ -167,7 +167,7 @@ def check_package(data: bytes) -> CheckedPackage:
         }
     )
     if reserved:
-        raise _problem(
+        raise unusable(
             f"top-level {', '.join(reserved)} would shadow the service's own modules on the "
             "workers; rename them"
         )
@@ -176,7 +176,7 @@ def check_package(data: bytes) -> CheckedPackage:
         name: _syntax_error(name, content) for name, content in members if name.endswith(".py")
     }
     if not python:
-        raise _problem("the archive holds no .py files")
+        raise unusable("the archive holds no .py files")
     archive = _to_zip(members)  # normalised: the same files give the same bytes and hash
     return CheckedPackage(
         archive=archive,

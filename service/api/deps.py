@@ -11,6 +11,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import Role, TokenRead
+from service.db.models import MAX_BIGINT
 from service.errors import Forbidden, Unauthorized
 from service.metrics import Metrics
 from service.settings import Settings
@@ -59,10 +60,8 @@ def require(role: Role) -> Callable[..., TokenRead]:
 Db = Annotated[sessionmaker[Session], Depends(database)]
 Viewer = Annotated[TokenRead, Depends(require(Role.viewer))]
 Member = Annotated[TokenRead, Depends(require(Role.member))]
-# The databases' integers: ids are 64-bit, iterations and model versions 32-bit. A larger number
-# in a path or query would reach the database and fail there (a 500); here it is a 422 naming it.
-MAX_BIGINT = 2**63 - 1
-MAX_INT = 2**31 - 1
+# A number past its column's range (service.db.models) would reach the database and fail there
+# (a 500); bounded here it is a 422 naming the parameter.
 Limit = Annotated[int, Query(ge=1, le=500, description="Page size.")]
 Offset = Annotated[int, Query(ge=0, le=MAX_BIGINT, description="Items to skip.")]
 RowId = Annotated[int, Path(ge=1, le=MAX_BIGINT)]

@@ -50,6 +50,9 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 # BigInteger ids that SQLite still autoincrements (it only does so for INTEGER PRIMARY KEY).
 BigId = BigInteger().with_variant(Integer(), "sqlite")
+# the largest values the columns hold: BigInteger ids, Integer iterations and model versions
+MAX_BIGINT = 2**63 - 1
+MAX_INT = 2**31 - 1
 
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",

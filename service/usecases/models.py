@@ -18,6 +18,7 @@ from raysweep.schemas import (
     Page,
 )
 from service.db.models import (
+    MAX_INT,
     FinalRunRow,
     ModelAliasHistoryRow,
     ModelAliasRow,
@@ -107,9 +108,11 @@ def list_versions(db: sessionmaker[Session], name: str) -> Page[ModelVersionRead
 
 
 def _version_row(session: Session, name: str, version_or_alias: str) -> ModelVersionRow:
-    # ASCII digits only ("²" is a digit to str.isdigit, not to int), within the column's range
+    # ASCII digits only ("²" is a digit to str.isdigit, not to int); a number past the column's
+    # range names no version, as an unknown alias does (-1)
     if version_or_alias.isascii() and version_or_alias.isdigit():
-        version = int(version_or_alias) if len(version_or_alias) <= 10 else -1
+        number = int(version_or_alias)
+        version = number if number <= MAX_INT else -1
     else:
         version = _aliases(session, name).get(version_or_alias, -1)
     row = session.scalars(

@@ -10,7 +10,6 @@ from fastapi import APIRouter, Query, Request, Response
 from raysweep.schemas import EventRead, ExperimentCreated, ExperimentRead, ExperimentState, Page
 from raysweep.spec import Problem
 from service.api.deps import (
-    MAX_BIGINT,
     AppState,
     Db,
     Limit,
@@ -21,6 +20,7 @@ from service.api.deps import (
     id_cursor,
 )
 from service.api.errors import ERROR_RESPONSES
+from service.db.models import MAX_BIGINT
 from service.errors import BadRequest, InvalidInput
 from service.usecases import experiments as usecase
 
