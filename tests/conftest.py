@@ -46,6 +46,14 @@ def _pg_admin_dsn() -> str:
     return make_url(PG_URL).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+def pg_admin(*statements: str) -> None:
+    """Run statements on the server's admin database, outside a transaction (CREATE/DROP
+    DATABASE)."""
+    with psycopg.connect(_pg_admin_dsn(), autocommit=True) as connection:
+        for statement in statements:
+            connection.execute(statement)
+
+
 POSTGRES = pytest.param("postgres", marks=pytest.mark.postgres)
 # for tests where SQL differs between the backends, in directories that run on one
 BOTH_BACKENDS = pytest.mark.parametrize("empty_db_url", ["sqlite", POSTGRES], indirect=True)
@@ -57,11 +65,9 @@ def fresh_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[s
         yield f"sqlite:///{tmp_path / 'raysweep.db'}"
         return
     name = f"rs_test_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(_pg_admin_dsn(), autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
+    pg_admin(f'CREATE DATABASE "{name}"')
     yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    with psycopg.connect(_pg_admin_dsn(), autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 # both backends where SQL can differ (use cases, recorder, migrations, schedules, retrain); the
@@ -84,9 +90,11 @@ class MigratedTemplates:
         if parsed.get_backend_name() == "sqlite":
             shutil.copyfile(self._sqlite(), str(parsed.database))
             return
-        with psycopg.connect(_pg_admin_dsn(), autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{parsed.database}"')
-            connection.execute(f'CREATE DATABASE "{parsed.database}" TEMPLATE "{self._postgres()}"')
+        template = self._postgres()
+        pg_admin(
+            f'DROP DATABASE IF EXISTS "{parsed.database}"',
+            f'CREATE DATABASE "{parsed.database}" TEMPLATE "{template}"',
+        )
 
     def _sqlite(self) -> Path:
         if self.sqlite_path is None:
@@ -98,16 +106,14 @@ class MigratedTemplates:
     def _postgres(self) -> str:
         if self.postgres_name is None:
             name = f"rs_template_{uuid.uuid4().hex[:10]}"
-            with psycopg.connect(_pg_admin_dsn(), autocommit=True) as connection:
-                connection.execute(f'CREATE DATABASE "{name}"')
+            pg_admin(f'CREATE DATABASE "{name}"')
             migrate.upgrade(make_url(PG_URL).set(database=name).render_as_string(False))
             self.postgres_name = name
         return self.postgres_name
 
     def drop(self) -> None:
         if self.postgres_name is not None:
-            with psycopg.connect(_pg_admin_dsn(), autocommit=True) as connection:
-                connection.execute(f'DROP DATABASE IF EXISTS "{self.postgres_name}" WITH (FORCE)')
+            pg_admin(f'DROP DATABASE IF EXISTS "{self.postgres_name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="session")
