@@ -103,6 +103,14 @@ class Settings(BaseSettings):
         "the cluster to grow to its worker group before it fails with what it asked for and "
         "what the cluster has. Runs that fit the cluster wait their turn, without limit.",
     )
+    train_poll_interval_s: float = Field(
+        default=0.5,
+        gt=0,
+        le=2.0,
+        description="Seconds between a Train run's polls of its workers (Ray Train's "
+        "RAY_TRAIN_HEALTH_CHECK_INTERVAL_S, 2 s by default). A worker's report waits for the "
+        "next poll, so an epoch shorter than this takes this long.",
+    )
     cancel_grace_s: float = Field(
         default=30.0,
         gt=0,

@@ -37,6 +37,8 @@ def test_secret_files_configure_the_server_and_jobs_get_only_the_directory(
     assert "RAYSWEEP_DATABASE_URL" not in env
     assert not any("s3cret" in value for value in env.values())
     assert "s3cret" not in repr(settings)  # SecretStr
+    # every Train run of the job polls its workers (and so passes reports on) this often
+    assert env["RAY_TRAIN_HEALTH_CHECK_INTERVAL_S"] == "0.5"
 
 
 def test_a_variable_wins_over_its_secret_file_and_then_travels_itself(

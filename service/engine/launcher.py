@@ -69,6 +69,9 @@ class RayJobsLauncher:
             # a stopped job gets SIGTERM, which the driver turns into Tune's interrupt; give Tune
             # time to write its final snapshot before Ray's SIGKILL (3 s by default)
             "RAY_JOB_STOP_WAIT_TIME_S": str(JOB_STOP_WAIT_S),
+            # a Train worker's report waits in a one-slot queue for the controller's next poll:
+            # Ray's 2 s made every short epoch take 2 s
+            "RAY_TRAIN_HEALTH_CHECK_INTERVAL_S": str(settings.train_poll_interval_s),
             **{k: os.environ[k] for k in PASSED_RAY_TRAIN_VARIABLES if k in os.environ},
         }
         if settings.database_url_in_secrets_dir:

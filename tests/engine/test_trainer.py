@@ -15,6 +15,7 @@ from ray.train import CheckpointConfig, RunConfig, ScalingConfig
 from ray.train.torch import TorchTrainer
 
 from service.engine.cluster import RayConnection
+from service.settings import Settings
 from tests.conftest import RAY_TESTS
 from tests.trainers.cases import check_one_vs_two_workers, check_resumed, train_config
 from trainers.kit import train_loop_per_worker
@@ -24,7 +25,12 @@ pytestmark = RAY_TESTS
 
 @pytest.fixture(scope="module")
 def ray_driver(ray_cluster: RayConnection) -> Iterator[None]:
-    ray.init(address=ray_cluster.gcs_address)
+    # as raysweep's jobs do (service/engine/launcher.py): reports reach the controller each 0.5 s
+    interval = str(Settings.model_fields["train_poll_interval_s"].default)
+    ray.init(
+        address=ray_cluster.gcs_address,
+        runtime_env={"env_vars": {"RAY_TRAIN_HEALTH_CHECK_INTERVAL_S": interval}},
+    )
     yield
     ray.shutdown()
 
