@@ -30,7 +30,9 @@ experiment = client.submit(
         "mode": "max",
         "search": {"algorithm": "tpe", "num_samples": 4, "max_concurrent_trials": 2, "seed": 0},
         "early_stopping": {"scheduler": "asha", "max_t": 3, "grace_period": 1},
-        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
+        # one worker per trial: two trials at once fit a 2-CPU laptop (a trial's Ray Train
+        # workers and its trial function must all fit the cluster at once)
+        "resources": {"num_workers": 1, "cpus_per_worker": 0.5},
         "labels": {"source": "notebook"},
     }
 )

@@ -66,14 +66,14 @@ def cpu_stress() -> Iterator[None]:
 def contended_server(
     db_url: str, tmp_path: Path, ray_cluster: RayConnection
 ) -> Iterator[ServerProcess]:
-    """Four sweeps at once on the shared head, marked autoscaling with a 5 s resource wait, and
+    """Three sweeps at once on the shared head, marked autoscaling with a 5 s resource wait, and
     Ray Train's worker-group start timeout at 5 s in every job."""
     process = ServerProcess(
         tmp_path / "home",
         db_url,
         {
             "RAYSWEEP_RAY_ADDRESS": str(ray_cluster.address),
-            "RAYSWEEP_MAX_CONCURRENT_SWEEPS": "4",
+            "RAYSWEEP_MAX_CONCURRENT_SWEEPS": "3",
             "RAYSWEEP_CLUSTERS": json.dumps([{"name": "local", "autoscaling": True}]),
             "RAYSWEEP_TRIAL_RESOURCE_WAIT_S": "5",
             "RAY_TRAIN_WORKER_GROUP_START_TIMEOUT_S": "5",
@@ -96,14 +96,14 @@ def test_sweeps_that_cannot_all_fit_wait_their_turn_and_all_finish_under_cpu_str
 ) -> None:
     with contended_server.client() as client:
         two = submit(client, contention_spec("two-at-once", [0.01, 0.02]))
-        others = [submit(client, contention_spec(f"beside-{i}", [0.02])) for i in range(2)]
+        beside = submit(client, contention_spec("beside", [0.02]))
         # 3 workers x 1 CPU: more than the 2-CPU head has; the cluster is marked autoscaling,
         # so its trial waits 5 s for the cluster to grow, then fails with the reason
         too_big = submit(
             client,
             contention_spec("too-big", [0.01], resources={"num_workers": 3, "cpus_per_worker": 1}),
         )
-        sweeps = [two, *others]
+        sweeps = [two, beside]
         seen_waiting: list[str] = []
 
         def all_ended() -> bool:
@@ -116,7 +116,7 @@ def test_sweeps_that_cannot_all_fit_wait_their_turn_and_all_finish_under_cpu_str
                 )
             return all(state in ("completed", "failed") for state in states)
 
-        wait_for(all_ended, 600, "all four sweeps to end")
+        wait_for(all_ended, 600, "all three sweeps to end")
         ended = {e: ended_sweep(client, e, 10) for e in [*sweeps, too_big]}
         events = {e: events_of(client, e) for e in sweeps}
         jobs = [client.get(f"/api/v1/experiments/{e}").json()["driver_job_id"] for e in ended]

@@ -1,11 +1,20 @@
-"""Sweep -> automatic promotion of the top trial -> a final run with more workers than the
-sweep's trials -> a model version with complete lineage, whose checkpoint loads and scores the
-recorded test metric again."""
+"""One finished sweep on one full server, shared by the tests that start from it:
+
+- automatic promotion of its top trial -> a final run with more workers than the sweep's trials
+  (a worker and then the job killed on the way) -> a model version with complete lineage, whose
+  checkpoint loads and scores the recorded test metric again, served over HTTP;
+- scheduled retraining: the next trial promoted by hand into version 1 of a second model aliased
+  `production`; a retrain schedule fires (time moved through the clock file) and trains the
+  champion's config longer, which beats it on the held-out test split and takes `production`; a
+  second schedule re-tunes from the sweep's best config and retrains it for one epoch, which
+  loses and stays the `candidate`, with the comparison recorded."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,72 +25,100 @@ from ray.dashboard.modules.serve.sdk import ServeSubmissionClient
 
 from raysweep import Client, load_model
 from service.engine.cluster import RayConnection, free_port
-from tests.conftest import RAY_TESTS, ServerProcess
+from tests.conftest import RAY_TESTS, MigratedTemplates, ServerProcess
 from tests.engine.sweeps import driver_pid, ended_sweep, kill, kill_a_train_worker, wait_for
+from tests.factories import T0, set_time, submit_spec
 from trainers import practices
 from trainers.digits_mlp import build_task
 from trainers.registry import TRAINERS
 
 pytestmark = RAY_TESTS
 
+FINAL_EPOCHS = 60  # long enough to kill a worker and then the job before it ends
 SPEC: dict[str, Any] = {
     "name": "promote-me",
     "trainer": "digits_mlp",
     "metric": "val_accuracy",
     "mode": "max",
     "search_space": {
-        "lr": {"type": "grid", "values": [0.003, 0.03]},
+        "lr": {"type": "loguniform", "low": 0.003, "high": 0.05},
         "hidden": {"type": "constant", "value": 32},
     },
-    "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 2},
+    "search": {"algorithm": "random", "num_samples": 2, "max_concurrent_trials": 2, "seed": 7},
     "early_stopping": {"scheduler": "none", "max_t": 2},
     "resources": {"num_workers": 1, "cpus_per_worker": 0.5},
     "promotion": {
         "auto": True,
         "num_workers": 2,
-        "max_t_multiple": 15,
+        "max_t_multiple": FINAL_EPOCHS // 2,
         "warm_start": True,
         "model_name": "digits-final",
     },
 }
 
 
-@pytest.fixture
-def final_cluster_server(
-    db_url: str, tmp_path: Path, ray_cluster: RayConnection
-) -> Iterator[ServerProcess]:
-    """A full server whose final runs and deployments go to a second cluster record, "big"
-    (here the same Ray cluster under its own Jobs address), and Serve on a free port."""
+@dataclass(frozen=True)
+class FinishedSweep:
+    server: ServerProcess
+    clock: Path
+    experiment_id: str
+    trials: list[dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def finished_sweep(
+    tmp_path_factory: pytest.TempPathFactory,
+    migrated_templates: MigratedTemplates,
+    ray_cluster: RayConnection,
+) -> Iterator[FinishedSweep]:
+    """A full server on SQLite whose final runs and deployments go to a second cluster record,
+    "big" (here the same Ray cluster under its own Jobs address), Serve on a free port and time
+    read from a clock file; the sweep completed and its automatic promotion queued."""
+    home = tmp_path_factory.mktemp("promoting")
+    db_url = f"sqlite:///{home / 'raysweep.db'}"
+    migrated_templates.copy_to(db_url)
+    clock = home / "clock"
+    set_time(clock, T0)
     clusters = [
         {"name": "sweeps", "role": "sweep"},
         {"name": "big", "address": ray_cluster.address, "role": "final", "max_concurrent_jobs": 1},
     ]
-    process = ServerProcess(
-        tmp_path / "home",
+    server = ServerProcess(
+        home / "home",
         db_url,
         {
             "RAYSWEEP_RAY_ADDRESS": str(ray_cluster.address),
             "RAYSWEEP_CLUSTERS": json.dumps(clusters),
             "RAYSWEEP_SERVE_PORT": str(free_port()),
+            "RAYSWEEP_CLOCK_FILE": str(clock),
         },
     ).start()
-    yield process
-    process.stop()
+    try:
+        with server.client() as client:
+            experiment_id = submit_spec(client, SPEC)
+            experiment, trials = ended_sweep(client, experiment_id, 300)
+            assert experiment["state"] == "completed", experiment.get("error")
+            # whichever test runs first, the automatic promotion has taken the best trial
+            wait_for(
+                lambda: client.get(f"/api/v1/experiments/{experiment_id}/final-runs").json()[
+                    "total"
+                ],
+                120,
+                "the automatic promotion",
+            )
+        yield FinishedSweep(server, clock, experiment_id, trials)
+    finally:
+        server.stop()
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serves_it(
-    final_cluster_server: ServerProcess, ray_cluster: RayConnection
+    finished_sweep: FinishedSweep, ray_cluster: RayConnection
 ) -> None:
-    engine_server = final_cluster_server
+    engine_server, experiment_id = finished_sweep.server, finished_sweep.experiment_id
+    trials = finished_sweep.trials
     with engine_server.client() as client:
         clusters = client.get("/api/v1/clusters").json()
         assert [(c["name"], c["role"]) for c in clusters] == [("sweeps", "sweep"), ("big", "final")]
-        created = client.post("/api/v1/experiments", json=SPEC)
-        assert created.status_code == 201, created.text
-        experiment_id = created.json()["id"]
-        experiment, trials = ended_sweep(client, experiment_id, 300)
-        assert experiment["state"] == "completed", experiment.get("error")
         best = max(trials, key=lambda t: (t["best_metric"], -t["id"]))
         # a killed worker of the final run: Ray Train restarts the group from the checkpoint
         running = wait_for(
@@ -118,7 +155,10 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
     )
     # the winner, trained longer on more workers, with its LR scaled for the larger batch
     assert final["trial_id"] == best["id"] and final["rank"] == 1 and final["cluster"] == "big"
-    assert final["num_workers"] == 2 > SPEC["resources"]["num_workers"] and final["epochs"] == 30
+    assert (
+        final["num_workers"] == 2 > SPEC["resources"]["num_workers"]
+        and final["epochs"] == FINAL_EPOCHS
+    )
     assert final["worker_failures"] == 1 and final["restarts"] == 1
     assert final["job_id"] != running["job_id"]
     assert (
@@ -126,7 +166,9 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         and final["config"]["lr_reference_batch"] == 64
     )
     assert final["warm_start_uri"] == best["checkpoint_uri"]
-    assert [r["iteration"] for r in results] == list(range(1, 31))  # none lost or duplicated
+    assert [r["iteration"] for r in results] == list(
+        range(1, FINAL_EPOCHS + 1)
+    )  # none lost or duplicated
     assert all("allreduce_share" in r["metrics"] for r in results)
     # after the one-epoch warmup the LR peaks at the trial's, times sqrt(128 / 64)
     peak = best["config"]["lr"] * 2**0.5
@@ -135,7 +177,7 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
     # lineage
     assert version["final_run_id"] == final["id"] and version["trial_id"] == best["id"]
     assert version["experiment_id"] == experiment_id and version["trainer"] == "digits_mlp"
-    assert version["config"] == final["config"] and version["metrics"]["epoch"] == 30
+    assert version["config"] == final["config"] and version["metrics"]["epoch"] == FINAL_EPOCHS
     assert set(version["test_metrics"]) == {"test_loss", "test_accuracy"}
     assert version["test_metrics"]["test_accuracy"] > 0.5
     assert version["code_version"]["raysweep"] and len(version["code_version"]["git_commit"]) == 40
@@ -197,3 +239,101 @@ def final_run_where(
         if run["job_id"] and check(view):
             return run
     return None
+
+
+MODEL = "digits-retrain"
+
+
+def ended_firing(client: httpx.Client, schedule_id: str) -> dict[str, Any] | None:
+    firings = client.get(f"/api/v1/schedules/{schedule_id}/firings").json()["items"]
+    ended = [f for f in firings if f["outcome"] in ("promoted", "kept", "failed")]
+    return ended[0] if ended else None
+
+
+def retrain_schedule(client: httpx.Client, name: str, retrain: dict[str, Any]) -> str:
+    created = client.post(
+        "/api/v1/schedules",
+        json={"name": name, "cron": "* * * * *", "kind": "retrain",
+              "retrain": {"model": MODEL, **retrain}},
+    )  # fmt: skip
+    assert created.status_code == 201, created.text
+    schedule_id: str = created.json()["id"]
+    return schedule_id
+
+
+def test_a_retrain_promotes_when_better_and_refuses_when_worse(
+    finished_sweep: FinishedSweep,
+) -> None:
+    server, clock, sweep_id = (
+        finished_sweep.server,
+        finished_sweep.clock,
+        finished_sweep.experiment_id,
+    )
+    best = max(finished_sweep.trials, key=lambda t: (t["best_metric"], -t["id"]))
+    with server.client() as client:
+        # the automatic promotion took the best trial; the top 2 by hand adds the other one,
+        # as version 1 of a second model: trained from scratch for 2 epochs on one worker
+        promoted = client.post(
+            f"/api/v1/experiments/{sweep_id}/promote",
+            json={"top_k": 2, "epochs": 2, "num_workers": 1, "warm_start": False,
+                  "model_name": MODEL},
+        )  # fmt: skip
+        assert promoted.status_code == 201, promoted.text
+        assert [r["rank"] for r in promoted.json()["items"]] == [1, 2]
+        wait_for(
+            lambda: client.get(f"/api/v1/models/{MODEL}/versions/1").is_success,
+            300,
+            "version 1 (the sweep's second trial promoted)",
+        )
+        assert client.put(f"/api/v1/models/{MODEL}/aliases/production", json={"version": 1})
+        champion = client.get(f"/api/v1/models/{MODEL}/versions/production").json()
+        assert champion["trial_id"] != best["id"]
+
+        # better: the champion's config trained for 12 epochs instead of 2
+        better = retrain_schedule(client, "longer", {"epochs": 12})
+        set_time(clock, T0 + timedelta(minutes=1))
+        firing = wait_for(lambda: ended_firing(client, better), 300, "the better retrain")
+        assert firing["outcome"] == "promoted", firing["message"]
+        assert client.patch(f"/api/v1/schedules/{better}", json={"enabled": False}).is_success
+        run = client.get(f"/api/v1/final-runs/{firing['final_run_id']}").json()
+        v2 = client.get(f"/api/v1/models/{MODEL}/versions/production").json()
+
+        # worse: re-tuned from the sweep's best config, then one epoch
+        worse = retrain_schedule(
+            client, "shorter", {"epochs": 1, "retune": {"num_samples": 1, "warm_start_top": 1}}
+        )
+        set_time(clock, T0 + timedelta(minutes=2))
+        refused = wait_for(lambda: ended_firing(client, worse), 360, "the worse retrain")
+        assert refused["outcome"] == "kept", refused["message"]
+        retune = client.get(f"/api/v1/experiments/{refused['experiment_id']}").json()
+        retune_trials = client.get(f"/api/v1/experiments/{retune['id']}/trials").json()["items"]
+        refused_run = client.get(f"/api/v1/final-runs/{refused['final_run_id']}").json()
+        v3 = client.get(f"/api/v1/models/{MODEL}/versions/candidate").json()
+        production = client.get(f"/api/v1/models/{MODEL}/aliases/production").json()
+        models = client.get("/api/v1/models").json()
+
+    # the better retrain: the champion's config, retrained from scratch, won on the test split by
+    # the sweep's metric (val_accuracy: test_accuracy, higher is better)
+    assert run["purpose"] == "retrain" and run["state"] == "completed"
+    assert run["config"] == champion["config"] and run["epochs"] == 12
+    assert run["warm_start_uri"] is None and run["trial_id"] == champion["trial_id"]
+    assert v2["version"] == 2 and v2["final_run_id"] == run["id"]
+    assert v2["comparison"]["promoted"] is True and v2["comparison"]["champion_version"] == 1
+    assert v2["comparison"]["metric"] == "test_accuracy"
+    assert v2["test_metrics"]["test_accuracy"] > champion["test_metrics"]["test_accuracy"]
+    assert v2["comparison"]["champion"] == champion["test_metrics"]["test_accuracy"]
+
+    # the worse one: a re-tuning sweep that tried the sweep's best config first
+    assert retune["state"] == "completed" and retune["labels"]["schedule"] == "shorter"
+    assert [t["config"]["lr"] for t in retune_trials] == [best["config"]["lr"]]
+    assert refused_run["experiment_id"] == retune["id"] and refused_run["epochs"] == 1
+    assert v3["version"] == 3 and v3["comparison"]["promoted"] is False
+    assert v3["comparison"]["champion_version"] == 2
+    assert v3["test_metrics"]["test_accuracy"] <= v2["test_metrics"]["test_accuracy"]
+    # production never moved to the loser
+    assert production["version"] == 2
+    assert [h["version"] for h in production["history"]] == [2, 1]
+    assert [m for m in models if m["name"] == MODEL] == [
+        {"name": MODEL, "latest_version": 3, "versions": 3,
+         "aliases": {"production": 2, "candidate": 3}}
+    ]  # fmt: skip
