@@ -122,7 +122,7 @@ def to_read(session: Session, row: ExperimentRow) -> ExperimentRead:
 def list_experiments(
     db: sessionmaker[Session],
     states: Sequence[ExperimentState],
-    labels: dict[str, str],
+    labels: list[tuple[str, str]],
     limit: int,
     offset: int,
 ) -> Page[ExperimentRead]:

@@ -48,7 +48,8 @@ def label_problem(label: str, separator: str) -> str | None:
     return None
 
 
-def parse_labels(labels: list[str]) -> dict[str, str]:
+def parse_labels(labels: list[str]) -> list[tuple[str, str]]:
+    """The distinct ``key:value`` pairs; two values for one key match nothing."""
     if len(labels) > MAX_LABEL_FILTERS:
         raise InvalidInput(
             "too many label filters",
@@ -66,7 +67,7 @@ def parse_labels(labels: list[str]) -> dict[str, str]:
     ]
     if bad:
         raise InvalidInput("bad label filter", bad)
-    return {key: value for key, _, value in pairs}
+    return sorted({(key, value) for key, _, value in pairs})
 
 
 async def json_body(request: Request) -> Any:
