@@ -44,8 +44,14 @@ def build_app(settings: Settings) -> FastAPI:
         print(
             f"raysweep: created an admin token in {settings.admin_token_path.resolve()}", flush=True
         )
+    # requests get their own engine, whose statements are cut off after a limit; the
+    # controller's passes keep the first
+    api_engine = create_db_engine(
+        settings.database_url_value, statement_timeout_s=settings.api_statement_timeout_s
+    )
+    api_db = session_factory(api_engine)
     ray = RayConnection(settings) if settings.controller else None
-    metrics = Metrics(db)
+    metrics = Metrics(api_db)
     checks = {"database": database_check(engine)}
     if ray is not None:
         checks["ray"] = ray.check
@@ -57,9 +63,10 @@ def build_app(settings: Settings) -> FastAPI:
                 stack.enter_context(ray)
                 stack.enter_context(build_controller(settings, db, ray, metrics))
             yield
+        api_engine.dispose()
         engine.dispose()
 
-    return create_app(settings, db, checks, lifespan, metrics)
+    return create_app(settings, api_db, checks, lifespan, metrics)
 
 
 def serve(settings: Settings) -> None:

@@ -90,6 +90,13 @@ class Settings(BaseSettings):
     serve_port: int = Field(
         default=8100, ge=1, le=65535, description="HTTP port of Ray Serve on the final cluster."
     )
+    api_statement_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        le=300,
+        description="No database statement of an API request runs longer: it is cut off and "
+        "the request answered 503 (PostgreSQL statement_timeout; SQLite, a progress handler).",
+    )
     controller_interval_s: float = Field(
         default=2.0, gt=0, description="Seconds between controller passes."
     )

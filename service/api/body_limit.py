@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from raysweep.schemas import ErrorBody, ErrorResponse
 
 
-class BodyTooLarge(Exception):
-    pass
+class BodyTooLarge(HTTPException):
+    """An HTTPException, so that FastAPI, reading a body for a route, passes it on as the 413
+    it is (it turns other exceptions while reading into a 400)."""
+
+    def __init__(self, max_bytes: int):
+        super().__init__(413, too_large_message(max_bytes))
+
+
+def too_large_message(max_bytes: int) -> str:
+    return f"request body is over {max_bytes} bytes"
 
 
 class BodyLimitMiddleware:
@@ -39,7 +48,7 @@ class BodyLimitMiddleware:
             message = await receive()
             received += len(message.get("body", b""))
             if received > max_bytes:
-                raise BodyTooLarge
+                raise BodyTooLarge(max_bytes)
             return message
 
         try:
@@ -49,7 +58,7 @@ class BodyLimitMiddleware:
 
     async def _reject(self, send: Send, max_bytes: int) -> None:
         body = ErrorResponse(
-            error=ErrorBody(code="too_large", message=f"request body is over {max_bytes} bytes")
+            error=ErrorBody(code="too_large", message=too_large_message(max_bytes))
         )
         payload = body.model_dump_json().encode()
         await send(

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from re import Pattern
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, OperationalError
 from starlette.exceptions import HTTPException
 
 from raysweep.schemas import ErrorBody, ErrorResponse
@@ -35,11 +36,14 @@ STATUS = {
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse, "description": description}
     for status, description in [
+        (400, "The body is not valid JSON, or not the content type the route takes"),
         (401, "Missing, unknown or revoked token"),
         (403, "The token's role may not do this"),
         (404, "No such object"),
         (409, "Not allowed in the object's current state"),
+        (413, "The body is larger than the route's limit"),
         (422, "Invalid input; every problem is listed in `details`"),
+        (503, "The database did not answer in time or cannot be reached; retry"),
     ]
 }
 
@@ -92,9 +96,39 @@ def install_error_handlers(app: FastAPI) -> None:
             422, "validation_error", f"a value in the request cannot be stored: {reason}"
         )
 
-    @app.exception_handler(HTTPException)
-    async def http_error(_: Request, error: HTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
-            error.status_code, "http_error"
+    @app.exception_handler(OperationalError)
+    async def database_unavailable(request: Request, error: OperationalError) -> JSONResponse:
+        # the statement ran past RAYSWEEP_API_STATEMENT_TIMEOUT_S (or waited that long for a
+        # lock), or the database cannot be reached: the server's state, not the request's
+        limit = request.app.state.raysweep.settings.api_statement_timeout_s
+        return error_response(
+            503,
+            "database_unavailable",
+            f"the database did not answer within {limit:g} s (RAYSWEEP_API_STATEMENT_TIMEOUT_S) "
+            "or cannot be reached; try again",
+            headers={"Retry-After": "1"},
         )
-        return error_response(error.status_code, code, str(error.detail))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(error.status_code, "http_error")
+        headers = dict(error.headers or {})
+        if error.status_code == 405:
+            headers["Allow"] = ", ".join(allowed_methods(request))
+        return error_response(error.status_code, code, str(error.detail), headers=headers)
+
+
+HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+}
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path (Starlette's 405 names only the first
+    route's, and one path has several routes: GET and POST /experiments)."""
+    routes: list[tuple[Pattern[str], set[str]]] = request.app.state.route_methods
+    path = request.url.path
+    return sorted({m for regex, methods in routes if regex.match(path) for m in methods})
