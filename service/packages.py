@@ -31,8 +31,11 @@ MAX_MEMBERS = 10_000
 # what ast.parse may be given: its memory grows ~100x the source and it can recurse deeply
 MAX_PY_FILE_BYTES = 1 << 20
 MAX_PY_TOTAL_BYTES = 8 << 20
-# top-level names the service's own code uses on the workers: a package must not shadow them
-RESERVED_TOP_LEVEL = ("raysweep", "service", "trainers")
+# top-level modules every worker imports (the service's own, Ray, PyTorch): a package, being
+# first on the workers' path, must not shadow them
+RESERVED_TOP_LEVEL = ("raysweep", "service", "trainers", "ray", "torch")
+# what Python imports as a top-level module from a file: source, bytecode, extensions
+MODULE_SUFFIXES = (".py", ".pyc", ".so", ".pyd")
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,17 @@ def is_zip(data: bytes) -> bool:
     return data[:4] == b"PK\x03\x04"
 
 
+def top_level_module(path: str) -> str | None:
+    """The module a member makes importable at the top level: its folder (a package), or a
+    module file's name up to its first dot (``x.cpython-311-x86_64-linux-gnu.so`` is ``x``)."""
+    first, slash, _ = path.partition("/")
+    if slash:
+        return first
+    if first.endswith(MODULE_SUFFIXES):
+        return first.split(".", 1)[0]
+    return None
+
+
 def check_package(data: bytes) -> CheckedPackage:
     """Read an uploaded zip or tar.gz (told apart by its first bytes) without running it."""
     if is_zip(data):
@@ -161,15 +175,15 @@ def check_package(data: bytes) -> CheckedPackage:
         raise unusable("the body must be a zip or a tar.gz archive")
     reserved = sorted(
         {
-            name.split("/", 1)[0].removesuffix(".py")
-            for name, _ in members
-            if name.split("/", 1)[0].removesuffix(".py") in RESERVED_TOP_LEVEL
+            name
+            for name in (top_level_module(path) for path, _ in members)
+            if name in RESERVED_TOP_LEVEL
         }
     )
     if reserved:
         raise unusable(
-            f"top-level {', '.join(reserved)} would shadow the service's own modules on the "
-            "workers; rename them"
+            f"top-level {', '.join(reserved)} would shadow modules the workers import "
+            f"({', '.join(RESERVED_TOP_LEVEL)}); rename them"
         )
     _check_python_sizes(members)
     python = {

@@ -58,7 +58,10 @@ BAD_ARCHIVES = [
     (zip_of({"../escape.py": "x = 1"}), "points outside the package"),
     (zip_of({"/etc/evil.py": "x = 1"}), "points outside the package"),
     (zip_of({"README.txt": "no code"}), "no .py files"),
-    (zip_of({"service/__init__.py": "", "train.py": ""}), "would shadow the service's"),
+    (zip_of({"service/__init__.py": "", "train.py": ""}), "top-level service would shadow"),
+    (zip_of({"service.pyc": "", "train.py": ""}), "service would shadow modules"),
+    (zip_of({"raysweep.cpython-311-x86_64-linux-gnu.so": "", "t.py": ""}), "raysweep would"),
+    (zip_of({"ray/__init__.py": "", "torch.py": "", "t.py": ""}), "top-level ray, torch would"),
     (zip_of({"big.py": "#" * 3_000_000}), "over 20 times its size"),
 ]
 
