@@ -90,18 +90,44 @@ def page(
 ) -> Page[ItemT]:
     """One page of an ordered query, each row read into its API model, and the total it pages
     through (the same filters, without the order)."""
+    return page_rows(session, query, limit, offset, lambda rows: [read(row) for row in rows])
+
+
+def page_rows(
+    session: Session,
+    query: Select[RowT],
+    limit: int,
+    offset: int,
+    read_rows: Callable[[Sequence[RowT]], list[ItemT]],
+) -> Page[ItemT]:
+    """``page``, the page's rows read together (a few queries for the page, not per row)."""
     rows = session.scalars(query.limit(limit).offset(offset)).all()
-    items = [read(row) for row in rows]
-    return Page(items=items, total=count(session, query), limit=limit, offset=offset)
+    return Page(items=read_rows(rows), total=count(session, query), limit=limit, offset=offset)
 
 
-def trial_counts(session: Session, experiment_id: str) -> dict[str, int]:
+def trial_counts(session: Session, experiment_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+    """Each experiment's number of trials by state (an experiment without trials: absent)."""
+    counts: dict[str, dict[str, int]] = {}
     rows = session.execute(
-        select(TrialRow.state, func.count())
-        .where(TrialRow.experiment_id == experiment_id)
-        .group_by(TrialRow.state)
+        select(TrialRow.experiment_id, TrialRow.state, func.count())
+        .where(TrialRow.experiment_id.in_(experiment_ids))
+        .group_by(TrialRow.experiment_id, TrialRow.state)
     )
-    return {state: number for state, number in rows}
+    for experiment_id, state, number in rows:
+        counts.setdefault(experiment_id, {})[state] = number
+    return counts
+
+
+def labels_of(session: Session, experiment_ids: Sequence[str]) -> dict[str, dict[str, str]]:
+    labels: dict[str, dict[str, str]] = {}
+    rows = session.execute(
+        select(LabelRow.experiment_id, LabelRow.key, LabelRow.value).where(
+            LabelRow.experiment_id.in_(experiment_ids)
+        )
+    )
+    for experiment_id, key, value in rows:
+        labels.setdefault(experiment_id, {})[key] = value
+    return labels
 
 
 def metric_order(column: Any, mode: str) -> ColumnElement[Any]:

@@ -103,20 +103,40 @@ def add_experiment(
 
 
 def to_read(session: Session, row: ExperimentRow) -> ExperimentRead:
+    return to_reads(session, [row])[0]
+
+
+def to_reads(session: Session, rows: Sequence[ExperimentRow]) -> list[ExperimentRead]:
+    """The rows as API models, read together: labels, trial counts and stored best trials in
+    one query each; a best trial so far (a sweep not ended) in one query per such sweep."""
+    ids = [row.id for row in rows]
+    labels, counts = repo.labels_of(session, ids), repo.trial_counts(session, ids)
     # the driver stores the best trial when the sweep ends; until then it is the best so far
-    if row.best_trial_id is not None:
-        best = session.get(TrialRow, row.best_trial_id)
-    else:
-        best = repo.best_trial(session, row.id, row.mode)
-    return ExperimentRead.model_validate(
-        {
-            **{c: getattr(row, c) for c in ExperimentRead.model_fields if hasattr(row, c)},
-            "best_metric": row.best_metric if best is None else best.best_metric,
-            "labels": {label.key: label.value for label in row.labels},
-            "trial_counts": repo.trial_counts(session, row.id),
-            "best_trial": TrialSummary.model_validate(best) if best is not None else None,
-        }
-    )
+    stored = [row.best_trial_id for row in rows if row.best_trial_id is not None]
+    best = {
+        trial.experiment_id: trial
+        for trial in session.scalars(select(TrialRow).where(TrialRow.id.in_(stored)))
+    }
+    for row in rows:
+        if row.best_trial_id is None and (so_far := repo.best_trial(session, row.id, row.mode)):
+            best[row.id] = so_far
+    # the row's own columns; not its relationships, which would load one row at a time
+    columns = [c for c in ExperimentRead.model_fields if c in ExperimentRow.__table__.columns]
+    reads = []
+    for row in rows:
+        trial = best.get(row.id)
+        reads.append(
+            ExperimentRead.model_validate(
+                {
+                    **{c: getattr(row, c) for c in columns},
+                    "best_metric": row.best_metric if trial is None else trial.best_metric,
+                    "labels": labels.get(row.id, {}),
+                    "trial_counts": counts.get(row.id, {}),
+                    "best_trial": TrialSummary.model_validate(trial) if trial else None,
+                }
+            )
+        )
+    return reads
 
 
 def list_experiments(
@@ -129,7 +149,7 @@ def list_experiments(
     query = repo.experiments_query([s.value for s in states], labels)
     ordered = query.order_by(ExperimentRow.created_at.desc(), ExperimentRow.id.desc())
     with db.begin() as session:
-        return repo.page(session, ordered, limit, offset, lambda row: to_read(session, row))
+        return repo.page_rows(session, ordered, limit, offset, lambda rows: to_reads(session, rows))
 
 
 def get_experiment(db: sessionmaker[Session], experiment_id: str) -> ExperimentRead:
