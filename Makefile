@@ -63,6 +63,8 @@ bench: $(STAMP_DEV)
 	$(PY) bench/overhead.py
 	$(PY) bench/recovery.py
 	$(PY) bench/ui_scale.py
+	$(PY) bench/api_load.py
+	$(PY) bench/api_load.py --postgres postgresql+psycopg://postgres@127.0.0.1:5432/test
 	$(PY) bench/scaling.py
 	$(PY) bench/amp_gpu.py
 

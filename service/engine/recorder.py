@@ -114,6 +114,7 @@ class Recorder:
     _trial_ids: dict[str, int] = field(default_factory=dict)
     _lock: threading.Condition = field(default_factory=threading.Condition)
     _stopping: bool = False
+    _abandoned: bool = False
     _in_flight: int = 0
     _thread: threading.Thread | None = None
     last_error: str | None = None
@@ -146,9 +147,12 @@ class Recorder:
         return True
 
     def close(self, timeout_s: float | None = None) -> bool:
+        """Write what is buffered, waiting at most ``timeout_s``; False when writes were left
+        unwritten, and the writer then stops retrying them (its owner has given up)."""
         done = self.flush(timeout_s)
         with self._lock:
             self._stopping = True
+            self._abandoned = not done
             self._lock.notify_all()
         if self._thread is not None:
             self._thread.join(timeout=5)
@@ -177,6 +181,9 @@ class Recorder:
                 with self._lock:
                     self._buffer.extendleft(reversed(batch))
                     self._in_flight = 0
+                    if self._abandoned:
+                        log.error("stopped retrying with %d write(s) unwritten", len(self._buffer))
+                        return
                 time.sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff_s)
                 continue

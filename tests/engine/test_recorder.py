@@ -113,6 +113,10 @@ def test_while_the_database_is_unreachable_writes_wait_in_a_bounded_buffer() -> 
         recorder.submit(result("t1", 4, 1.0))
     assert recorder.last_error is not None and "OperationalError" in recorder.last_error
     assert recorder.close(timeout_s=1) is False  # nothing was written, nothing was dropped
+    # given up on: the writer stops retrying instead of running for the rest of the process
+    assert recorder._thread is not None
+    recorder._thread.join(timeout=10)
+    assert not recorder._thread.is_alive()
     engine.dispose()
 
 

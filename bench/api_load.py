@@ -1,0 +1,138 @@
+"""The API under concurrent load: 20 clients at once against a server (API only) whose database
+holds one 10,000-trial sweep among 50 experiments. Each client sends its requests round-robin
+over the experiment list, one experiment, a page of its trials and its learning curves, and the
+bench prints p50/p99 per request kind and overall, the errors (any answer but 200, or no answer)
+and the throughput. Goal: p99 <= 50 ms, 0 errors.
+
+    .venv/bin/python bench/api_load.py [--clients 20] [--requests 2000] [--trials 10000]
+        [--results 20] [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test]
+
+With --postgres the data goes to a new database on that server, dropped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.ui_scale import scratch_database, seed  # noqa: E402
+from service.db.session import create_db_engine, session_factory  # noqa: E402
+from service.demo import seed_sweep  # noqa: E402
+from tests.conftest import ServerProcess  # noqa: E402
+
+OTHER_EXPERIMENTS = 49
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def run_clients(
+    server: ServerProcess, experiment_id: str, clients: int, requests: int
+) -> tuple[dict[str, list[float]], list[str], float]:
+    base = f"/api/v1/experiments/{experiment_id}"
+    paths = {
+        "list": "/api/v1/experiments",
+        "experiment": base,
+        "trials": f"{base}/trials",
+        "curves": f"{base}/curves",
+    }
+    kinds = list(paths)
+    latencies: dict[str, list[float]] = {kind: [] for kind in kinds}
+    errors: list[str] = []
+    lock = threading.Lock()
+    start = threading.Barrier(clients + 1)
+
+    def client_loop(offset: int) -> None:
+        mine: dict[str, list[float]] = {kind: [] for kind in kinds}
+        failed: list[str] = []
+        with server.client() as client:
+            start.wait()
+            for i in range(requests):
+                kind = kinds[(i + offset) % len(kinds)]
+                began = time.perf_counter()
+                try:
+                    status = client.get(paths[kind]).status_code
+                except httpx.HTTPError as error:
+                    failed.append(f"{kind}: {type(error).__name__}")
+                    continue
+                mine[kind].append(time.perf_counter() - began)
+                if status != 200:
+                    failed.append(f"{kind}: {status}")
+        with lock:
+            for kind in kinds:
+                latencies[kind] += mine[kind]
+            errors.extend(failed)
+
+    threads = [threading.Thread(target=client_loop, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    began = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    return latencies, errors, time.perf_counter() - began
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--requests", type=int, default=2000, help="Requests per client.")
+    parser.add_argument("--trials", type=int, default=10_000)
+    parser.add_argument("--results", type=int, default=20, help="Results per trial.")
+    parser.add_argument("--postgres", help="A PostgreSQL server URL; default: a SQLite file.")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="raysweep-api-load-") as tmp, ExitStack() as stack:
+        home = Path(tmp)
+        database_url = (
+            stack.enter_context(scratch_database(args.postgres))
+            if args.postgres
+            else f"sqlite:///{home / 'raysweep.db'}"
+        )
+        print(f"seeding {args.trials} trials x {args.results} results into {database_url}")
+        experiment_id = seed(database_url, args.trials, args.results)
+        engine = create_db_engine(database_url)
+        db = session_factory(engine)
+        for index in range(OTHER_EXPERIMENTS):
+            seed_sweep(db, trials=8, max_t=5, name=f"other-{index}", seed=index)
+        engine.dispose()
+        server = ServerProcess(home / "home", database_url, {"RAYSWEEP_CONTROLLER": "false"})
+        server.start()
+        try:
+            latencies, errors, seconds = run_clients(
+                server, experiment_id, args.clients, args.requests
+            )
+        finally:
+            server.stop()
+
+    total = sum(len(values) for values in latencies.values())
+    print(
+        f"{args.clients} clients x {args.requests} requests: {total} answered in {seconds:.1f} s "
+        f"({total / seconds:.0f} requests/s), {len(errors)} error(s)"
+    )
+    everything = [v for values in latencies.values() for v in values]
+    for kind, values in [*latencies.items(), ("all", everything)]:
+        if values:
+            print(
+                f"  {kind:<10} p50 {statistics.median(values) * 1000:7.1f} ms   "
+                f"p99 {percentile(values, 0.99) * 1000:7.1f} ms   (goal: p99 <= 50 ms)"
+            )
+    for error in sorted(set(errors))[:10]:
+        print(f"  error: {error} (x{errors.count(error)})")
+
+
+if __name__ == "__main__":
+    main()
