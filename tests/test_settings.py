@@ -39,6 +39,10 @@ def test_secret_files_configure_the_server_and_jobs_get_only_the_directory(
     assert "s3cret" not in repr(settings)  # SecretStr
     # every Train run of the job polls its workers (and so passes reports on) this often
     assert env["RAY_TRAIN_HEALTH_CHECK_INTERVAL_S"] == "0.5"
+    # a fixed-size cluster drains no node: no preemption watcher; an autoscaling one does
+    assert env["RAY_TRAIN_ENABLE_PREEMPTION_WATCHER"] == "0"
+    growing = RayJobsLauncher(settings, ray=None, autoscaling=True)  # type: ignore[arg-type]
+    assert growing._driver_env()["RAY_TRAIN_ENABLE_PREEMPTION_WATCHER"] == "1"
 
 
 def test_a_variable_wins_over_its_secret_file_and_then_travels_itself(

@@ -72,6 +72,10 @@ class RayJobsLauncher:
             # a Train worker's report waits in a one-slot queue for the controller's next poll:
             # Ray's 2 s made every short epoch take 2 s
             "RAY_TRAIN_HEALTH_CHECK_INTERVAL_S": str(settings.train_poll_interval_s),
+            # Train's preemption watcher (an actor per worker group) tells a drained node from
+            # a failed one; only an autoscaling cluster drains nodes, and on a fixed one the
+            # actor is one more process to start for every trial
+            "RAY_TRAIN_ENABLE_PREEMPTION_WATCHER": "1" if self.autoscaling else "0",
             **{k: os.environ[k] for k in PASSED_RAY_TRAIN_VARIABLES if k in os.environ},
         }
         if settings.database_url_in_secrets_dir:
