@@ -244,10 +244,14 @@ class InProcessServer(ServerProcess):
     """The same app ``python -m service serve`` builds (``build_app``, same settings from the
     same environment), served by uvicorn on a thread of the test process: real HTTP and a real
     database without a process's 7-12 s of start-up. For every test where the process itself is
-    not what is under test; those use ``ServerProcess``."""
+    not what is under test; those use ``ServerProcess``. With ``controller`` the controller runs
+    too (it reaches Ray over HTTP only: the Jobs and state APIs)."""
 
-    def __init__(self, home: Path, db_url: str, extra_env: dict[str, str]):
-        super().__init__(home, db_url, {**extra_env, "RAYSWEEP_CONTROLLER": "false"})
+    def __init__(
+        self, home: Path, db_url: str, extra_env: dict[str, str], controller: bool = False
+    ):
+        switch = {} if controller else {"RAYSWEEP_CONTROLLER": "false"}
+        super().__init__(home, db_url, {**extra_env, **switch})
         self.uvicorn: uvicorn.Server | None = None
         self.thread: threading.Thread | None = None
 
@@ -314,18 +318,27 @@ def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayConnect
         yield connection
 
 
+def engine_env(ray_cluster: RayConnection) -> dict[str, str]:
+    return {"RAYSWEEP_RAY_ADDRESS": str(ray_cluster.address), "RAYSWEEP_CANCEL_GRACE_S": "20"}
+
+
 @pytest.fixture
 def engine_server(
     db_url: str, tmp_path: Path, ray_cluster: RayConnection
 ) -> Iterator[ServerProcess]:
-    """A full server (API + controller) pointed at the shared Ray cluster."""
-    process = ServerProcess(
-        tmp_path / "home",
-        db_url,
-        {
-            "RAYSWEEP_RAY_ADDRESS": str(ray_cluster.address),
-            "RAYSWEEP_CANCEL_GRACE_S": "20",
-        },
+    """A full server (API + controller) pointed at the shared Ray cluster, in this process."""
+    running = InProcessServer(
+        tmp_path / "home", db_url, engine_env(ray_cluster), controller=True
     ).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def engine_process(
+    db_url: str, tmp_path: Path, ray_cluster: RayConnection
+) -> Iterator[ServerProcess]:
+    """``engine_server`` as a process, for tests that kill the server."""
+    process = ServerProcess(tmp_path / "home", db_url, engine_env(ray_cluster)).start()
     yield process
     process.stop()

@@ -1,7 +1,7 @@
 """The deployment files: docker-compose.yml validated against the compose specification's JSON
 schema (check-jsonschema's vendored copy), and what the compose file and the KubeRay manifest
 promise in docs/deploy.md (no Docker engine here: the containers themselves are not started;
-tests/engine/test_existing_cluster.py runs the same topology from the command line)."""
+tests/engine/test_multi_node.py runs the same topology from the command line)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from tests.conftest import ServerProcess, row_counts
+from tests.conftest import InProcessServer, ServerProcess, row_counts
 from tests.packages import code_spec, readme_example, targz_of, zip_of
 
 GOOD = {"train.py": "def train_loop(config):\n    pass\n", "helpers/__init__.py": ""}
@@ -80,10 +80,8 @@ def test_bad_archives_are_refused_with_the_reason_and_store_nothing(
 
 
 def test_uploads_over_the_size_limit_get_413(db_url: str, tmp_path: Path) -> None:
-    limited = ServerProcess(
-        tmp_path / "home",
-        db_url,
-        {"RAYSWEEP_CONTROLLER": "false", "RAYSWEEP_MAX_CODE_BYTES": "4096"},
+    limited = InProcessServer(
+        tmp_path / "home", db_url, {"RAYSWEEP_MAX_CODE_BYTES": "4096"}
     ).start()
     try:
         with limited.client() as client:

@@ -109,7 +109,7 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
 
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
-    engine_server: ServerProcess, ray_cluster: RayConnection, db_url: str
+    engine_process: ServerProcess, ray_cluster: RayConnection, db_url: str
 ) -> None:
     """SIGKILL the driver mid-sweep (the reconciler resubmits it and it restores Tune's state),
     then SIGKILL the server and start it again: the sweep goes on throughout."""
@@ -124,7 +124,7 @@ def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
     )
     engine = create_db_engine(db_url)
     db = session_factory(engine)
-    with engine_server.client() as client:
+    with engine_process.client() as client:
         experiment_id = submit_spec(client, spec)
         # the third trial starts once one of the first two has finished
         wait_for(lambda: trial_where(client, experiment_id, 2, iteration=2), 300, "trial 3 at 2")
@@ -150,12 +150,12 @@ def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
         with db.begin() as session:
             return len(session.scalars(select(ResultRow.id)).all())
 
-    engine_server.kill()
+    engine_process.kill()
     while_down = stored_results()
     wait_for(lambda: stored_results() > while_down, 180, "results stored while the server is down")
-    engine_server.start()
+    engine_process.start()
 
-    with engine_server.client() as client:
+    with engine_process.client() as client:
         experiment, trials = ended_sweep(client, experiment_id, 300)
         events = events_of(client, experiment_id)
 

@@ -1,9 +1,12 @@
 """raysweep on an existing multi-node Ray cluster, set up the way docs/deploy.md tells an
-operator to: a head and a second node started with `ray start` (each with its own temp dir and
-CPUs, token authentication from a token file), the server pointed at the head with
-`RAYSWEEP_RAY_ADDRESS`, PostgreSQL, and the database URL in a secrets directory. A sweep's trial
-places its two Train workers on both nodes (seen through Ray's state API); afterwards nothing is
-left in Ray and both nodes stop cleanly."""
+operator to: a head and two worker nodes started with `ray start` (each with its own temp dir
+and CPUs, token authentication from a token file), the server pointed at the head with
+`RAYSWEEP_RAY_ADDRESS`, PostgreSQL, and the database URL in a secrets directory. On it:
+
+- a trial's two Train workers are placed on both worker nodes (seen through Ray's state API);
+- then a node running a trial's workers is lost (SIGKILL to all its processes) and the trial
+  resumes on the other node from its checkpoint;
+- afterwards nothing is left in Ray and the remaining nodes stop cleanly."""
 
 from __future__ import annotations
 
@@ -17,13 +20,23 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from ray.job_submission import JobSubmissionClient
 from ray.util.state import list_actors, list_nodes
 
 from service.engine.cluster import RayConnection, free_port
 from tests.conftest import RAY_TESTS, ServerProcess
-from tests.engine.sweeps import CLUSTER_SINGLETONS, TRAIN_WORKER, ended_sweep, wait_for
+from tests.engine.sweeps import (
+    CLUSTER_SINGLETONS,
+    TRAIN_WORKER,
+    ended_sweep,
+    events_of,
+    fault_spec,
+    trial_where,
+    wait_for,
+)
+from tests.factories import submit_spec
 
 pytestmark = RAY_TESTS
 
@@ -67,6 +80,12 @@ class RayNode:
                 self.process.wait()
         return self.process.returncode
 
+    def kill(self) -> None:
+        """The node is lost: raylet, agents and every worker process at once."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
 
 def group_alive(node: RayNode) -> bool:
     try:
@@ -80,9 +99,9 @@ def group_alive(node: RayNode) -> bool:
 def cluster(
     tmp_path: Path, ray_cluster: RayConnection
 ) -> Iterator[tuple[str, list[RayNode], dict[str, str]]]:
-    """A head (1 CPU) and a worker node (1 CPU) sharing a token file like a mounted secret; the
-    token is the one this test process's Ray client uses (~/.ray/auth_token, made when the
-    session's own head started)."""
+    """A head (1 CPU) and two worker nodes (2 CPUs each) sharing a token file like a mounted
+    secret; the token is the one this test process's Ray client uses (~/.ray/auth_token, made
+    when the session's own head started)."""
     token_file = tmp_path / "ray_token"
     token_file.write_text((Path.home() / ".ray" / "auth_token").read_text().strip())
     env = {
@@ -111,15 +130,17 @@ def cluster(
     address = f"http://127.0.0.1:{dashboard}"
     try:
         wait_for(lambda: jobs_api_up(address), 120, "the head's Jobs API")
-        nodes.append(
-            RayNode(
-                [f"--address={gcs}", "--num-cpus=1", '--resources={"second_node": 1}'],
-                Path(f"/tmp/rs-node-{tag}"),
-                env,
-                tmp_path / "node.log",
+        # one at a time: nodes starting together race for socket names
+        for i in range(2):
+            nodes.append(
+                RayNode(
+                    [f"--address={gcs}", "--num-cpus=2"],
+                    Path(f"/tmp/rs-node{i}-{tag}"),
+                    env,
+                    tmp_path / f"node-{i}.log",
+                )
             )
-        )
-        wait_for(lambda: len(alive_nodes(address)) == 2, 120, "the second node to join")
+            wait_for(lambda: len(alive_nodes(address)) == len(nodes), 120, "a node to join")
         yield address, nodes, env
     finally:
         for node in reversed(nodes):
@@ -139,7 +160,7 @@ def alive_nodes(address: str) -> list[str]:
     return [n.node_id for n in nodes if n.state == "ALIVE"]
 
 
-SPEC = {
+SPREAD: dict[str, Any] = {
     "name": "two-nodes",
     "trainer": "digits_mlp",
     "metric": "val_accuracy",
@@ -147,13 +168,22 @@ SPEC = {
     "search_space": {"lr": {"type": "constant", "value": 0.05}},
     "search": {"algorithm": "grid", "num_samples": 1},
     "early_stopping": {"scheduler": "none", "max_t": 3},
-    # 2 x 0.9 CPU fits on no single 1-CPU node: the placement group must span both
-    "resources": {"num_workers": 2, "cpus_per_worker": 0.9},
+    # 2 x 1.5 CPU fits on no single node (2, 2 and 1 CPUs): the placement group must span two
+    "resources": {"num_workers": 2, "cpus_per_worker": 1.5},
 }
+# 2 x 1 CPU: packed on one worker node (the head is too small), whose loss the trial survives
+LOSE_A_NODE = fault_spec(
+    name="lose-a-node",
+    search_space={**fault_spec()["search_space"], "lr": {"type": "constant", "value": 0.01}},
+    search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 1},
+    early_stopping={"scheduler": "none", "max_t": 10},
+    resources={"num_workers": 2, "cpus_per_worker": 1.0},
+    fault_tolerance={"max_failures": 2, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
+)
 
 
 @pytest.mark.parametrize("empty_db_url", ["postgres"], indirect=True)
-def test_a_sweep_on_an_existing_two_node_cluster_uses_both_nodes(
+def test_an_existing_cluster_spreads_a_trial_over_nodes_and_survives_losing_one(
     cluster: tuple[str, list[RayNode], dict[str, str]], db_url: str, tmp_path: Path
 ) -> None:
     address, nodes, env = cluster
@@ -173,34 +203,73 @@ def test_a_sweep_on_an_existing_two_node_cluster_uses_both_nodes(
     server.start()
     try:
         with server.client() as client:
-            created = client.post("/api/v1/experiments", json=SPEC)
-            assert created.status_code == 201, created.text
-            experiment_id = created.json()["id"]
-            job_id = wait_for(
-                lambda: client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"],
-                120,
-                "the driver job",
-            )
+            spread_id = submit_spec(client, SPREAD)
+            job_id = wait_for(lambda: driver_job(client, spread_id), 120, "the driver job")
             workers = wait_for(
                 lambda: spread_workers(address), 240, "the trial's two Train workers"
             )
-            experiment, [trial] = ended_sweep(client, experiment_id, 300)
+            experiment, [trial] = ended_sweep(client, spread_id, 300)
             ready = client.get("/readyz").json()
+
+            lost_id = submit_spec(client, LOSE_A_NODE)
+            wait_for(lambda: trial_where(client, lost_id, 0, iteration=2), 240, "epoch 2")
+            lost_job = driver_job(client, lost_id)
+            assert lost_job is not None
+            packed = job_actors(address, TRAIN_WORKER, lost_job)
+            lost_node = {w.node_id for w in packed}
+            assert len(lost_node) == 1, packed  # packed on one worker node
+            controllers = job_actors(address, "TrainController", lost_job)
+            assert controllers and all(c.node_id not in lost_node for c in controllers)
+            victim = next(n for n in nodes[1:] if n.process.pid in ancestors(packed[0].pid))
+            victim.kill()
+            survived, [resumed] = ended_sweep(client, lost_id, 300)
+            kinds = [e["kind"] for e in events_of(client, lost_id)]
     finally:
         server.stop()
     assert experiment["state"] == "completed", experiment["error"]
     assert trial["state"] == "completed" and trial["iteration"] == 3
-    assert {w.node_id for w in workers} == set(alive_nodes(address))  # one worker per node
+    # one worker on each worker node
+    assert len({w.node_id for w in workers}) == 2 and len(alive_nodes(address)) == 2
     assert ready["checks"] == {"database": "ok", "ray": "ok"}
     # the job got the secrets directory, never the database URL
     job_env = JobSubmissionClient(address).get_job_info(job_id).runtime_env["env_vars"]
     assert job_env["RAYSWEEP_SECRETS_DIR"] == str(secrets)
     assert "RAYSWEEP_DATABASE_URL" not in job_env and db_url not in str(job_env)
-    # nothing of the sweep is left running in Ray, and both nodes stop cleanly
-    wait_for(lambda: not live_actors(address), 60, "the sweep's actors to go")
-    for node in reversed(nodes):
+    # the lost node's trial resumed on the other node from its checkpoint
+    assert survived["state"] == "completed", survived["error"]
+    assert resumed["state"] == "completed" and resumed["iteration"] == 10
+    assert resumed["restarts"] >= 1 and "trial_restarted" in kinds
+    assert lost_node.isdisjoint(alive_nodes(address)) and len(alive_nodes(address)) == 2
+    # nothing of the sweeps is left running in Ray, and the remaining nodes stop cleanly
+    wait_for(lambda: not live_actors(address), 60, "the sweeps' actors to go")
+    for node in reversed([n for n in nodes if n is not victim]):
         node.stop()
         wait_for(lambda node=node: not group_alive(node), 30, "the node's processes to exit")
+
+
+def driver_job(client: httpx.Client, experiment_id: str) -> str | None:
+    job: str | None = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
+    return job
+
+
+def job_actors(address: str, class_name: str, submission_id: str) -> list[Any]:
+    """The live actors of one class that the driver job started."""
+    job_id = JobSubmissionClient(address).get_job_info(submission_id).job_id
+    return list_actors(
+        address=address,
+        filters=[("class_name", "=", class_name), ("state", "=", "ALIVE"), ("job_id", "=", job_id)],
+        raise_on_missing_output=False,
+    )
+
+
+def ancestors(pid: int) -> set[int]:
+    """pid's parent, grandparent, ... (a Train worker's: its raylet, then `ray start`)."""
+    found = set()
+    while pid > 1:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        pid = int(stat.rsplit(")", 1)[1].split()[1])
+        found.add(pid)
+    return found
 
 
 def train_workers(address: str) -> list[Any]:
