@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -24,6 +25,9 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
     Tag,
     TypeAdapter,
     ValidationError,
@@ -37,7 +41,9 @@ SPACE_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"
 
 
 class StrictModel(BaseModel):
-    """Unknown fields are errors: a typo must not silently become a default."""
+    """Unknown fields are errors: a typo must not silently become a default. Numbers and
+    switches are typed strictly (``true``, ``"5"`` or ``1000.0`` is no count) and bounded where
+    a value past the bound could never run."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, frozen=True)
 
@@ -45,10 +51,15 @@ class StrictModel(BaseModel):
 # --- search-space parameters ---------------------------------------------------------------------
 
 
+# search-space bounds: their difference and their logarithms stay finite
+MAX_MAGNITUDE = 1e12
+MAX_INT_MAGNITUDE = 10**12
+
+
 class Uniform(StrictModel):
     type: Literal["uniform"]
-    low: float
-    high: float
+    low: StrictFloat = Field(ge=-MAX_MAGNITUDE, le=MAX_MAGNITUDE)
+    high: StrictFloat = Field(ge=-MAX_MAGNITUDE, le=MAX_MAGNITUDE)
 
     @model_validator(mode="after")
     def _bounds(self) -> Uniform:
@@ -59,8 +70,8 @@ class Uniform(StrictModel):
 
 class LogUniform(StrictModel):
     type: Literal["loguniform"]
-    low: float = Field(gt=0)
-    high: float = Field(gt=0)
+    low: StrictFloat = Field(gt=0, le=MAX_MAGNITUDE)
+    high: StrictFloat = Field(gt=0, le=MAX_MAGNITUDE)
 
     @model_validator(mode="after")
     def _bounds(self) -> LogUniform:
@@ -71,10 +82,10 @@ class LogUniform(StrictModel):
 
 class IntRange(StrictModel):
     type: Literal["int"]
-    low: int
-    high: int
-    step: int = Field(default=1, ge=1)
-    log: bool = False
+    low: StrictInt = Field(ge=-MAX_INT_MAGNITUDE, le=MAX_INT_MAGNITUDE)
+    high: StrictInt = Field(ge=-MAX_INT_MAGNITUDE, le=MAX_INT_MAGNITUDE)
+    step: StrictInt = Field(default=1, ge=1, le=MAX_INT_MAGNITUDE)
+    log: StrictBool = False
 
     @model_validator(mode="after")
     def _bounds(self) -> IntRange:
@@ -151,9 +162,9 @@ SearchSpaceRef = Annotated[
 
 class SearchConfig(StrictModel):
     algorithm: Literal["tpe", "random", "grid"] = "tpe"
-    num_samples: int = Field(default=8, ge=1, le=100_000)
-    max_concurrent_trials: int = Field(default=2, ge=1, le=1_000)
-    seed: int | None = Field(default=None, ge=0)
+    num_samples: StrictInt = Field(default=8, ge=1, le=100_000)
+    max_concurrent_trials: StrictInt = Field(default=2, ge=1, le=1_000)
+    seed: StrictInt | None = Field(default=None, ge=0, le=2**32 - 1)  # NumPy's seed range
     points_to_evaluate: list[dict[str, Scalar]] = Field(default_factory=list)
 
 
@@ -162,10 +173,10 @@ class EarlyStopping(StrictModel):
     time_attr: str | None = Field(
         default=None, description="Progress measure; defaults to the trainer's (usually epoch)."
     )
-    max_t: int = Field(default=10, ge=1, le=100_000, description="Budget of every trial.")
-    grace_period: int = Field(default=1, ge=1)
-    reduction_factor: float = Field(default=2, gt=1)
-    brackets: int = Field(default=1, ge=1, le=10)
+    max_t: StrictInt = Field(default=10, ge=1, le=100_000, description="Budget of every trial.")
+    grace_period: StrictInt = Field(default=1, ge=1, le=100_000)
+    reduction_factor: StrictFloat = Field(default=2, gt=1, le=100)
+    brackets: StrictInt = Field(default=1, ge=1, le=10)
 
     @model_validator(mode="after")
     def _grace_within_budget(self) -> EarlyStopping:
@@ -175,12 +186,12 @@ class EarlyStopping(StrictModel):
 
 
 class Resources(StrictModel):
-    num_workers: int | tuple[int, int] = Field(
+    num_workers: StrictInt | tuple[StrictInt, StrictInt] = Field(
         default=2, description="Workers per trial; [min, max] makes the trial elastic."
     )
-    use_gpu: bool = False
-    cpus_per_worker: float = Field(default=1.0, gt=0, le=1024)
-    gpus_per_worker: float = Field(default=0, ge=0, le=64)
+    use_gpu: StrictBool = False
+    cpus_per_worker: StrictFloat = Field(default=1.0, gt=0, le=1024)
+    gpus_per_worker: StrictFloat = Field(default=0, ge=0, le=64)
 
     @field_validator("num_workers")
     @classmethod
@@ -206,15 +217,17 @@ class Resources(StrictModel):
 
 
 class FaultTolerance(StrictModel):
-    max_failures: int = Field(
+    max_failures: StrictInt = Field(
         default=2,
         ge=0,
         le=1000,
         description="Worker-group restarts (from the latest checkpoint) a trial may use before "
         "it fails.",
     )
-    checkpoint_frequency: int = Field(default=1, ge=1, description="Checkpoint every N epochs.")
-    checkpoints_to_keep: int = Field(
+    checkpoint_frequency: StrictInt = Field(
+        default=1, ge=1, le=100_000, description="Checkpoint every N epochs."
+    )
+    checkpoints_to_keep: StrictInt = Field(
         default=2,
         ge=1,
         le=1000,
@@ -223,8 +236,8 @@ class FaultTolerance(StrictModel):
 
 
 class StopConfig(StrictModel):
-    time_budget_s: float | None = Field(default=None, gt=0)
-    target: float | None = Field(
+    time_budget_s: StrictFloat | None = Field(default=None, gt=0, le=10**8)
+    target: StrictFloat | None = Field(
         default=None, description="A trial reaching this metric value ends the sweep."
     )
 
@@ -232,11 +245,11 @@ class StopConfig(StrictModel):
 class PromotionOverrides(StrictModel):
     """What ``POST /experiments/{id}/promote`` may change from the spec's ``promotion``."""
 
-    top_k: int | None = Field(default=None, ge=1, le=100)
-    num_workers: int | None = Field(default=None, ge=1, le=4096)
-    epochs: int | None = Field(default=None, ge=1, le=100_000)
+    top_k: StrictInt | None = Field(default=None, ge=1, le=100)
+    num_workers: StrictInt | None = Field(default=None, ge=1, le=4096)
+    epochs: StrictInt | None = Field(default=None, ge=1, le=100_000)
     lr_scaling: Literal["none", "linear", "sqrt"] | None = None
-    warm_start: bool | None = None
+    warm_start: StrictBool | None = None
     model_name: str | None = Field(default=None, pattern=NAME_PATTERN)
     cluster: str | None = Field(default=None, pattern=NAME_PATTERN)
 
@@ -244,20 +257,22 @@ class PromotionOverrides(StrictModel):
 class Promotion(StrictModel):
     """Training the sweep's top trials again, bigger, as registered model versions."""
 
-    auto: bool = Field(default=False, description="Promote when the sweep completes.")
-    top_k: int = Field(default=1, ge=1, le=100, description="Trials promoted, best first.")
-    num_workers: int = Field(default=4, ge=1, le=4096, description="Workers of a final run.")
-    epochs: int | None = Field(
+    auto: StrictBool = Field(default=False, description="Promote when the sweep completes.")
+    top_k: StrictInt = Field(default=1, ge=1, le=100, description="Trials promoted, best first.")
+    num_workers: StrictInt = Field(default=4, ge=1, le=4096, description="Workers of a final run.")
+    epochs: StrictInt | None = Field(
         default=None, ge=1, le=100_000, description="Final budget; default: max_t_multiple x max_t."
     )
-    max_t_multiple: float = Field(default=1.0, gt=0, le=1000)
+    max_t_multiple: StrictFloat = Field(default=1.0, gt=0, le=1000)
     lr_scaling: Literal["none", "linear", "sqrt"] = Field(
         default="sqrt",
         description="Bundled trainers keep each worker's batch, so the global batch grows with "
         "the workers; the LR follows it by this rule, after a warmup.",
     )
-    warmup_epochs: float = Field(default=1.0, ge=0, description="LR warmup of a final run.")
-    warm_start: bool = Field(
+    warmup_epochs: StrictFloat = Field(
+        default=1.0, ge=0, le=100_000, description="LR warmup of a final run."
+    )
+    warm_start: StrictBool = Field(
         default=False, description="Start from the trial's best checkpoint's weights."
     )
     model_name: str | None = Field(
@@ -444,12 +459,32 @@ def parse_search_space(data: Any, prefix: str = "") -> dict[str, Parameter]:
         raise SpecError(problems) from None
 
 
+class _YamlLoader(yaml.SafeLoader):
+    """PyYAML's safe loader reading floats as YAML 1.2 does: ``1e-4`` and ``3E5`` are numbers
+    (YAML 1.1, which PyYAML follows, wants a dot: it read ``lr: 1e-4`` as the string "1e-4",
+    which the spec's numbers refuse)."""
+
+
+_YamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(
+        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+        |\.[0-9_]+(?:[eE][-+]?[0-9]+)?
+        |[-+]?\.(?:inf|Inf|INF)
+        |\.(?:nan|NaN|NAN))$""",
+        re.X,
+    ),
+    list("-+0123456789."),
+)
+
+
 def read_mapping(path: str | Path) -> Any:
     """Read a YAML or JSON file (JSON is YAML, but its errors read better from ``json``)."""
     text = Path(path).read_text()
     if str(path).endswith(".json"):
         return json.loads(text)
-    return yaml.safe_load(text)
+    return yaml.load(text, Loader=_YamlLoader)
 
 
 def load_spec(path: str | Path) -> ExperimentSpec:

@@ -170,6 +170,36 @@ BAD_SPECS = [
     (minimal(stop={"time_budget_s": -1}), {"stop.time_budget_s": "must be > 0"}),
     (minimal(labels={"bad key!": "x"}), {"labels.bad key!": "has characters"}),
     ([1, 2], {"": "valid dictionary"}),
+    # values no run could use, named with their bound
+    (minimal(search={"seed": 10**30}), {"search.seed": "must be <= 4294967295"}),
+    (
+        minimal(fault_tolerance={"checkpoint_frequency": 10**19}),
+        {"fault_tolerance.checkpoint_frequency": "must be <= 100000"},
+    ),
+    (
+        minimal(search_space={"lr": {"type": "uniform", "low": -1e308, "high": 1e308}}),
+        {
+            "search_space.lr.low": "must be >= -1000000000000",
+            "search_space.lr.high": "must be <= 1000000000000",
+        },
+    ),
+    (
+        minimal(search_space={"hidden": {"type": "int", "low": -(10**30), "high": 10**30}}),
+        {
+            "search_space.hidden.low": "must be >= -1000000000000",
+            "search_space.hidden.high": "must be <= 1000000000000",
+        },
+    ),
+    (
+        minimal(early_stopping={"reduction_factor": 1e308}),
+        {"early_stopping.reduction_factor": "must be <= 100"},
+    ),
+    # no coercion: a count is an integer, a switch a boolean
+    (minimal(search={"num_samples": True}), {"search.num_samples": "valid integer"}),
+    (minimal(search={"num_samples": "5"}), {"search.num_samples": "valid integer"}),
+    (minimal(search={"num_samples": 1000.0}), {"search.num_samples": "valid integer"}),
+    (minimal(resources={"cpus_per_worker": "1"}), {"resources.cpus_per_worker": "valid number"}),
+    (minimal(promotion={"auto": "yes"}), {"promotion.auto": "valid boolean"}),
 ]
 
 
@@ -279,3 +309,13 @@ def test_any_bundled_trainer_takes_the_kit_keys_in_its_search_space() -> None:
     for name in ("digits_cnn", "tiny_lm", "diabetes_regression"):
         assert check_spec(minimal(trainer=name, search_space=name, metric="val_loss",
                                   mode="min"), SPACES).trainer == name  # fmt: skip
+
+
+def test_yaml_exponents_without_a_dot_are_numbers(tmp_path: Path) -> None:
+    """PyYAML alone reads `1e-4` as a string (YAML 1.1 wants `1.0e-4`); the spec's numbers take
+    no strings, so a learning rate written the usual way must load as a float."""
+    path = tmp_path / "sweep.yaml"
+    space = "search_space: {lr: {type: loguniform, low: 1e-4, high: 3E-1}}"
+    path.write_text(EXAMPLE.replace("search_space: digits_mlp", space))
+    lr = parse_search_space(load_spec(path).search_space)["lr"]
+    assert (lr.low, lr.high) == (1e-4, 0.3)  # type: ignore[union-attr]
