@@ -367,8 +367,9 @@ class ClusterRead(BaseModel):
 
 
 class DeploymentRead(ReadModel):
-    """A model version served by Ray Serve. POST ``url`` with ``{"inputs": [...]}`` (one row per
-    example, shaped like the trainer's inputs) for ``{"outputs": [...], "predictions": [...]}``."""
+    """A model version served by Ray Serve. POST ``url`` with ``Authorization: Bearer <key>``
+    and ``{"inputs": [...]}`` (one row per example, shaped like the trainer's inputs) for
+    ``{"outputs": [...], "predictions": [...]}``; without the key the endpoint answers 401."""
 
     id: int
     name: str
@@ -382,6 +383,11 @@ class DeploymentRead(ReadModel):
     created_by: str | None
     created_at: datetime
     updated_at: datetime
+    key: str | None = Field(
+        default=None,
+        description="The endpoint's bearer key: only in the answer to the deploy that made the "
+        "deployment (raysweep keeps its hash); deploy again after an undeploy for a new one.",
+    )
 
 
 class Retune(BaseModel):

@@ -349,6 +349,8 @@ class ModelDeploymentRow(Base):
     cluster: Mapped[str] = mapped_column(String(64))
     state: Mapped[str] = mapped_column(String(16))
     route_prefix: Mapped[str] = mapped_column(String(300))
+    # the endpoint's bearer key, hashed (the key is shown once, when the deployment is made)
+    key_sha256: Mapped[str | None] = mapped_column(String(64))
     url: Mapped[str | None] = mapped_column(Text)
     error: Mapped[str | None] = mapped_column(Text)
     created_by: Mapped[str | None] = mapped_column(String(64))

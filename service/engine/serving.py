@@ -7,6 +7,8 @@ the whole set at each change.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -19,6 +21,7 @@ from ray.serve import Application
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.requests import Request
+from starlette.responses import JSONResponse
 
 from raysweep.schemas import DeploymentState
 from service.db.models import ModelDeploymentRow, ModelVersionRow
@@ -36,7 +39,10 @@ REPLICA_CPUS = 0.1  # the predictor is small; it must fit beside sweeps on a bus
 class Predictor:
     """A bundled trainer's model from a checkpoint; POST {"inputs": [...]} -> outputs."""
 
-    def __init__(self, trainer: str, config: dict[str, Any], checkpoint_uri: str):
+    def __init__(
+        self, trainer: str, config: dict[str, Any], checkpoint_uri: str, key_sha256: str | None
+    ):
+        self.key_sha256 = key_sha256
         task = load_task(trainer, config, checkpoint_uri)
         self.model = task.model
         self.input_dtype = task.splits["train"].inputs.dtype
@@ -48,7 +54,12 @@ class Predictor:
         predictions = outputs.argmax(dim=-1) if self.classifier else outputs
         return {"outputs": outputs.tolist(), "predictions": predictions.tolist()}
 
-    async def __call__(self, request: Request) -> dict[str, Any]:
+    async def __call__(self, request: Request) -> dict[str, Any] | JSONResponse:
+        refusal = key_refusal(request.headers.get("authorization"), self.key_sha256)
+        if refusal is not None:
+            return JSONResponse(
+                {"error": refusal}, status_code=401, headers={"WWW-Authenticate": "Bearer"}
+            )
         body = await request.json()
         if not isinstance(body, dict) or not isinstance(body.get("inputs"), list):
             return {"error": 'send {"inputs": [...]}: one row per example'}
@@ -58,10 +69,25 @@ class Predictor:
             return {"error": f"{type(error).__name__}: {error}"}
 
 
+def key_refusal(authorization: str | None, key_sha256: str | None) -> str | None:
+    """Why a request may not use the model (None: it may): it must carry the deployment's key,
+    given once when the deployment was made, as ``Authorization: Bearer <key>``."""
+    if key_sha256 is None:
+        return "this deployment has no key (made before keys): undeploy it and deploy it again"
+    scheme, _, key = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not key:
+        return "send the deployment's key as Authorization: Bearer <key>"
+    if not hmac.compare_digest(hashlib.sha256(key.strip().encode()).hexdigest(), key_sha256):
+        return "wrong key for this deployment"
+    return None
+
+
 def build_app(args: dict[str, Any]) -> Application:
     """Serve's import path for every raysweep deployment."""
     # serve.deployment turns the class into a Deployment at runtime; its stubs keep the class
-    return Predictor.bind(args["trainer"], args["config"], args["checkpoint_uri"])  # type: ignore[attr-defined]
+    return Predictor.bind(  # type: ignore[attr-defined]
+        args["trainer"], args["config"], args["checkpoint_uri"], args.get("key_sha256")
+    )
 
 
 def serve_url(cluster_address: str | None, port: int, route_prefix: str) -> str:
@@ -117,6 +143,8 @@ class Deployer:
                         "trainer": version.trainer,
                         "config": version.config,
                         "checkpoint_uri": version.checkpoint_uri,
+                        # the hash only: Serve shows its applications' args in its config
+                        "key_sha256": deployment.key_sha256,
                     },
                 }
                 for deployment, version in rows

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 import uuid
 from typing import Any
 
@@ -254,6 +256,10 @@ def _active_deployment(session: Session, name: str, version: int) -> ModelDeploy
     ).one_or_none()
 
 
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
 def deploy_version(
     db: sessionmaker[Session],
     name: str,
@@ -262,7 +268,8 @@ def deploy_version(
     created_by: str | None,
 ) -> tuple[DeploymentRead, bool]:
     """Ask for the version to be served on ``cluster`` (the Deployer makes it so); returns the
-    deployment and whether it is new. A version already deployed is returned as it is."""
+    deployment and whether it is new. A new deployment gets a bearer key, returned this once;
+    a version already deployed is returned as it is, without its key."""
     with db.begin() as session:
         version = _version_row(session, name, version_or_alias)
         if version.trainer not in TRAINERS:
@@ -277,6 +284,7 @@ def deploy_version(
             raise Conflict(f"{name} version {version.version} is being undeployed; retry soon")
         stamp = uuid.uuid4().hex[:6]
         app = re.sub(r"[^A-Za-z0-9_-]", "-", f"{name}-v{version.version}-{stamp}")
+        key = secrets.token_urlsafe(32)
         row = ModelDeploymentRow(
             name=name,
             version=version.version,
@@ -284,11 +292,12 @@ def deploy_version(
             cluster=cluster,
             state=DeploymentState.deploying.value,
             route_prefix=f"/models/{app}",
+            key_sha256=key_hash(key),
             created_by=created_by,
         )
         session.add(row)
         session.flush()
-        return DeploymentRead.model_validate(row), True
+        return DeploymentRead.model_validate(row).model_copy(update={"key": key}), True
 
 
 def _deployment(session: Session, name: str, version_or_alias: str) -> ModelDeploymentRow:

@@ -3,17 +3,21 @@ picks, the 409s, roles, and the registry's reads and aliases."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ExperimentState
-from service.db.models import FinalRunRow, TrialRow
+from service.db.models import FinalRunRow, ModelDeploymentRow, TrialRow
 from service.demo import seed_sweep
+from service.engine.serving import Deployer, key_refusal
+from service.settings import Settings
 from service.usecases.models import register_version
 from tests.conftest import ServerProcess, minimal_spec, row_counts
+from tests.factories import production_model
 
 
 def test_promote_picks_the_top_completed_trials_and_refuses_what_it_cannot(
@@ -170,3 +174,35 @@ def test_cluster_tokens_never_leave_the_server(db_url: str, tmp_path: Path) -> N
     finally:
         process.stop()
     assert secret not in process.log_path.read_text()
+
+
+def test_a_deployment_gives_its_key_once_and_keeps_only_its_hash(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    production_model(db)
+    with server.client() as client:
+        made = client.post("/api/v1/models/digits/versions/production/deploy")
+        again = client.post("/api/v1/models/digits/versions/1/deploy")
+        read = client.get("/api/v1/models/digits/versions/1/deploy")
+    assert made.status_code == 202 and again.status_code == 200, (made.text, again.text)
+    key = made.json()["key"]
+    assert len(key) >= 40
+    assert again.json()["key"] is None and read.json()["key"] is None
+    assert key not in again.text + read.text
+    with db.begin() as session:
+        (row,) = session.scalars(select(ModelDeploymentRow)).all()
+        assert row.key_sha256 == hashlib.sha256(key.encode()).hexdigest()
+    # the Serve application gets the hash, never the key
+    deployer = Deployer(db, {}, Settings(home=server.home))
+    ((app,), _) = deployer.wanted(row.cluster)
+    assert app["args"]["key_sha256"] == row.key_sha256 and key not in json.dumps(app)
+
+
+def test_a_deployed_model_answers_only_to_its_key() -> None:
+    digest = hashlib.sha256(b"s3cret-key").hexdigest()
+    assert key_refusal("Bearer s3cret-key", digest) is None
+    assert key_refusal("bearer s3cret-key", digest) is None
+    assert "wrong key" in (key_refusal("Bearer other", digest) or "")
+    for header in (None, "", "Bearer", "Basic s3cret-key", "s3cret-key"):
+        assert "Authorization: Bearer <key>" in (key_refusal(header, digest) or ""), header
+    assert "deploy it again" in (key_refusal("Bearer s3cret-key", None) or "")

@@ -210,11 +210,19 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         )
         assert running["state"] == "running", running["error"]
         assert client.post("/api/v1/models/digits-final/versions/1/deploy").status_code == 200
-        answer = httpx.post(running["url"], json={"inputs": examples.tolist()}, timeout=30).json()
+        # the endpoint answers only to the key the deploy gave, once
+        key = {"Authorization": f"Bearer {deployed.json()['key']}"}
+        inputs = {"inputs": examples.tolist()}
+        refused = httpx.post(running["url"], json=inputs, timeout=30)
+        assert refused.status_code == 401 and "Bearer" in refused.json()["error"]
+        wrong = {"Authorization": "Bearer not-the-key"}
+        assert httpx.post(running["url"], json=inputs, headers=wrong, timeout=30).status_code == 401
+        answer = httpx.post(running["url"], json=inputs, headers=key, timeout=30).json()
         local = task.model.eval()(examples)
         assert answer["predictions"] == local.argmax(dim=1).tolist()
         assert torch.allclose(torch.tensor(answer["outputs"]), local.detach(), atol=1e-5)
-        assert "error" in httpx.post(running["url"], json={"rows": []}, timeout=30).json()
+        bad = httpx.post(running["url"], json={"rows": []}, headers=key, timeout=30).json()
+        assert "error" in bad
         assert client.delete("/api/v1/models/digits-final/versions/1/deploy").status_code == 202
         wait_for(lambda: deployment_in(client, "deleted"), 120, "the deployment to go")
     serve = ServeSubmissionClient(str(engine_server.env["RAYSWEEP_RAY_ADDRESS"]))

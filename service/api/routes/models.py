@@ -61,7 +61,9 @@ def deploy(
     like the trainer's inputs: 64 pixel values for the digits trainers, 10 features for
     diabetes_regression, up to 64 token ids for tiny_lm) for `{"outputs": [...]}` (the model's
     raw outputs) and `{"predictions": [...]}` (class ids for classifiers, values for the
-    regressor). 202 while it deploys (poll GET); 200 when it was deployed already."""
+    regressor). The endpoint needs `Authorization: Bearer <key>`: `key` is in this answer
+    when it makes the deployment (202, while it deploys: poll GET), and never again (200 when it
+    was deployed already, without the key)."""
     state = app_state(request)
     deployment, created = usecase.deploy_version(
         state.db, name, version, state.settings.final_cluster_names[0], caller.name
