@@ -26,10 +26,12 @@ from ray.job_submission import JobSubmissionClient
 from ray.util.state import list_actors, list_nodes
 
 from service.engine.cluster import RayConnection, free_port
+from service.settings import Settings
 from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
     CLUSTER_SINGLETONS,
     TRAIN_WORKER,
+    alive_actors,
     ended_sweep,
     events_of,
     fault_spec,
@@ -215,10 +217,12 @@ def test_an_existing_cluster_spreads_a_trial_over_nodes_and_survives_losing_one(
             wait_for(lambda: trial_where(client, lost_id, 0, iteration=2), 240, "epoch 2")
             lost_job = driver_job(client, lost_id)
             assert lost_job is not None
-            packed = job_actors(address, TRAIN_WORKER, lost_job)
+            # the cluster as the server reaches it: its Jobs API, nothing started here
+            ray = RayConnection(Settings(home=tmp_path / "client"), address=address)
+            packed = alive_actors(ray, TRAIN_WORKER, lost_job)
             lost_node = {w.node_id for w in packed}
             assert len(lost_node) == 1, packed  # packed on one worker node
-            controllers = job_actors(address, "TrainController", lost_job)
+            controllers = alive_actors(ray, "TrainController", lost_job)
             assert controllers and all(c.node_id not in lost_node for c in controllers)
             victim = next(n for n in nodes[1:] if n.process.pid in ancestors(packed[0].pid))
             victim.kill()
@@ -250,16 +254,6 @@ def test_an_existing_cluster_spreads_a_trial_over_nodes_and_survives_losing_one(
 def driver_job(client: httpx.Client, experiment_id: str) -> str | None:
     job: str | None = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
     return job
-
-
-def job_actors(address: str, class_name: str, submission_id: str) -> list[Any]:
-    """The live actors of one class that the driver job started."""
-    job_id = JobSubmissionClient(address).get_job_info(submission_id).job_id
-    return list_actors(
-        address=address,
-        filters=[("class_name", "=", class_name), ("state", "=", "ALIVE"), ("job_id", "=", job_id)],
-        raise_on_missing_output=False,
-    )
 
 
 def ancestors(pid: int) -> set[int]:
