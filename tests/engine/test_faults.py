@@ -16,7 +16,7 @@ from service.db.models import CheckpointRow, ExperimentRow, ResultRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection
 from service.storage import exists
-from tests.conftest import RAY_TESTS, ServerProcess, row_counts
+from tests.conftest import RAY_TESTS, InProcessServer, ServerProcess, row_counts
 from tests.engine.sweeps import (
     driver_pid,
     ended_sweep,
@@ -183,10 +183,11 @@ def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
 def test_driver_past_max_driver_restarts_fails_the_sweep_with_the_reason(
     db_url: str, tmp_path: Path, ray_cluster: RayConnection
 ) -> None:
-    server = ServerProcess(
+    server = InProcessServer(
         tmp_path / "home",
         db_url,
         {"RAYSWEEP_RAY_ADDRESS": str(ray_cluster.address), "RAYSWEEP_MAX_DRIVER_RESTARTS": "0"},
+        controller=True,
     ).start()
     try:
         with server.client() as client:

@@ -25,7 +25,7 @@ from ray.dashboard.modules.serve.sdk import ServeSubmissionClient
 
 from raysweep import Client, load_model
 from service.engine.cluster import RayConnection, free_port
-from tests.conftest import RAY_TESTS, MigratedTemplates, ServerProcess
+from tests.conftest import RAY_TESTS, InProcessServer, MigratedTemplates, ServerProcess
 from tests.engine.sweeps import driver_pid, ended_sweep, kill, kill_a_train_worker, wait_for
 from tests.factories import T0, set_time, submit_spec
 from trainers import practices
@@ -83,7 +83,7 @@ def finished_sweep(
         {"name": "sweeps", "role": "sweep"},
         {"name": "big", "address": ray_cluster.address, "role": "final", "max_concurrent_jobs": 1},
     ]
-    server = ServerProcess(
+    server = InProcessServer(
         home / "home",
         db_url,
         {
@@ -92,6 +92,7 @@ def finished_sweep(
             "RAYSWEEP_SERVE_PORT": str(free_port()),
             "RAYSWEEP_CLOCK_FILE": str(clock),
         },
+        controller=True,
     ).start()
     try:
         with server.client() as client:
