@@ -180,7 +180,9 @@ def test_a_module_too_deep_to_parse_is_refused_when_a_spec_names_it(server: Serv
 
 def test_the_server_answers_while_a_slow_package_is_checked(server: ServerProcess) -> None:
     """A 2 kB upload whose 900 kB literal takes seconds to parse runs in the checker's child
-    process: /healthz keeps answering within a second meanwhile."""
+    process: /healthz keeps answering meanwhile, nine in ten within a second (one request can
+    wait longer for a core on a machine as busy as CI's; a blocked event loop answered none
+    until the parse ended)."""
     slow = zip_of({"train.py": "x = [" + "1," * 450_000 + "]\n"})
     with server.client() as client, ThreadPoolExecutor(1) as pool:
         uploading = pool.submit(upload, client, slow)
@@ -191,4 +193,5 @@ def test_the_server_answers_while_a_slow_package_is_checked(server: ServerProces
             latencies.append(time.monotonic() - started)
             time.sleep(0.05)
         assert uploading.result().status_code == 201
-    assert latencies and max(latencies) < 1.0, latencies
+    assert len(latencies) >= 5, latencies
+    assert sorted(latencies)[len(latencies) * 9 // 10 - 1] < 1.0, latencies
