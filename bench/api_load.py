@@ -18,7 +18,6 @@ import sys
 import tempfile
 import threading
 import time
-from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
@@ -26,7 +25,7 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.ui_scale import scratch_database, seed  # noqa: E402
+from bench.ui_scale import seeded_database  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
 from service.demo import seed_sweep  # noqa: E402
 from tests.conftest import ServerProcess  # noqa: E402
@@ -95,15 +94,12 @@ def main() -> None:
     parser.add_argument("--postgres", help="A PostgreSQL server URL; default: a SQLite file.")
     args = parser.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix="raysweep-api-load-") as tmp, ExitStack() as stack:
+    with (
+        tempfile.TemporaryDirectory(prefix="raysweep-api-load-") as tmp,
+        seeded_database(args.postgres, Path(tmp), args.trials, args.results) as seeded,
+    ):
         home = Path(tmp)
-        database_url = (
-            stack.enter_context(scratch_database(args.postgres))
-            if args.postgres
-            else f"sqlite:///{home / 'raysweep.db'}"
-        )
-        print(f"seeding {args.trials} trials x {args.results} results into {database_url}")
-        experiment_id = seed(database_url, args.trials, args.results)
+        database_url, experiment_id = seeded
         engine = create_db_engine(database_url)
         db = session_factory(engine)
         for index in range(OTHER_EXPERIMENTS):

@@ -68,6 +68,22 @@ def scratch_database(server_url: str) -> Iterator[str]:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@contextmanager
+def seeded_database(
+    postgres: str | None, home: Path, trials: int, results: int
+) -> Iterator[tuple[str, str]]:
+    """A new database (on the PostgreSQL server ``postgres`` names, dropped at the end, or a
+    SQLite file under ``home``) holding one seeded sweep; its URL and the sweep's id."""
+    with ExitStack() as stack:
+        database_url = (
+            stack.enter_context(scratch_database(postgres))
+            if postgres
+            else f"sqlite:///{home / 'raysweep.db'}"
+        )
+        print(f"seeding {trials} trials x {results} results into {database_url}")
+        yield database_url, seed(database_url, trials, results)
+
+
 def seed(database_url: str, trials: int, results: int) -> str:
     migrate.upgrade(database_url)
     engine = create_db_engine(database_url)
@@ -144,15 +160,12 @@ def main() -> None:
     if not WEB_INDEX.is_file():
         raise SystemExit(f"{WEB_INDEX} is missing: run `make web` first")
 
-    with tempfile.TemporaryDirectory(prefix="raysweep-ui-scale-") as tmp, ExitStack() as stack:
+    with (
+        tempfile.TemporaryDirectory(prefix="raysweep-ui-scale-") as tmp,
+        seeded_database(args.postgres, Path(tmp), args.trials, args.results) as seeded,
+    ):
         home = Path(tmp)
-        database_url = (
-            stack.enter_context(scratch_database(args.postgres))
-            if args.postgres
-            else f"sqlite:///{home / 'raysweep.db'}"
-        )
-        print(f"seeding {args.trials} trials x {args.results} results into {database_url}")
-        experiment_id = seed(database_url, args.trials, args.results)
+        database_url, experiment_id = seeded
         server = ServerProcess(home / "home", database_url, {"RAYSWEEP_CONTROLLER": "false"})
         server.start()
         try:

@@ -102,6 +102,11 @@ def add_experiment(
     return row
 
 
+# what ExperimentRead takes from the row's own columns; not its relationships, which would load
+# one row at a time
+READ_COLUMNS = [c for c in ExperimentRead.model_fields if c in ExperimentRow.__table__.columns]
+
+
 def to_read(session: Session, row: ExperimentRow) -> ExperimentRead:
     return to_reads(session, [row])[0]
 
@@ -120,15 +125,13 @@ def to_reads(session: Session, rows: Sequence[ExperimentRow]) -> list[Experiment
     for row in rows:
         if row.best_trial_id is None and (so_far := repo.best_trial(session, row.id, row.mode)):
             best[row.id] = so_far
-    # the row's own columns; not its relationships, which would load one row at a time
-    columns = [c for c in ExperimentRead.model_fields if c in ExperimentRow.__table__.columns]
     reads = []
     for row in rows:
         trial = best.get(row.id)
         reads.append(
             ExperimentRead.model_validate(
                 {
-                    **{c: getattr(row, c) for c in columns},
+                    **{c: getattr(row, c) for c in READ_COLUMNS},
                     "best_metric": row.best_metric if trial is None else trial.best_metric,
                     "labels": labels.get(row.id, {}),
                     "trial_counts": counts.get(row.id, {}),
