@@ -25,7 +25,7 @@ import torch.multiprocessing as mp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from trainers import digits_cnn, practices
+from trainers import digits_cnn, distributed, performance, practices
 from trainers.registry import TRAINERS
 
 
@@ -47,7 +47,7 @@ def train(rank: int, world_size: int, args: argparse.Namespace, port: int, out: 
             "epochs": args.epochs,
         }
         settings = practices.TrainSettings.from_config(config)
-        practices.seed_everything(0)
+        distributed.seed_everything(0)
         task = digits_cnn.build_task(config)
         model = task.model.to(device)
         if world_size > 1:
@@ -57,7 +57,7 @@ def train(rank: int, world_size: int, args: argparse.Namespace, port: int, out: 
                 bucket_cap_mb=settings.ddp_bucket_cap_mb,
                 gradient_as_bucket_view=settings.gradient_as_bucket_view,
             )
-        amp = practices.MixedPrecision.for_device(settings.precision, device)
+        amp = performance.MixedPrecision.for_device(settings.precision, device)
         train_split = task.splits["train"].to(device, settings.pin_memory)
         optimizer = task.make_optimizer(model.parameters(), task.base_lr)
         scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1.0)

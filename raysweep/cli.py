@@ -13,11 +13,18 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic import BaseModel
-from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from raysweep.cli_commands import (
+    cancel_final_run,
+    code_command,
+    final_runs,
+    models_command,
+    promote,
+    schedules_command,
+)
+from raysweep.cli_output import console, dump, experiments_table, show_experiment, trials_table
 from raysweep.client import Client
 from raysweep.config import config_path, read_config, write_config
 from raysweep.errors import RaysweepError, Unreachable, WaitTimeout
@@ -26,71 +33,6 @@ from raysweep.schemas import ExperimentState, TrialState
 from raysweep.spec import SpecError
 
 TRIAL_SORTS = ("best_metric", "last_metric", "iteration", "created_at")
-# no markup: names, messages and errors come from users and would be read as rich tags
-console = Console(markup=False, highlight=False)
-
-
-def dump(value: Any) -> Any:
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
-    if isinstance(value, Experiment):
-        return value.data.model_dump(mode="json")
-    if isinstance(value, list):
-        return [dump(item) for item in value]
-    return value
-
-
-def fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)
-
-
-def experiments_table(experiments: Sequence[Experiment]) -> Table:
-    table = Table("id", "name", "state", "trainer", "trials", "best", "created")
-    for e in experiments:
-        counts = " ".join(f"{n} {s}" for s, n in sorted(e.data.trial_counts.items()))
-        table.add_row(
-            e.data.id,
-            e.data.name,
-            e.state.value,
-            e.data.trainer,
-            counts or "-",
-            f"{fmt(e.data.best_metric)} {e.data.metric}",
-            e.data.created_at.strftime("%Y-%m-%d %H:%M:%S"),
-        )
-    return table
-
-
-def trials_table(experiment: Experiment, trials: Sequence[Any]) -> Table:
-    params = sorted({key for t in trials for key in t.config})
-    table = Table(
-        "trial", "state", *params, "iter", "last", f"best {experiment.data.metric}", "restarts"
-    )
-    for t in trials:
-        table.add_row(
-            str(t.id),
-            t.state.value + (" (waiting for resources)" if t.waiting_for else ""),
-            *(fmt(t.config.get(p)) for p in params),
-            str(t.iteration),
-            fmt(t.last_metric),
-            fmt(t.best_metric),
-            str(t.restarts or ""),
-        )
-    return table
-
-
-def show_experiment(experiment: Experiment) -> None:
-    data = experiment.data
-    console.print(f"{data.name} {data.id}  state: {data.state.value}", style="bold")
-    console.print(f"trainer {data.trainer}, {data.mode} {data.metric}, created {data.created_at}")
-    console.print(f"trials: {experiment.progress_text()}")
-    if data.best_trial is not None:
-        console.print(f"best trial {data.best_trial.id}: {data.best_trial.config}")
-    if data.error:
-        console.print(f"error: {data.error}", style="red")
 
 
 def watch(client: Client, experiment_id: str, interval_s: float) -> Experiment:
@@ -132,6 +74,7 @@ def run(args: argparse.Namespace) -> Any:
         "events": lambda: events(client, args, as_json),
         "promote": lambda: promote(client, args, as_json),
         "final-runs": lambda: final_runs(client, args, as_json),
+        "cancel-final-run": lambda: cancel_final_run(client, args, as_json),
         "models": lambda: models_command(client, args, as_json),
         "schedules": lambda: schedules_command(client, args, as_json),
     }[args.command]
@@ -176,132 +119,6 @@ def events(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     for event in found:
         trial = f" trial {event.trial_id}" if event.trial_id is not None else ""
         console.print(f"{event.created_at:%Y-%m-%d %H:%M:%S} {event.kind}{trial}: {event.message}")
-    return None
-
-
-def final_runs_table(runs: Sequence[Any]) -> Table:
-    table = Table("id", "rank", "trial", "state", "workers", "epochs", "model", "test", "error")
-    for run in runs:
-        table.add_row(
-            str(run.id),
-            str(run.rank),
-            str(run.trial_id),
-            run.state.value,
-            str(run.num_workers),
-            str(run.epochs),
-            f"{run.model_name} v{run.model_version}" if run.model_version else run.model_name,
-            ", ".join(f"{k} {fmt(v)}" for k, v in (run.test_metrics or {}).items()),
-            (run.error or "").strip().splitlines()[-1][:60] if run.error else "",
-        )
-    return table
-
-
-def promote(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
-    overrides = {
-        key: value
-        for key, value in (
-            ("top_k", args.top_k),
-            ("num_workers", args.workers),
-            ("epochs", args.epochs),
-            ("model_name", args.model_name),
-        )
-        if value is not None
-    }
-    runs = client.experiment(args.id).promote(**overrides)
-    if as_json:
-        return runs
-    console.print(final_runs_table(runs))
-    return None
-
-
-def final_runs(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
-    runs = client.experiment(args.id).final_runs()
-    if as_json:
-        return runs
-    console.print(final_runs_table(runs))
-    return None
-
-
-def models_command(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
-    """ls | versions NAME | show NAME VERSION-OR-ALIAS | alias NAME ALIAS VERSION."""
-    needed = {"ls": 0, "versions": 1, "show": 2, "alias": 3}[args.action]
-    if len(args.names) != needed:
-        raise ValueError(f"models {args.action} takes {needed} argument(s): see --help")
-    if args.action == "ls":
-        result: Any = client.models()
-    elif args.action == "versions":
-        result = client.model_versions(args.names[0])
-    elif args.action == "show":
-        result = client.model_version(args.names[0], args.names[1])
-    else:
-        result = client.set_alias(args.names[0], args.names[1], int(args.names[2]))
-    if as_json:
-        return result
-    console.print_json(json.dumps(dump(result), default=str))
-    return None
-
-
-def schedules_command(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
-    """ls | create NAME CRON SPEC-FILE | create NAME CRON --retrain MODEL | pause ID |
-    resume ID | firings ID | rm ID."""
-    create_args = 2 if args.retrain else 3
-    needed = {"ls": 0, "create": create_args, "pause": 1, "resume": 1, "firings": 1, "rm": 1}
-    if len(args.names) != needed[args.action]:
-        raise ValueError(
-            f"schedules {args.action} takes {needed[args.action]} argument(s): see --help"
-        )
-    result: Any
-    if args.action == "ls":
-        result = client.schedules()
-    elif args.action == "create":
-        options = {"timezone": args.timezone, "overlap": args.overlap, "misfire": args.misfire}
-        options = {k: v for k, v in options.items() if v is not None}
-        if args.retrain:
-            retrain = {"model": args.retrain, "margin": args.margin, "epochs": args.epochs}
-            if args.retune_samples:
-                retrain["retune"] = {"num_samples": args.retune_samples}
-            retrain = {k: v for k, v in retrain.items() if v is not None}
-            result = client.create_schedule(*args.names, retrain=retrain, **options)
-        else:
-            result = client.create_schedule(*args.names, **options)
-    elif args.action in ("pause", "resume"):
-        result = client.set_schedule_enabled(args.names[0], args.action == "resume")
-    elif args.action == "firings":
-        result = client.schedule_firings(args.names[0])
-    else:
-        client.delete_schedule(args.names[0])
-        result = {"deleted": args.names[0]}
-    if as_json:
-        return result
-    console.print_json(json.dumps(dump(result), default=str))
-    return None
-
-
-def code_command(client: Client, args: argparse.Namespace) -> Any:
-    """Upload a package (printing its sha256 for the spec) or list the uploaded ones."""
-    if args.action == "upload":
-        if not args.path:
-            raise FileNotFoundError("code upload needs a directory, .zip or .tar.gz")
-        package = client.upload_code(args.path)
-        if args.output == "json":
-            return package
-        console.print(package.sha256)
-        console.print(f"{package.files} files, modules: {', '.join(package.modules)}")
-        return None
-    packages = client.code_packages()
-    if args.output == "json":
-        return packages
-    table = Table("sha256", "files", "size", "modules", "uploaded by", "created")
-    for package in packages:
-        table.add_row(
-            package.sha256,
-            str(package.files),
-            f"{package.size_bytes} B",
-            ", ".join(package.modules),
-            package.uploaded_by or "",
-            f"{package.created_at:%Y-%m-%d %H:%M}",
-        )
-    console.print(table)
     return None
 
 
@@ -394,6 +211,13 @@ def parser() -> argparse.ArgumentParser:
     promote_cmd.add_argument("--epochs", type=int, help="Epochs of each final run.")
     promote_cmd.add_argument("--model-name", help="Registry name (default: the spec's).")
     add("final-runs", "An experiment's final runs and the model versions they made.")
+    cancel_final_cmd = add(
+        "cancel-final-run",
+        "Cancel a final run (idempotent): a queued one at once, a running one once its job "
+        "is stopped.",
+        with_id=False,
+    )
+    cancel_final_cmd.add_argument("final_run_id", type=int, help="Final run id (see final-runs).")
     models_cmd = add(
         "models",
         "The model registry: ls | versions NAME | show NAME VERSION-OR-ALIAS | "

@@ -24,17 +24,14 @@ import httpx
 from raysweep.config import resolve
 from raysweep.errors import AuthError, Conflict, NotFound, RaysweepError, Unreachable
 from raysweep.experiment import Experiment
+from raysweep.registry import AliasRead, FinalRunRead, ModelRead, ModelVersionRead
+from raysweep.schedules import ScheduleFiringRead, ScheduleRead
 from raysweep.schemas import (
-    AliasRead,
     CodePackageRead,
     ErrorResponse,
     ExperimentRead,
     ExperimentState,
-    ModelRead,
-    ModelVersionRead,
     ResultRead,
-    ScheduleFiringRead,
-    ScheduleRead,
 )
 from raysweep.spec import ExperimentSpec, Problem, SpecError, read_mapping
 
@@ -158,6 +155,13 @@ class Client:
         """A final run's results, one per epoch (``iteration`` is the epoch)."""
         page = self.request("GET", f"/final-runs/{final_run_id}/results")
         return [ResultRead.model_validate(item) for item in page["items"]]
+
+    def cancel_final_run(self, final_run_id: int) -> FinalRunRead:
+        """Cancel a final run (idempotent): a queued one at once, a running one once the
+        server has stopped its job (``cancelling`` until then). ``Conflict`` if it ended."""
+        return FinalRunRead.model_validate(
+            self.request("POST", f"/final-runs/{final_run_id}/cancel")
+        )
 
     def models(self) -> list[ModelRead]:
         """Registered models: latest version, number of versions, aliases."""

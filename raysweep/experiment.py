@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tqdm.auto import tqdm
 
 from raysweep.errors import WaitTimeout
-from raysweep.schemas import EventRead, ExperimentRead, ExperimentState, FinalRunRead, TrialRead
+from raysweep.registry import FinalRunRead
+from raysweep.schemas import EventRead, ExperimentRead, ExperimentState, TrialRead
 
 if TYPE_CHECKING:
     import pandas

@@ -14,7 +14,6 @@ in the same problem list.
 from __future__ import annotations
 
 import json
-import math
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -22,139 +21,26 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import (
     BaseModel,
-    ConfigDict,
-    Discriminator,
     Field,
     StrictBool,
     StrictFloat,
     StrictInt,
-    Tag,
-    TypeAdapter,
     ValidationError,
     field_validator,
     model_validator,
 )
 
+from raysweep.search_space import (
+    PARAMETER_TYPES,
+    SEARCH_SPACE_ADAPTER,
+    Parameter,
+    Scalar,
+    SearchSpaceRef,
+)
+from raysweep.strict import StrictModel
+
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"
 LABEL_KEY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
-SPACE_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"
-
-
-class StrictModel(BaseModel):
-    """Unknown fields are errors: a typo must not silently become a default. Numbers and
-    switches are typed strictly (``true``, ``"5"`` or ``1000.0`` is no count) and bounded where
-    a value past the bound could never run."""
-
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, frozen=True)
-
-
-# --- search-space parameters ---------------------------------------------------------------------
-
-
-# search-space bounds: their difference and their logarithms stay finite
-MAX_MAGNITUDE = 1e12
-MAX_INT_MAGNITUDE = 10**12
-
-
-class Uniform(StrictModel):
-    type: Literal["uniform"]
-    low: StrictFloat = Field(ge=-MAX_MAGNITUDE, le=MAX_MAGNITUDE)
-    high: StrictFloat = Field(ge=-MAX_MAGNITUDE, le=MAX_MAGNITUDE)
-
-    @model_validator(mode="after")
-    def _bounds(self) -> Uniform:
-        if self.low >= self.high:
-            raise ValueError("low must be < high")
-        return self
-
-
-class LogUniform(StrictModel):
-    type: Literal["loguniform"]
-    low: StrictFloat = Field(gt=0, le=MAX_MAGNITUDE)
-    high: StrictFloat = Field(gt=0, le=MAX_MAGNITUDE)
-
-    @model_validator(mode="after")
-    def _bounds(self) -> LogUniform:
-        if self.low >= self.high:
-            raise ValueError("low must be < high")
-        return self
-
-
-class IntRange(StrictModel):
-    type: Literal["int"]
-    low: StrictInt = Field(ge=-MAX_INT_MAGNITUDE, le=MAX_INT_MAGNITUDE)
-    high: StrictInt = Field(ge=-MAX_INT_MAGNITUDE, le=MAX_INT_MAGNITUDE)
-    step: StrictInt = Field(default=1, ge=1, le=MAX_INT_MAGNITUDE)
-    log: StrictBool = False
-
-    @model_validator(mode="after")
-    def _bounds(self) -> IntRange:
-        if self.low > self.high:
-            raise ValueError("low must be <= high")
-        if self.log and self.low < 1:
-            raise ValueError("log scale needs low >= 1")
-        if self.log and self.step != 1:
-            raise ValueError("log scale needs step 1")
-        if (self.high - self.low) % self.step != 0:
-            raise ValueError("high - low must be a multiple of step")
-        return self
-
-
-Scalar = bool | int | float | str | None
-
-
-def _finite_values(values: list[Scalar]) -> list[Scalar]:
-    if any(isinstance(v, float) and not math.isfinite(v) for v in values):
-        raise ValueError("values must be finite")
-    return values
-
-
-class Choice(StrictModel):
-    type: Literal["choice"]
-    values: list[Scalar] = Field(min_length=1)
-
-    _finite = field_validator("values")(_finite_values)
-
-
-class Grid(StrictModel):
-    type: Literal["grid"]
-    values: list[Scalar] = Field(min_length=1)
-
-    _finite = field_validator("values")(_finite_values)
-
-
-class Constant(StrictModel):
-    type: Literal["constant"]
-    value: Scalar
-
-
-PARAMETER_TYPES = ("uniform", "loguniform", "int", "choice", "grid", "constant")
-
-Parameter = Annotated[
-    Uniform | LogUniform | IntRange | Choice | Grid | Constant, Field(discriminator="type")
-]
-PARAMETER_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
-SearchSpace = dict[Annotated[str, Field(pattern=PARAMETER_NAME_PATTERN)], Parameter]
-_SPACE_ADAPTER: TypeAdapter[dict[str, Parameter]] = TypeAdapter(SearchSpace)
-
-
-def _space_kind(value: Any) -> str | None:
-    if isinstance(value, str):
-        return "file"
-    if isinstance(value, dict):
-        return "inline"
-    return None
-
-
-SearchSpaceRef = Annotated[
-    Annotated[Annotated[str, Field(pattern=SPACE_NAME_PATTERN)], Tag("file")]
-    | Annotated[SearchSpace, Tag("inline")],
-    Discriminator(
-        _space_kind,
-        custom_error_type="search_space_type",
-        custom_error_message="must be a search-space name or a mapping of parameters",
-    ),
-]
 
 
 # --- the experiment spec ------------------------------------------------------------------------
@@ -187,7 +73,9 @@ class EarlyStopping(StrictModel):
 
 class Resources(StrictModel):
     num_workers: StrictInt | tuple[StrictInt, StrictInt] = Field(
-        default=2, description="Workers per trial; [min, max] makes the trial elastic."
+        default=2,
+        description="Workers per trial; [min, max] makes the trial elastic: it starts with as "
+        "many workers as are free, between the two, and never grows past that start.",
     )
     use_gpu: StrictBool = False
     cpus_per_worker: StrictFloat = Field(default=1.0, gt=0, le=1024)
@@ -453,7 +341,7 @@ def parse_spec(data: Any) -> ExperimentSpec:
 def parse_search_space(data: Any, prefix: str = "") -> dict[str, Parameter]:
     """Validate a search-space mapping (as found in a YAML file) or raise ``SpecError``."""
     try:
-        return _SPACE_ADAPTER.validate_python(data)
+        return SEARCH_SPACE_ADAPTER.validate_python(data)
     except ValidationError as error:
         problems = problems_from_error(error, prefix)
         raise SpecError(problems) from None

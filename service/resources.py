@@ -24,9 +24,12 @@ def describe(resources: Resources) -> str:
 
 @dataclass(frozen=True)
 class Capacity:
-    """What the cluster has: every alive node's total resources."""
+    """What the cluster has: every alive node's total resources, and (when read from Ray) what
+    is free in it right now, which is less where other work holds resources (other Ray jobs,
+    model replicas)."""
 
     nodes: tuple[dict[str, float], ...]
+    available: dict[str, float] | None = None
 
     @property
     def total(self) -> dict[str, float]:
@@ -43,21 +46,36 @@ class Capacity:
 
 @dataclass(frozen=True)
 class Request:
-    """One Train run's need: ``count`` worker bundles, plus the share of the process that starts
-    it (a Tune trial's function), which is already placed while it waits."""
+    """One Train run's need: ``count`` worker bundles (an elastic run: at least ``count``, at
+    most ``max_count``), plus the share of the process that starts it (a Tune trial's
+    function), which is already placed while it waits."""
 
     owner: str  # the experiment id, or ``final-<id>``
     label: str  # the Tune trial id, or the final run's name
     bundle: dict[str, float]
     count: int
     own: dict[str, float] = field(default_factory=dict)
+    max_count: int | None = None
 
     @property
     def workers_total(self) -> dict[str, float]:
-        return {k: v * self.count for k, v in self.bundle.items()}
+        return self.workers(self.count)
+
+    def workers(self, count: int) -> dict[str, float]:
+        return {k: v * count for k, v in self.bundle.items()}
+
+    def fitting(self, free: Resources) -> int:
+        """How many workers, up to ``max_count``, the ``free`` resources hold (may be fewer
+        than ``count``)."""
+        most = self.max_count or self.count
+        for key, value in self.bundle.items():
+            if value > EPSILON:
+                most = min(most, int((free.get(key, 0.0) + EPSILON) // value))
+        return max(most, 0)
 
     def describe(self) -> str:
-        return f"{self.count} worker(s) x {describe(self.bundle)}"
+        counted = f"{self.count}-{self.max_count}" if self.max_count else str(self.count)
+        return f"{counted} worker(s) x {describe(self.bundle)}"
 
     def unplaceable(self, capacity: Capacity) -> str | None:
         """Why the cluster as it is can never place this request, or None."""

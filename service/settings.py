@@ -166,6 +166,13 @@ class Settings(BaseSettings):
         return next(c for c in self.cluster_records if c.serves("sweep"))
 
     @property
+    def fixed_sweep_cluster(self) -> str | None:
+        """The sweep cluster's name when it does not autoscale: a trial that cannot be placed
+        on it now never will be."""
+        sweep = self.sweep_cluster
+        return None if sweep.autoscaling else sweep.name
+
+    @property
     def final_cluster_names(self) -> list[str]:
         """The clusters final runs and deployments may use; the first is the default."""
         return [c.name for c in self.cluster_records if c.serves("final")]

@@ -12,12 +12,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from raysweep.search_space import Constant, Grid, Parameter
 from raysweep.spec import (
     CodeRef,
-    Constant,
     ExperimentSpec,
-    Grid,
-    Parameter,
     Problem,
     SpecError,
     parse_search_space,

@@ -1,10 +1,11 @@
-"""The one place experiment and trial states change, with the declared table of allowed moves."""
+"""The one place experiment, trial, final-run, deployment and schedule-firing states change,
+each with its declared table of allowed moves."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -12,8 +13,16 @@ from sqlalchemy.orm import Session
 from raysweep.schemas import DeploymentState as D
 from raysweep.schemas import ExperimentState as E
 from raysweep.schemas import FinalRunState as F
+from raysweep.schemas import FiringOutcome as O
 from raysweep.schemas import TrialState as T
-from service.db.models import ExperimentRow, FinalRunRow, ModelDeploymentRow, TrialRow, utcnow
+from service.db.models import (
+    ExperimentRow,
+    FinalRunRow,
+    ModelDeploymentRow,
+    ScheduleFiringRow,
+    TrialRow,
+    utcnow,
+)
 
 
 class IllegalTransition(ValueError):
@@ -45,16 +54,19 @@ TRIAL_MOVES: dict[T, frozenset[T]] = {
 
 
 FINAL_RUN_MOVES: dict[F, frozenset[F]] = {
-    F.queued: frozenset({F.running, F.failed}),
+    F.queued: frozenset({F.running, F.failed, F.cancelled}),
     # running -> running is not a move: a resubmitted job continues the same run
-    F.running: frozenset({F.completed, F.failed}),
+    F.running: frozenset({F.completed, F.failed, F.cancelling}),
+    # the controller stops the job; a run that ended first keeps its outcome
+    F.cancelling: frozenset({F.cancelled, F.completed, F.failed}),
     F.completed: frozenset(),
     F.failed: frozenset(),
+    F.cancelled: frozenset(),
 }
 
 
 def move_final_run(row: FinalRunRow, target: F) -> None:
-    _move_timed(row, "final run", FINAL_RUN_MOVES, F(row.state), target, F.running)
+    _move_timed(row, "final run", FINAL_RUN_MOVES, target, F.running)
 
 
 DEPLOYMENT_MOVES: dict[D, frozenset[D]] = {
@@ -67,44 +79,82 @@ DEPLOYMENT_MOVES: dict[D, frozenset[D]] = {
 
 
 def move_deployment(row: ModelDeploymentRow, target: D) -> None:
-    current = D(row.state)
-    if target not in DEPLOYMENT_MOVES[current]:
-        raise IllegalTransition("deployment", current.value, target.value)
-    row.state = target.value
+    if target not in DEPLOYMENT_MOVES[row.state]:
+        raise IllegalTransition("deployment", row.state, target)
+    row.state = target
+
+
+# a firing is recorded in its first outcome (submitted, waiting, skipped, missed, failed);
+# these are the moves after that. Kind sweep: submitted is final. Kind retrain: submitted goes
+# on at once to tuning (a re-tuning sweep) or training (a final run), or failed.
+FIRING_MOVES: dict[O, frozenset[O]] = {
+    O.waiting: frozenset({O.submitted}),
+    O.submitted: frozenset({O.tuning, O.training, O.failed}),
+    O.tuning: frozenset({O.training, O.failed, O.cancelled}),
+    O.training: frozenset({O.promoted, O.kept, O.failed, O.cancelled}),
+    O.skipped: frozenset(),
+    O.missed: frozenset(),
+    O.failed: frozenset(),
+    O.promoted: frozenset(),
+    O.kept: frozenset(),
+    O.cancelled: frozenset(),
+}
+
+
+def move_firing(row: ScheduleFiringRow, target: O) -> None:
+    # a firing being built has no outcome yet: its first one is not a move
+    current = row.outcome
+    if current is not None and target not in FIRING_MOVES[current]:
+        raise IllegalTransition("schedule firing", current, target)
+    row.outcome = target
 
 
 def move_experiment(row: ExperimentRow, target: E) -> None:
-    _move_timed(row, "experiment", EXPERIMENT_MOVES, E(row.state), target, E.running)
+    _move_timed(row, "experiment", EXPERIMENT_MOVES, target, E.running)
 
 
 def move_trial(row: TrialRow, target: T) -> None:
-    _move_timed(row, "trial", TRIAL_MOVES, T(row.state), target, T.running)
+    _move_timed(row, "trial", TRIAL_MOVES, target, T.running)
 
 
-class _Timed(Protocol):
-    state: str
+State = TypeVar("State", E, T, F)
+
+
+class _Timed(Protocol[State]):
+    state: State
     started_at: datetime | None
     finished_at: datetime | None
 
 
 def _move_timed(
-    row: _Timed,
+    row: _Timed[State],
     kind: str,
-    moves: Mapping[Any, frozenset[Any]],
-    current: Any,
-    target: Any,
-    running: Any,
+    moves: Mapping[State, frozenset[State]],
+    target: State,
+    running: State,
 ) -> None:
     """Move ``row`` along its table; stamp ``started_at`` on first running, ``finished_at`` on
     a final state."""
-    if target not in moves[current]:
-        raise IllegalTransition(kind, current.value, target.value)
-    row.state = target.value
+    if target not in moves[row.state]:
+        raise IllegalTransition(kind, row.state, target)
+    row.state = target
     now = utcnow()
     if target is running and row.started_at is None:
         row.started_at = now
     if target.is_final:
         row.finished_at = now
+
+
+# where a sweep asked to stop ends once its driver is gone (or never started): the one map the
+# driver's finish, the reconciler and the cancel use case share
+STOPPED: dict[E, E] = {E.cancelling: E.cancelled, E.pausing: E.paused}
+
+
+def end_sweep(session: Session, row: ExperimentRow, target: E) -> None:
+    """Move the sweep to ``target`` (a final state, or paused) with its open trials: back to
+    pending when it pauses (its next driver resumes them), cancelled otherwise."""
+    end_open_trials(session, row.id, T.pending if target is E.paused else T.cancelled)
+    move_experiment(row, target)
 
 
 def end_open_trials(session: Session, experiment_id: str, target: T) -> int:

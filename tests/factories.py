@@ -12,17 +12,18 @@ import httpx
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ScheduleCreate
+from raysweep.schedules import ScheduleCreate
 from raysweep.spec import PromotionOverrides
 from service.db.models import FinalRunRow, ScheduleFiringRow, TrialRow
 from service.engine.final_run import finish, read_job
 from service.settings import REPO_ROOT
 from service.specs import check_spec
 from service.usecases.experiments import add_experiment
+from service.usecases.firings import due_schedule_ids, fire_schedule
 from service.usecases.models import set_alias
 from service.usecases.promotion import promote_experiment
 from service.usecases.retrain import advance_retrains
-from service.usecases.schedules import create_schedule, due_schedule_ids, fire_schedule
+from service.usecases.schedules import create_schedule
 from tests.conftest import minimal_spec
 
 T0 = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
@@ -43,14 +44,16 @@ def tick(db: sessionmaker[Session], now: datetime) -> int:
     )
 
 
-def completed_sweep(db: sessionmaker[Session], configs: list[tuple[dict[str, Any], float]]) -> str:
+def completed_sweep(
+    db: sessionmaker[Session], configs: list[tuple[dict[str, Any], float]], auto: bool = False
+) -> str:
     """A completed digits sweep (val_loss, min) whose trials ended with these best metrics."""
     spec = check_spec(
         minimal_spec(
             metric="val_loss",
             mode="min",
             search={"algorithm": "random"},
-            promotion={"num_workers": 2, "epochs": 3, "model_name": "digits"},
+            promotion={"num_workers": 2, "epochs": 3, "model_name": "digits", "auto": auto},
         ),
         SPACES,
     )
@@ -98,7 +101,7 @@ def production_model(db: sessionmaker[Session], test_loss: float = 0.30) -> str:
         db, [({"lr": 0.01, "hidden": 64}, 0.2), ({"lr": 0.1, "hidden": 16}, 0.5)]
     )
     final = promote_experiment(db, experiment_id, PromotionOverrides(), "tester", CLUSTERS)
-    complete_final_run(db, final.items[0].id, test_loss)
+    complete_final_run(db, final.runs.items[0].id, test_loss)
     set_alias(db, "digits", "production", 1, "tester")
     return experiment_id
 

@@ -1,10 +1,16 @@
-"""The gate's decisions on their own (no Ray): arrival order, capacity, nodes, waits, expiry.
+"""The gate's decisions on their own (no Ray): arrival order, capacity, nodes, waits, expiry,
+elastic grants.
 The real-Ray behaviour is tested in tests/engine/test_contention.py."""
 
 from __future__ import annotations
 
+import pytest
+
+from raysweep.spec import ExperimentSpec
 from service.engine.gate import LEASE_TTL_S, Ledger
+from service.engine.trial import TrialPlan
 from service.resources import Capacity, Request
+from tests.conftest import minimal_spec
 
 TWO_CPU = Capacity(({"CPU": 2.0, "memory": 8e9},))
 TWO_NODES = Capacity(({"CPU": 1.0}, {"CPU": 1.0}))
@@ -112,3 +118,51 @@ def test_killed_holders_release_their_leases_at_once() -> None:
     ledger.request("exp/t2/actor2", trial("t2"), TWO_CPU, 0)
     assert ledger.release_holders(["actor1"]) == 1
     assert ledger.request("exp/t2/actor2", trial("t2"), TWO_CPU, 0).state == "granted"
+
+
+def test_an_elastic_run_gets_what_is_free_up_to_its_maximum_and_no_more() -> None:
+    """Granted between its minimum and maximum by what is free; the lease (and so its Train
+    run) holds that many, and the next run is admitted into the rest."""
+    ledger = Ledger(Clock())
+    first = Request("exp", "a", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=8)
+    granted = ledger.request("a", first, TWO_CPU, 0)
+    assert (granted.state, granted.workers) == ("granted", 3)  # 3 x 0.5 of the 1.99 free
+    small = ledger.request("b", trial("b", workers=1), TWO_CPU, 0)
+    assert small.state == "waiting"  # 0.48 free, the 3 workers were granted
+    assert "needs 1 worker(s)" in small.message and "free {CPU: 0.48}" in small.message
+    ledger.release("a")
+    assert ledger.request("b", trial("b", workers=1), TWO_CPU, 0).state == "granted"
+    ledger.release("b")
+    second = Request("exp", "c", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=2)
+    assert ledger.request("c", second, TWO_CPU, 0).workers == 2  # its maximum; 3 would fit
+    assert "1-2 worker(s)" in second.describe()
+
+
+def test_an_elastic_trial_asks_for_its_bounds_and_runs_pinned_to_its_grant() -> None:
+    spec = ExperimentSpec.model_validate(
+        minimal_spec(resources={"num_workers": [1, 4], "cpus_per_worker": 0.5})
+    )
+    plan = TrialPlan.from_spec(
+        spec, epochs=2, num_workers=(1, 4), storage_path="/tmp", owner="exp", resource_wait_s=0
+    )
+    request = plan.lease_request("t1", {"CPU": 0.01})
+    assert (request.count, request.max_count) == (1, 4)
+    assert plan.with_workers(3).num_workers == (1, 3)  # may shrink to 1, never past 3
+    assert plan.with_workers(1).num_workers == 1
+    fixed = TrialPlan.from_spec(
+        spec, epochs=2, num_workers=2, storage_path="/tmp", owner="exp", resource_wait_s=0
+    )
+    assert fixed.lease_request("t2", {}).max_count is None and fixed.with_workers(2) is fixed
+
+
+def test_work_the_gate_did_not_admit_holds_its_share() -> None:
+    """Another job or a model replica holding 1 CPU of the 2: Ray's free resources say so, and
+    a run that would fit the leases' arithmetic alone waits until that work ends."""
+    ledger = Ledger(Clock())
+    busy = Capacity(TWO_CPU.nodes, available={"CPU": 1.0, "memory": 8e9})
+    waiting = ledger.request("a", trial("a", workers=2, cpus=0.75), busy, 0)
+    assert waiting.state == "waiting" and "free {CPU: 1} of {CPU: 2}" in waiting.message
+    idle = Capacity(TWO_CPU.nodes, available={"CPU": 1.99, "memory": 8e9})  # its function
+    assert ledger.request("a", trial("a", workers=2, cpus=0.75), idle, 0).state == "granted"
+    # granted, not placed yet: Ray still shows the 1.5 CPU free, the lease holds them
+    assert ledger.free(idle)["CPU"] == pytest.approx(0.49)

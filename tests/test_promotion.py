@@ -1,13 +1,22 @@
 """The LR-scaling maths of a final run: each worker keeps its share of the sweep's global batch,
-so the global batch grows with the workers and the kit scales the LR from the sweep's."""
+so the global batch grows with the workers and the kit scales the LR from the sweep's. And the
+promoter, which queues a completed sweep's final runs when its spec asks for it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.spec import ExperimentSpec, PromotionOverrides
+from service.controller.finals import BATCH, Promoter
+from service.db.models import EventRow, ExperimentRow, FinalRunRow
 from service.promotion import final_config, final_epochs
+from service.settings import Settings
 from tests.conftest import minimal_spec
+from tests.factories import completed_sweep
 from trainers.practices import TrainSettings
 
 
@@ -50,3 +59,28 @@ def test_budget_overrides_and_user_code() -> None:
         }
     )
     assert final_config(code, {"lr": 0.1}, code.promotion) == {"lr": 0.1}
+
+
+def test_the_promoter_deals_with_each_completed_sweep_once(
+    db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    """It records what it did in the sweep's ``promotion`` column, so a batch of sweeps left to
+    their users (``promotion.auto`` off) never hides a later one that asked for it."""
+    left = [completed_sweep(db, [({"lr": 0.1}, 0.5)]) for _ in range(BATCH)]
+    auto = completed_sweep(db, [({"lr": 0.01}, 0.2), ({"lr": 0.1}, 0.5)], auto=True)
+    nothing = completed_sweep(db, [], auto=True)  # no completed trial: skipped, saying why
+    promoter = Promoter(db, Settings(home=tmp_path))
+    assert promoter.run_once() + promoter.run_once() == 2  # 20, then 2 more looked at
+    assert promoter.run_once() == 0
+    with db.begin() as session:
+        status = dict(session.execute(select(ExperimentRow.id, ExperimentRow.promotion)).all())
+        runs = session.scalars(select(FinalRunRow.experiment_id)).all()
+        skipped = session.scalars(
+            select(EventRow.message).where(
+                EventRow.experiment_id == nothing, EventRow.kind == "promotion_skipped"
+            )
+        ).all()
+    assert {status[i] for i in left} == {"manual"}
+    assert (status[auto], status[nothing]) == ("promoted", "skipped")
+    assert runs == [auto]
+    assert len(skipped) == 1 and "no completed trial" in skipped[0]

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ScheduleCreate
+from raysweep.schedules import ScheduleCreate
 from raysweep.spec import PromotionOverrides
 from service.db.models import (
     ExperimentRow,
@@ -20,10 +20,11 @@ from service.db.models import (
     ModelVersionRow,
     TrialRow,
 )
+from service.engine.final_run import read_job
 from service.errors import Conflict, InvalidInput
 from service.usecases.experiments import delete_experiment
 from service.usecases.models import get_alias, get_version
-from service.usecases.promotion import promote_experiment
+from service.usecases.promotion import cancel_final_run, promote_experiment
 from service.usecases.schedules import create_schedule
 from tests.conftest import minimal_spec, row_counts
 from tests.factories import (
@@ -126,6 +127,33 @@ def test_a_failed_retrain_fails_its_firing_and_a_queued_one_starts_after_it(
     assert get_alias(db, "digits", "production").version == 1
 
 
+def test_cancel_previous_cancels_the_previous_retrains_run_and_a_cancelled_run_ends_its_firing(
+    db: sessionmaker[Session],
+) -> None:
+    """``overlap: cancel_previous``: the next due time cancels the running retrain's final run
+    (``cancelling``: the controller stops its job) or its queued one at once, then starts its
+    own; a final run cancelled by hand ends its firing ``cancelled`` too."""
+    production_model(db)
+    retrain_schedule(db, overlap="cancel_previous")
+    tick(db, minute(1))
+    first_run = firing_rows(db)[0].final_run_id
+    assert read_job(db, first_run or 0) is not None  # its job started: running
+    tick(db, minute(2))
+    first, second = firing_rows(db)
+    assert first.outcome == "cancelled" and "cancel_previous" in first.message
+    assert final_run(db, first_run).state == "cancelling"
+    assert read_job(db, first_run or 0) is None  # a job (re)started now trains nothing
+    assert second.outcome == "training" and f"firing {first.id}" in second.message
+    tick(db, minute(3))  # the second's run is still queued: cancelled at once
+    assert final_run(db, second.final_run_id).state == "cancelled"
+    third = firing_rows(db)[2]
+    cancel_final_run(db, third.final_run_id or 0, "tester")  # by hand
+    tick(db, minute(3))
+    assert firing_rows(db)[2].outcome == "cancelled"
+    assert f"final run {third.final_run_id} was cancelled" in firing_rows(db)[2].message
+    assert get_alias(db, "digits", "production").version == 1
+
+
 def test_retune_first_warm_starts_from_the_best_configs_then_retrains_the_new_best(
     db: sessionmaker[Session],
 ) -> None:
@@ -191,12 +219,10 @@ def test_retrain_schedules_are_checked_completely(db: sessionmaker[Session]) -> 
     production_model(db)
     found = problems(
         retrain={"model": "digits", "alias": "staging", "cluster": "nowhere"},
-        overlap="cancel_previous",
         spec=minimal_spec(),
     )
     assert "has no alias 'staging' (its aliases: production)" in found["retrain.alias"]
     assert "no final cluster named 'nowhere'" in found["retrain.cluster"]
-    assert "cancel_previous is for sweeps" in found["overlap"]
     assert found["spec"] == "kind retrain takes no spec"
     assert problems()["retrain"] == "kind retrain needs retrain"
     assert (
@@ -224,7 +250,7 @@ def test_a_firing_whose_champion_is_gone_fails_with_the_reason(
     experiment_id = production_model(db)
     other = completed_sweep(db, [({"lr": 0.05, "hidden": 32}, 0.3)])
     final = promote_experiment(db, other, PromotionOverrides(), "tester", CLUSTERS)
-    complete_final_run(db, final.items[0].id, 0.4)  # digits version 2, not production
+    complete_final_run(db, final.runs.items[0].id, 0.4)  # digits version 2, not production
     retrain_schedule(db)
     # a sweep whose version an alias names cannot be deleted (409 naming it), and nothing goes
     with pytest.raises(Conflict, match=r"aliases name: digits v1 \(production\)"):

@@ -10,17 +10,12 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ScheduleCreate
+from raysweep.schedules import ScheduleCreate
 from service.db.models import ExperimentRow, ScheduleFiringRow
 from service.settings import REPO_ROOT
 from service.usecases.experiments import cancel_experiment
-from service.usecases.schedules import (
-    create_schedule,
-    due_schedule_ids,
-    fire_schedule,
-    get_schedule,
-    set_enabled,
-)
+from service.usecases.firings import due_schedule_ids, fire_schedule
+from service.usecases.schedules import create_schedule, get_schedule, set_enabled
 from tests.conftest import minimal_spec
 
 T0 = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)

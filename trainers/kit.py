@@ -8,6 +8,7 @@ A bundled trainer is a module with ``build_task(config) -> Task`` (plain torch, 
 
 from __future__ import annotations
 
+import json
 import math
 import tempfile
 from collections.abc import Mapping
@@ -18,11 +19,16 @@ import ray.train
 import ray.train.torch
 import torch
 
-from trainers import practices
-from trainers.practices import Task, TrainSettings, world
+from trainers import distributed, performance, practices
+from trainers.distributed import world
+from trainers.practices import Task, TrainSettings
 from trainers.registry import TASK_KEY, load_reference
 
 STATE_FILE = "state.pt"
+# beside the state: the reports of the epochs since the previous checkpoint, which carried none.
+# A report reaches Ray Train before the sweep's driver stores it; when the driver dies (or the
+# sweep pauses) in between, the next driver reads the reports back from the checkpoints.
+REPORTS_FILE = "reports.json"
 
 
 class Runtime(Protocol):
@@ -80,7 +86,7 @@ def load_checkpoint(config: Mapping[str, Any], runtime: Runtime) -> dict[str, An
     rank, _ = world()
     rng_states = state.get("rng_states", [])
     if rank < len(rng_states):
-        practices.set_rng_state(rng_states[rank])
+        distributed.set_rng_state(rng_states[rank])
     return state
 
 
@@ -100,23 +106,31 @@ def report(
     settings: TrainSettings,
     state: dict[str, Any],
     runtime: Runtime,
+    unsaved: list[dict[str, float]],
 ) -> None:
     """Report one epoch's metrics; every ``checkpoint_frequency`` epochs (and at the last epoch)
-    attach a checkpoint with ``state`` plus every rank's RNG state.
+    attach a checkpoint with ``state`` plus every rank's RNG state, and with ``unsaved`` (the
+    reports since the previous checkpoint, which this call empties) as ``REPORTS_FILE``.
 
     Every rank must call this (Train V2 collects a report from each worker).
     """
     due = epoch % settings.checkpoint_frequency == 0 or epoch == settings.epochs
-    rng_states = all_gather(practices.rng_state()) if due else []
+    rng_states = all_gather(distributed.rng_state()) if due else []
     rank, _ = world()
     if not due or rank != 0:
         runtime.report(metrics, None)
+        if due:
+            unsaved.clear()
+        else:
+            unsaved.append(metrics)
         return
     with tempfile.TemporaryDirectory() as directory:
         torch.save(
             {**state, "epoch": epoch, "rng_states": rng_states}, Path(directory) / STATE_FILE
         )
+        (Path(directory) / REPORTS_FILE).write_text(json.dumps(unsaved))
         runtime.report(metrics, ray.train.Checkpoint.from_directory(directory))
+    unsaved.clear()
 
 
 def prepare(task: Task, settings: TrainSettings, runtime: Runtime) -> torch.nn.Module:
@@ -135,7 +149,7 @@ def epoch_metrics(
 ) -> dict[str, float]:
     _, world_size = world()
     # one all-reduce for every per-rank figure of the epoch
-    loss_sum, seconds_sum, wait_sum = practices.all_reduce_sum(
+    loss_sum, seconds_sum, wait_sum = distributed.all_reduce_sum(
         [stats.mean_loss, stats.seconds, stats.allreduce_wait_s]
     )
     train_loss = loss_sum / world_size
@@ -162,7 +176,7 @@ def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
     settings = TrainSettings.from_config(config)
     device = runtime.device()
     _, world_size = world()
-    amp = practices.MixedPrecision.for_device(settings.precision, device)
+    amp = performance.MixedPrecision.for_device(settings.precision, device)
     train = task.splits["train"].to(device, settings.pin_memory)
     steps_per_epoch = (len(train) // settings.micro_batch(world_size)) // settings.grad_accum_steps
     if steps_per_epoch < 1:
@@ -188,8 +202,9 @@ def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
         warm = ray.train.Checkpoint(str(config["warm_start_from"]))
         task.model.load_state_dict(read_state(warm)["model"])
     model = prepare(task, settings, runtime)
-    timer = practices.AllReduceTimer()
+    timer = performance.AllReduceTimer()
     timed = timer.attach(model)
+    unsaved: list[dict[str, float]] = []  # a resumed run starts at a checkpoint: nothing unsaved
     for epoch in range(start_epoch, settings.epochs + 1):
         stats = practices.train_epoch(
             model,
@@ -215,6 +230,7 @@ def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
                 "config": dict(config),
             },
             runtime=runtime,
+            unsaved=unsaved,
         )
 
 
@@ -227,7 +243,7 @@ def train_on(config: Mapping[str, Any], runtime: Runtime) -> None:
     """Build the task the config names (seeded, so every rank starts from the same weights),
     then train it on ``runtime``'s workers."""
     settings = TrainSettings.from_config(config)
-    practices.seed_everything(settings.seed)
+    distributed.seed_everything(settings.seed)
     task: Task = load_reference(str(config[TASK_KEY]))(dict(config))
-    practices.seed_this_rank(settings.seed)
+    distributed.seed_this_rank(settings.seed)
     train_task(task, config, runtime)

@@ -1,6 +1,7 @@
 """The scaling practices every bundled trainer gets, in plain torch (no Ray): the config keys a
-search space may tune, LR scaling and schedules, mixed precision, gradient accumulation and
-clipping, all-reduce timing, and the epoch and evaluation loops.
+search space may tune, LR scaling and schedules, gradient accumulation and clipping, and the
+epoch and evaluation loops (with ``trainers.performance``'s mixed precision and all-reduce
+timing, over ``trainers.distributed``'s ranks and data shards).
 
 Plain torch on purpose: ``bench/amp_gpu.py`` runs these loops with ``torch.distributed`` alone on
 machines where Ray is not installed. ``trainers.kit`` adds Ray Train on top.
@@ -10,23 +11,18 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import logging
 import math
-import random
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import torch
-import torch.distributed as dist
 from torch import nn
-from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
 
+from trainers.distributed import all_reduce_sum, global_batches, shard_indices, world
+from trainers.performance import AllReduceTimer, MixedPrecision
 from trainers.registry import KIT_CHOICES, LrScaling, LrSchedule, Precision
-
-log = logging.getLogger("raysweep.trainer")
 
 EVAL_BATCH = 1024
 
@@ -175,80 +171,6 @@ def lr_factor(settings: TrainSettings, steps_per_epoch: int) -> Callable[[int], 
     return factor
 
 
-# --- processes and randomness ---------------------------------------------------------------
-
-
-def world() -> tuple[int, int]:
-    """(rank, world size); (0, 1) outside a process group."""
-    if dist.is_available() and dist.is_initialized():
-        return dist.get_rank(), dist.get_world_size()
-    return 0, 1
-
-
-def seed_everything(seed: int) -> None:
-    random.seed(seed)
-    np.random.seed(seed % 2**32)
-    torch.manual_seed(seed)
-
-
-def seed_this_rank(seed: int) -> None:
-    """After the model is built from ``seed`` (the same initial weights everywhere): each rank
-    draws its own dropout masks, reproducibly."""
-    rank, _ = world()
-    seed_everything(seed * 1_000_003 + rank + 1)
-
-
-def rng_state() -> dict[str, Any]:
-    state = {
-        "python": random.getstate(),
-        "numpy": np.random.get_state(),
-        "torch": torch.get_rng_state(),
-    }
-    if torch.cuda.is_available() and torch.cuda.is_initialized():
-        state["cuda"] = torch.cuda.get_rng_state()
-    return state
-
-
-def set_rng_state(state: Mapping[str, Any]) -> None:
-    random.setstate(state["python"])
-    np.random.set_state(state["numpy"])
-    torch.set_rng_state(state["torch"])
-    if "cuda" in state and torch.cuda.is_available():
-        torch.cuda.set_rng_state(state["cuda"])
-
-
-def all_reduce_sum(values: list[float]) -> list[float]:
-    """Sum per-rank values over all ranks (exact global metrics, not rank 0's)."""
-    tensor = torch.tensor(values, dtype=torch.float64)
-    if world()[1] > 1:
-        backend_device = "cuda" if dist.get_backend() == "nccl" else "cpu"
-        tensor = tensor.to(backend_device)
-        dist.all_reduce(tensor, op=dist.ReduceOp.SUM)
-    return [float(v) for v in tensor.cpu().tolist()]
-
-
-def global_batches(
-    num_samples: int, batch_size: int, seed: int, epoch: int
-) -> Iterator[torch.Tensor]:
-    """This rank's share of each global batch of one epoch.
-
-    The order depends only on (seed, epoch), and each global batch is split across ranks, so one
-    worker and W workers see the same global batches: DDP's gradient average then equals the
-    single-worker gradient, and a resumed epoch sees the same order as an uninterrupted one.
-    Incomplete last batches are dropped so every rank always has the same number of steps.
-    """
-    rank, size = world()
-    generator = torch.Generator().manual_seed(seed * 100_003 + epoch)
-    order = torch.randperm(num_samples, generator=generator)
-    for start in range(0, num_samples - batch_size + 1, batch_size):
-        yield order[start : start + batch_size][rank::size]
-
-
-def shard_indices(num_samples: int) -> torch.Tensor:
-    rank, size = world()
-    return torch.arange(num_samples)[rank::size]
-
-
 # --- the task a trainer defines ---------------------------------------------------------------
 
 
@@ -286,88 +208,6 @@ class Task:
     metrics: Callable[[Mapping[str, float]], dict[str, float]]
     base_lr: float
     make_optimizer: Callable[[Any, float], torch.optim.Optimizer]
-
-
-# --- mixed precision --------------------------------------------------------------------------
-
-
-@dataclass
-class MixedPrecision:
-    """Autocast (bf16 or fp16) with a GradScaler for fp16, on GPU only."""
-
-    precision: Precision
-    device: torch.device
-    scaler: torch.amp.GradScaler | None = None
-    enabled: bool = False
-    note: str = ""
-
-    @classmethod
-    def for_device(cls, precision: Precision, device: torch.device) -> MixedPrecision:
-        if precision == "fp32":
-            return cls(precision, device)
-        if device.type != "cuda":
-            note = (
-                f"precision {precision} asked for, but this trial runs on {device.type}: "
-                "mixed precision is off (it speeds up GPU tensor cores only); training in fp32"
-            )
-            log.warning(note)
-            return cls("fp32", device, note=note)
-        scaler = torch.amp.GradScaler("cuda") if precision == "fp16" else None
-        return cls(precision, device, scaler=scaler, enabled=True)
-
-    def autocast(self) -> contextlib.AbstractContextManager[Any]:
-        if not self.enabled:
-            return contextlib.nullcontext()
-        dtype = torch.bfloat16 if self.precision == "bf16" else torch.float16
-        return torch.autocast(device_type=self.device.type, dtype=dtype)
-
-    def backward(self, loss: torch.Tensor) -> None:
-        (self.scaler.scale(loss) if self.scaler is not None else loss).backward()
-
-    def unscale(self, optimizer: torch.optim.Optimizer) -> None:
-        if self.scaler is not None:
-            self.scaler.unscale_(optimizer)
-
-    def step(self, optimizer: torch.optim.Optimizer) -> None:
-        if self.scaler is None:
-            optimizer.step()
-            return
-        self.scaler.step(optimizer)
-        self.scaler.update()
-
-    def state_dict(self) -> dict[str, Any]:
-        return self.scaler.state_dict() if self.scaler is not None else {}
-
-    def load_state_dict(self, state: Mapping[str, Any]) -> None:
-        if self.scaler is not None and state:
-            self.scaler.load_state_dict(dict(state))
-
-
-# --- all-reduce timing ------------------------------------------------------------------------
-
-
-@dataclass
-class AllReduceTimer:
-    """A DDP communication hook that notes when each gradient bucket becomes ready.
-
-    When the last bucket is ready the backward computation is over; what ``backward()`` still
-    takes after that is time spent waiting for gradient all-reduce (the part not overlapped with
-    computation). On GPU the host sees kernel launches, not completions, so the figure there is
-    an upper bound.
-    """
-
-    last_bucket_ready: float = 0.0
-
-    def hook(self, state: Any, bucket: dist.GradBucket) -> torch.futures.Future[torch.Tensor]:
-        self.last_bucket_ready = time.perf_counter()
-        return default_hooks.allreduce_hook(state, bucket)
-
-    def attach(self, model: nn.Module) -> bool:
-        if not isinstance(model, nn.parallel.DistributedDataParallel):
-            return False
-        # DDP checks the hook's annotations against dist.GradBucket; ours are strings (PEP 563)
-        model.register_comm_hook(state=None, hook=lambda state, bucket: self.hook(state, bucket))
-        return True
 
 
 @dataclass

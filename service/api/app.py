@@ -55,13 +55,14 @@ def create_app(
     install_error_handlers(app)
     # JSON above 1 KiB compressed for clients that accept gzip (a page of 500 trials: ~10x less)
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=5)
-    app.add_middleware(SecurityHeadersMiddleware)
-    app.add_middleware(RequestTimingMiddleware, metrics=metrics)
     app.add_middleware(
         BodyLimitMiddleware,
         max_bytes=settings.max_body_bytes,
         limits={code.router.prefix: settings.max_code_bytes},
     )
+    app.add_middleware(RequestTimingMiddleware, metrics=metrics)
+    # outermost (the last added): every answer carries the headers, the body limit's own 413s too
+    app.add_middleware(SecurityHeadersMiddleware)
     routers = (
         health.router,
         experiments.router,

@@ -13,9 +13,9 @@ from service.settings import Settings
 from service.states import IllegalTransition, move_experiment
 
 OCCUPYING = [
-    ExperimentState.running.value,
-    ExperimentState.cancelling.value,
-    ExperimentState.pausing.value,
+    ExperimentState.running,
+    ExperimentState.cancelling,
+    ExperimentState.pausing,
 ]
 
 
@@ -40,7 +40,7 @@ class Dispatcher:
                 return 0
             queued = session.execute(
                 select(ExperimentRow.id, ExperimentRow.driver_attempts)
-                .where(ExperimentRow.state == ExperimentState.queued.value)
+                .where(ExperimentRow.state == ExperimentState.queued)
                 .order_by(ExperimentRow.created_at, ExperimentRow.id)
                 .limit(free)
             ).all()

@@ -13,12 +13,12 @@ import logging
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, TrialState
+from raysweep.schemas import ExperimentState
 from service.db import repositories as repo
-from service.db.models import EventRow, ExperimentRow, utcnow
+from service.db.models import ExperimentRow, utcnow
 from service.engine.launcher import Launcher
 from service.settings import Settings
-from service.states import end_open_trials, move_experiment
+from service.states import STOPPED, end_sweep
 
 log = logging.getLogger("raysweep.reconciler")
 ACTIVE = [ExperimentState.running, ExperimentState.cancelling, ExperimentState.pausing]
@@ -35,7 +35,7 @@ class Reconciler:
         with self.db.begin() as session:
             active = session.execute(
                 select(ExperimentRow.id, ExperimentRow.driver_job_id, ExperimentRow.state)
-                .where(ExperimentRow.state.in_([s.value for s in ACTIVE]))
+                .where(ExperimentRow.state.in_(ACTIVE))
                 .order_by(ExperimentRow.updated_at)
                 .limit(BATCH)
             ).all()
@@ -46,38 +46,26 @@ class Reconciler:
             job = self.launcher.status(job_id)
             if not job.alive:
                 acted += self.driver_gone(experiment_id, job_id, job.state, job.message)
-            elif state != ExperimentState.running.value:
+            elif state != ExperimentState.running:
                 acted += self.enforce_request(experiment_id, job_id)
         return acted
 
     def driver_gone(self, experiment_id: str, job_id: str, job_state: str, message: str) -> int:
         with self.db.begin() as session:
             row = repo.get_experiment_row(session, experiment_id, for_update=True)
-            if row.driver_job_id != job_id or ExperimentState(row.state) not in ACTIVE:
+            if row.driver_job_id != job_id or row.state not in ACTIVE:
                 return 0  # the driver finished its bookkeeping meanwhile
             # Ray's message can carry the job's last 20k characters of logs: keep the first line
             summary = message.strip().splitlines()[0][:300] if message.strip() else ""
             reason = f"driver job {job_id} is {job_state}" + (f": {summary}" if summary else "")
-            if row.state != ExperimentState.running.value:
+            if row.state != ExperimentState.running:
                 # it was asked to stop; with the driver gone that request is fulfilled
-                target = (
-                    ExperimentState.cancelled
-                    if row.state == ExperimentState.cancelling.value
-                    else ExperimentState.paused
-                )
-                end_open_trials(
-                    session,
-                    experiment_id,
-                    TrialState.cancelled
-                    if target is ExperimentState.cancelled
-                    else TrialState.pending,
-                )
-                move_experiment(row, target)
+                target = STOPPED[row.state]
+                end_sweep(session, row, target)
                 repo.add_event(session, experiment_id, target.value, f"{reason}; {target.value}")
                 return 1
             if row.driver_restarts >= self.settings.max_driver_restarts:
-                end_open_trials(session, experiment_id, TrialState.cancelled)
-                move_experiment(row, ExperimentState.failed)
+                end_sweep(session, row, ExperimentState.failed)
                 row.error = (
                     f"{reason}; not resubmitted: the driver was already restarted "
                     f"{row.driver_restarts} time(s), the limit set by "
@@ -110,13 +98,7 @@ class Reconciler:
     def enforce_request(self, experiment_id: str, job_id: str) -> int:
         with self.db.begin() as session:
             asked = session.scalar(
-                select(EventRow.created_at)
-                .where(
-                    EventRow.experiment_id == experiment_id,
-                    EventRow.kind.in_(["cancel_requested", "pause_requested"]),
-                )
-                .order_by(EventRow.id.desc())
-                .limit(1)
+                select(ExperimentRow.stop_requested_at).where(ExperimentRow.id == experiment_id)
             )
         if asked is None or (utcnow() - asked).total_seconds() < self.settings.cancel_grace_s:
             return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from sqlalchemy import (
@@ -11,6 +12,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     Dialect,
+    Enum,
     Float,
     ForeignKey,
     Index,
@@ -24,9 +26,37 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from raysweep.schemas import (
+    DeploymentState,
+    ExperimentState,
+    FinalRunState,
+    FiringOutcome,
+    Misfire,
+    Overlap,
+    PromotionStatus,
+    ScheduleKind,
+    TrialState,
+)
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def stored_enum(enum: type[StrEnum], length: int = 16) -> Any:
+    """A column typed ``enum``: rows load as its members, and a value not in it is refused on
+    write. Stored as its values in a plain VARCHAR (no database enum type, no CHECK), so adding
+    a member needs no migration."""
+    return mapped_column(
+        Enum(
+            enum,
+            native_enum=False,
+            create_constraint=False,
+            length=length,
+            values_callable=lambda members: [member.value for member in members],
+            validate_strings=True,
+        )
+    )
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -80,7 +110,7 @@ class ExperimentRow(Base):
     metric: Mapped[str] = mapped_column(String(128))
     mode: Mapped[str] = mapped_column(String(3))
     spec: Mapped[dict[str, Any]]
-    state: Mapped[str] = mapped_column(String(16))
+    state: Mapped[ExperimentState] = stored_enum(ExperimentState)
     error: Mapped[str | None] = mapped_column(Text)
     created_by: Mapped[str | None] = mapped_column(String(64))
     driver_job_id: Mapped[str | None] = mapped_column(String(128))
@@ -95,6 +125,10 @@ class ExperimentRow(Base):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    # when the latest cancel or pause was asked for: the reconciler stops a driver that has
+    # not honoured it within the grace period
+    stop_requested_at: Mapped[datetime | None]
+    promotion: Mapped[PromotionStatus | None] = stored_enum(PromotionStatus)
 
     labels: Mapped[list[LabelRow]] = relationship(
         cascade="all, delete-orphan", passive_deletes=True, lazy="selectin"
@@ -125,7 +159,7 @@ class TrialRow(Base):
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
     tune_trial_id: Mapped[str] = mapped_column(String(64))
     config: Mapped[dict[str, Any]]
-    state: Mapped[str] = mapped_column(String(16))
+    state: Mapped[TrialState] = stored_enum(TrialState)
     iteration: Mapped[int] = mapped_column(Integer, default=0)
     last_metric: Mapped[float | None] = mapped_column(Float)
     best_metric: Mapped[float | None] = mapped_column(Float)
@@ -234,7 +268,7 @@ class FinalRunRow(Base):
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
     trial_id: Mapped[int] = mapped_column(BigId, ForeignKey("trials.id", ondelete="CASCADE"))
     rank: Mapped[int] = mapped_column(Integer)  # 1 = the sweep's best trial
-    state: Mapped[str] = mapped_column(String(16))
+    state: Mapped[FinalRunState] = stored_enum(FinalRunState)
     config: Mapped[dict[str, Any]]  # what the workers get: the trial's config, scaled
     num_workers: Mapped[int] = mapped_column(Integer)
     epochs: Mapped[int] = mapped_column(Integer)
@@ -347,7 +381,7 @@ class ModelDeploymentRow(Base):
     version: Mapped[int] = mapped_column(Integer)
     app_name: Mapped[str] = mapped_column(String(160), unique=True)
     cluster: Mapped[str] = mapped_column(String(64))
-    state: Mapped[str] = mapped_column(String(16))
+    state: Mapped[DeploymentState] = stored_enum(DeploymentState)
     route_prefix: Mapped[str] = mapped_column(String(300))
     # the endpoint's bearer key, hashed (the key is shown once, when the deployment is made)
     key_sha256: Mapped[str | None] = mapped_column(String(64))
@@ -367,12 +401,12 @@ class ScheduleRow(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(128), unique=True)
-    kind: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[ScheduleKind] = stored_enum(ScheduleKind)
     cron: Mapped[str] = mapped_column(String(128))
     timezone: Mapped[str] = mapped_column(String(64))
     enabled: Mapped[bool] = mapped_column(Boolean)
-    overlap: Mapped[str] = mapped_column(String(16))
-    misfire: Mapped[str] = mapped_column(String(16))
+    overlap: Mapped[Overlap] = stored_enum(Overlap)
+    misfire: Mapped[Misfire] = stored_enum(Misfire)
     template: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # kind sweep: the spec
     retrain: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # kind retrain: its settings
     next_run_at: Mapped[datetime | None]
@@ -392,7 +426,7 @@ class ScheduleFiringRow(Base):
     schedule_id: Mapped[str] = mapped_column(ForeignKey("schedules.id", ondelete="CASCADE"))
     scheduled_for: Mapped[datetime]
     fired_at: Mapped[datetime] = mapped_column(default=utcnow)
-    outcome: Mapped[str] = mapped_column(String(16))
+    outcome: Mapped[FiringOutcome] = stored_enum(FiringOutcome)
     experiment_id: Mapped[str | None] = mapped_column(String(32))
     final_run_id: Mapped[int | None] = mapped_column(BigInteger)  # a retrain's final run
     message: Mapped[str] = mapped_column(Text)

@@ -41,8 +41,9 @@ from service.engine.search import param_space, scheduler, search_algorithm
 from service.engine.trial import TrialPlan, run_trial
 from service.resources import TRIAL_FUNCTION_RESOURCES
 from service.settings import Settings, get_settings
-from service.states import end_open_trials, move_experiment
+from service.states import STOPPED, end_sweep
 from service.storage import code_package_uri, experiment_uri, read_json, train_runs_uri
+from trainers.kit import REPORTS_FILE
 from trainers.registry import get_trainer
 
 log = logging.getLogger("raysweep.driver")
@@ -100,22 +101,34 @@ def trials_by_finality(
 def backfill_from_train_runs(
     recorder: Recorder, runs_uri: str, tune_ids: frozenset[str], time_attr: str
 ) -> int:
-    """Submit the checkpointed results each unfinished trial's Train run holds on storage.
+    """Submit the results each unfinished trial's Train run holds on storage.
 
     A report can reach Ray Train (which saves its checkpoint) and never reach the driver: the
-    sweep was paused or the driver died in between. The resumed run continues after that
-    checkpoint, so its epoch would be missing; the recorder stores only the ones it lacks."""
+    sweep was paused or the driver died in between. The resumed run continues after the latest
+    checkpoint, so its epoch, and the epochs since the checkpoint before it, would be missing;
+    the recorder stores only the ones it lacks."""
     submitted = 0
     for tune_id in sorted(tune_ids):
-        snapshot = read_json(f"{runs_uri}/{tune_id}/{TRAIN_SNAPSHOT}")
-        for result in (snapshot or {}).get("checkpoint_results", []):
-            metrics, step = result.get("metrics", {}), result.get("metrics", {}).get(time_attr)
-            if not isinstance(step, int):
-                continue
-            checkpoint = f"{runs_uri}/{tune_id}/{result['checkpoint_dir_name']}"
-            recorder.submit(ResultReported(tune_id, step, reported_metrics(metrics), checkpoint))
+        for result in stored_reports(f"{runs_uri}/{tune_id}", tune_id, time_attr):
+            recorder.submit(result)
             submitted += 1
     return submitted
+
+
+def stored_reports(run_uri: str, tune_id: str, time_attr: str) -> list[ResultReported]:
+    """The reports a Train run's checkpoints hold, in order: each checkpoint's own (from Ray
+    Train's snapshot), after the reports of the epochs before it that carried no checkpoint (the
+    kit's ``REPORTS_FILE`` in it; user code that writes none loses only those)."""
+    snapshot = read_json(f"{run_uri}/{TRAIN_SNAPSHOT}")
+    found: list[ResultReported] = []
+    for result in (snapshot or {}).get("checkpoint_results", []):
+        checkpoint = f"{run_uri}/{result['checkpoint_dir_name']}"
+        reports = [(metrics, None) for metrics in read_json(f"{checkpoint}/{REPORTS_FILE}") or []]
+        for metrics, uri in [*reports, (result.get("metrics", {}), checkpoint)]:
+            step = metrics.get(time_attr)
+            if isinstance(step, int):
+                found.append(ResultReported(tune_id, step, reported_metrics(metrics), uri))
+    return found
 
 
 def time_attr_of(spec: ExperimentSpec) -> str:
@@ -194,12 +207,12 @@ def finish(
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
         best = repo.best_trial(session, experiment_id, row.mode)
         row.best_trial_id, row.best_metric = (best.id, best.best_metric) if best else (None, None)
-        current = ExperimentState(row.state)
+        current = row.state
         error = error or context.code_error
         if error is not None:
             target, message = ExperimentState.failed, f"sweep failed: {error}"
         elif current is ExperimentState.cancelling:
-            target, message = ExperimentState.cancelled, "sweep cancelled"
+            target, message = STOPPED[current], "sweep cancelled"
         elif current is ExperimentState.running and context.terminated:
             # the job was stopped without a request (an operator, a node drain): Tune saved its
             # state, and the reconciler resubmits the driver, which resumes the sweep
@@ -211,7 +224,7 @@ def finish(
             )
             return current
         elif current is ExperimentState.pausing and (context.interrupted or context.terminated):
-            target, message = ExperimentState.paused, "sweep paused; resume continues it"
+            target, message = STOPPED[current], "sweep paused; resume continues it"
         else:
             target = ExperimentState.completed
             message = "sweep completed" + (
@@ -219,12 +232,7 @@ def finish(
                 if context.target_reached_by
                 else ""
             )
-        end_open_trials(
-            session,
-            experiment_id,
-            TrialState.pending if target is ExperimentState.paused else TrialState.cancelled,
-        )
-        move_experiment(row, target)
+        end_sweep(session, row, target)
         row.error = error
         repo.add_event(
             session,
@@ -267,7 +275,7 @@ def read_experiment(
 ) -> tuple[ExperimentState, dict[str, object]]:
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id)
-        return ExperimentState(row.state), row.spec
+        return row.state, row.spec
 
 
 def run(experiment_id: str) -> int:

@@ -123,9 +123,10 @@ class FinalRunJob:
 def read_job(db: sessionmaker[Session], final_run_id: int) -> FinalRunJob | None:
     with db.begin() as session:
         row = session.get(FinalRunRow, final_run_id, with_for_update=True)
-        if row is None or FinalRunState(row.state).is_final:
+        # ended, or cancelling (the controller is stopping this job): it trains nothing
+        if row is None or row.state.is_final or row.state == FinalRunState.cancelling:
             return None
-        if row.state == FinalRunState.queued.value:
+        if row.state == FinalRunState.queued:
             move_final_run(row, FinalRunState.running)
         spec = ExperimentSpec.model_validate(
             repo.get_experiment_row(session, row.experiment_id).spec
@@ -192,7 +193,7 @@ def finish(
 ) -> None:
     with db.begin() as session:
         row = session.get(FinalRunRow, job.final_run_id, with_for_update=True)
-        if row is None or FinalRunState(row.state).is_final:
+        if row is None or row.state.is_final:
             return
         if outcome is None:
             move_final_run(row, FinalRunState.failed)

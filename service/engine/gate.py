@@ -5,9 +5,10 @@ asks for its worker group afterwards. Left alone, Tune starts more trials than t
 and each extra Train controller waits for its group, times out and retries without end. Every
 Train run raysweep starts (sweep trials and final runs, of every sweep on the cluster) therefore
 first takes a lease for its worker group from one detached actor per cluster, the gate, which
-grants leases in arrival order while they fit the cluster's total resources (read from Ray on
-every decision, so nodes that join or leave count at once). Ray's placement of the granted group
-then succeeds at once.
+grants leases in arrival order while they fit the cluster's total resources less the other
+leases, and what Ray has free (read from Ray, so nodes that join or leave, and work raysweep
+did not admit, count). Ray's placement of the granted group then
+succeeds at once.
 
 A lease is renewed by its holder while the run lasts and expires when renewals stop (the holder
 died), so a killed trial never keeps its share. A request the cluster cannot hold at all (more
@@ -22,12 +23,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import ray
 
-from service.resources import EPSILON, Capacity, Request, describe
+from service.resources import Capacity, Request, describe
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,7 @@ CAPACITY_CACHE_S = 2.0
 class Decision:
     state: str  # granted | waiting | refused
     message: str = ""
+    workers: int = 0  # granted: the worker group's size (an elastic run's, between its bounds)
 
 
 @dataclass
@@ -52,6 +54,7 @@ class _Entry:
     seen: float
     granted: bool = False
     message: str = ""  # why it waits, as last decided
+    workers: int = 0  # granted: how many workers the lease holds
 
 
 class Ledger:
@@ -78,7 +81,7 @@ class Ledger:
     ) -> Decision:
         request = entry.request
         if entry.granted:
-            return Decision("granted")
+            return Decision("granted", workers=entry.workers)
         reason = request.unplaceable(capacity)
         if reason is not None:
             message = (
@@ -104,11 +107,14 @@ class Ledger:
         )
 
     def renew(self, key: str, request: Request) -> None:
-        """A holder's heartbeat; a gate that lost its state (restarted) takes the lease back."""
+        """A holder's heartbeat (``request`` pinned to the granted size); a gate that lost its
+        state (restarted) takes the lease back."""
         now = self.clock()
         entry = self.entries.get(key)
         if entry is None:
-            self.entries[key] = _Entry(request, since=now, seen=now, granted=True)
+            self.entries[key] = _Entry(
+                request, since=now, seen=now, granted=True, workers=request.count
+            )
         else:
             entry.seen = now
 
@@ -131,14 +137,20 @@ class Ledger:
         }
 
     def free(self, capacity: Capacity) -> dict[str, float]:
+        """What the leases leave of the cluster's total, and no more than Ray has free: work
+        the gate did not admit (another job, a model replica) holds its share too. A group
+        granted but not placed yet is in the first and not yet in the second; the smaller
+        counts."""
         free = dict(capacity.total)
         for entry in self.entries.values():
             used = dict(entry.request.own)
             if entry.granted:
-                for k, v in entry.request.workers_total.items():
+                for k, v in entry.request.workers(entry.workers).items():
                     used[k] = used.get(k, 0.0) + v
             for k, v in used.items():
                 free[k] = free.get(k, 0.0) - v
+        if capacity.available is not None:
+            free = {k: min(v, capacity.available.get(k, 0.0)) for k, v in free.items()}
         return free
 
     def _expire(self, now: float) -> None:
@@ -149,16 +161,18 @@ class Ledger:
     def _grant(self, capacity: Capacity) -> None:
         """Grant waiting requests in arrival order while they fit; one that does not fit now
         holds back those behind it (so a large run is not starved by small ones), except one
-        the cluster can never place, which waits on its own."""
+        the cluster can never place, which waits on its own. An elastic run is granted as many
+        workers as are free, up to its maximum: its Train run is pinned to that size, so it
+        never grows into resources granted to others."""
         free = self.free(capacity)
         for entry in self.entries.values():
             if entry.granted or entry.request.unplaceable(capacity) is not None:
                 continue
-            need = entry.request.workers_total
-            if any(free.get(k, 0.0) + EPSILON < v for k, v in need.items()):
+            workers = entry.request.fitting(free)
+            if workers < entry.request.count:
                 return
-            entry.granted = True
-            for k, v in need.items():
+            entry.granted, entry.workers = True, workers
+            for k, v in entry.request.workers(workers).items():
                 free[k] = free.get(k, 0.0) - v
 
 
@@ -181,10 +195,13 @@ class ResourceGate:
         self._read_at = 0.0
 
     def capacity(self) -> Capacity:
+        """The nodes (read every few seconds) and what Ray has free (read at every decision: a
+        group that just ended frees its share for the next run at once)."""
         now = time.monotonic()
         if self._capacity is None or now - self._read_at > CAPACITY_CACHE_S:
             self._capacity, self._read_at = cluster_capacity(), now
-        return self._capacity
+        available = {k: float(v) for k, v in ray.available_resources().items()}
+        return replace(self._capacity, available=available)
 
     def request(self, key: str, request: Request, wait_s: float) -> Decision:
         return self.ledger.request(key, request, self.capacity(), wait_s)
@@ -223,14 +240,16 @@ class ResourcesUnavailable(RuntimeError):
 
 
 @contextmanager
-def admitted(request: Request, wait_s: float) -> Iterator[None]:
-    """Hold a lease for the request's worker group while the block runs; wait for it first."""
+def admitted(request: Request, wait_s: float) -> Iterator[int]:
+    """Hold a lease for the request's worker group while the block runs; wait for it first.
+    Yields the group's granted size, which the run must not exceed."""
     handle = gate()
     key = f"{request.owner}/{request.label}/{ray.get_runtime_context().get_actor_id() or 'driver'}"
     last = ""
     while True:
         decision: Decision = ray.get(handle.request.remote(key, request, wait_s))
         if decision.state == "granted":
+            held = replace(request, count=decision.workers, max_count=None)
             break
         if decision.state == "refused":
             raise ResourcesUnavailable(decision.message)
@@ -243,14 +262,14 @@ def admitted(request: Request, wait_s: float) -> Iterator[None]:
     def renew() -> None:
         while not stop.wait(RENEW_INTERVAL_S):
             try:
-                ray.get(handle.renew.remote(key, request), timeout=RENEW_INTERVAL_S)
+                ray.get(handle.renew.remote(key, held), timeout=RENEW_INTERVAL_S)
             except Exception:  # the gate restarts; the next renewal re-registers the lease
                 log.warning("could not renew the resource lease %s", key, exc_info=True)
 
     renewer = threading.Thread(target=renew, name="raysweep-lease", daemon=True)
     renewer.start()
     try:
-        yield
+        yield held.count
     finally:
         stop.set()
         try:

@@ -286,11 +286,11 @@ class Recorder:
     def _start(self, session: Session, op: TrialStarted, trial_ids: dict[str, int]) -> None:
         if op.tune_id in trial_ids:
             row = session.get_one(TrialRow, trial_ids[op.tune_id])
-            if TrialState(row.state).is_final:
+            if row.state.is_final:
                 return  # a restored driver re-started a trial that had ended: it stays ended
             if op.config and not row.config:
                 row.config = op.config
-            if row.state == TrialState.pending.value:
+            if row.state == TrialState.pending:
                 move_trial(row, TrialState.running)
             repo.add_event(
                 session,
@@ -304,7 +304,7 @@ class Recorder:
             experiment_id=self.experiment_id,
             tune_trial_id=op.tune_id,
             config=op.config,
-            state=TrialState.running.value,
+            state=TrialState.running,
             iteration=0,
             restarts=0,
             started_at=utcnow(),
@@ -323,7 +323,7 @@ class Recorder:
 
     def _waiting(self, session: Session, op: TrialWaiting, trial_id: int) -> None:
         row = session.get_one(TrialRow, trial_id)
-        if TrialState(row.state).is_final:
+        if row.state.is_final:
             return
         if op.reason is not None and row.waiting_for is None:
             repo.add_event(
@@ -337,7 +337,7 @@ class Recorder:
 
     def _end(self, session: Session, op: TrialEnded, trial_id: int) -> None:
         row = session.get_one(TrialRow, trial_id)
-        if TrialState(row.state).is_final:
+        if row.state.is_final:
             return  # a re-delivered end (restored driver) changes nothing
         move_trial(row, op.state)
         row.error = op.error

@@ -10,16 +10,16 @@ from ray.tune.schedulers import ASHAScheduler, FIFOScheduler, TrialScheduler
 from ray.tune.search import BasicVariantGenerator, SearchAlgorithm, Searcher
 from ray.tune.search.optuna import OptunaSearch
 
-from raysweep.spec import (
+from raysweep.search_space import (
     Choice,
     Constant,
-    ExperimentSpec,
     Grid,
     IntRange,
     LogUniform,
     Parameter,
     Uniform,
 )
+from raysweep.spec import ExperimentSpec
 from service.engine.callback import DriverContext
 
 

@@ -131,7 +131,7 @@ class Deployer:
                 )
                 .where(
                     ModelDeploymentRow.cluster == cluster,
-                    ModelDeploymentRow.state != DeploymentState.deleted.value,
+                    ModelDeploymentRow.state != DeploymentState.deleted,
                 )
             ).all()
             apps = [
@@ -148,10 +148,9 @@ class Deployer:
                     },
                 }
                 for deployment, version in rows
-                if deployment.state
-                in (DeploymentState.deploying.value, DeploymentState.running.value)
+                if deployment.state in (DeploymentState.deploying, DeploymentState.running)
             ]
-            deleting = [d.id for d, _ in rows if d.state == DeploymentState.deleting.value]
+            deleting = [d.id for d, _ in rows if d.state == DeploymentState.deleting]
         return apps, deleting
 
     def reconcile(self, cluster: str) -> int:
@@ -179,18 +178,18 @@ class Deployer:
                 select(ModelDeploymentRow).where(
                     ModelDeploymentRow.cluster == cluster,
                     ModelDeploymentRow.state.in_(
-                        [DeploymentState.deploying.value, DeploymentState.deleting.value]
+                        [DeploymentState.deploying, DeploymentState.deleting]
                     ),
                 )
             ):
                 status = (running.get(row.app_name) or {}).get("status")
-                if row.state == DeploymentState.deleting.value and status is None:
+                if row.state == DeploymentState.deleting and status is None:
                     move_deployment(row, DeploymentState.deleted)
                     row.url = None
-                elif row.state == DeploymentState.deploying.value and status == "RUNNING":
+                elif row.state == DeploymentState.deploying and status == "RUNNING":
                     move_deployment(row, DeploymentState.running)
                     row.url = serve_url(address, self.settings.serve_port, row.route_prefix)
-                elif row.state == DeploymentState.deploying.value and status == "DEPLOY_FAILED":
+                elif row.state == DeploymentState.deploying and status == "DEPLOY_FAILED":
                     move_deployment(row, DeploymentState.failed)
                     row.error = str(running[row.app_name].get("message", ""))[:4000]
                 else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ray import tune
@@ -94,11 +94,25 @@ class TrialPlan:
         return worker_bundle(self.cpus_per_worker, self.gpus_per_worker, self.use_gpu)
 
     def lease_request(self, label: str, own: dict[str, float]) -> Request:
-        """The worker group the gate must admit before this run starts; an elastic run is
-        admitted at its minimum size."""
+        """The worker group the gate must admit before this run starts; an elastic run at
+        least at its minimum size, at most at its maximum."""
+        elastic = self.num_workers if isinstance(self.num_workers, tuple) else None
         return Request(
-            self.owner, label, self.resources_per_worker(), min_workers(self.num_workers), own
+            self.owner,
+            label,
+            self.resources_per_worker(),
+            min_workers(self.num_workers),
+            own,
+            max_count=elastic[1] if elastic else None,
         )
+
+    def with_workers(self, granted: int) -> TrialPlan:
+        """The plan pinned to the lease the gate granted: an elastic run may shrink to its
+        minimum on failures and grow back, but never past ``granted``."""
+        if not isinstance(self.num_workers, tuple):
+            return self
+        low = self.num_workers[0]
+        return replace(self, num_workers=(low, granted) if granted > low else low)
 
 
 def train_config(plan: TrialPlan, config: dict[str, Any]) -> dict[str, Any]:
@@ -208,8 +222,10 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     if trial_id in plan.finished_trials:
         # the previous driver saw this trial end after Tune's last state snapshot
         return
-    trainer = build_trainer(plan, train_config(plan, config), trial_id, None, ReportToTune())
     # Train keeps every checkpoint while the trial runs; the driver prunes a finished trial to
     # its latest N plus its best (service.engine.retention)
-    with admitted(plan.lease_request(trial_id, TRIAL_FUNCTION_RESOURCES), plan.resource_wait_s):
-        trainer.fit()
+    with admitted(
+        plan.lease_request(trial_id, TRIAL_FUNCTION_RESOURCES), plan.resource_wait_s
+    ) as granted:
+        held = plan.with_workers(granted)
+        build_trainer(held, train_config(held, config), trial_id, None, ReportToTune()).fit()

@@ -45,20 +45,28 @@ def trial_request(spec: ExperimentSpec) -> Request:
     )
 
 
-def check_trial_fits(session: Session, spec: ExperimentSpec, cluster: str) -> None:
-    """On a fixed-size cluster whose capacity the controller has seen, refuse a sweep whose one
-    trial can never be placed (it would wait forever)."""
-    capacity = observed_capacity(session, cluster)
+def trial_never_fits(session: Session, spec: ExperimentSpec, cluster: str | None) -> str | None:
+    """Why one trial of ``spec`` can never be placed on ``cluster``, a fixed-size cluster whose
+    capacity the controller has seen; None when it can, or when ``cluster`` is None (it
+    autoscales) or unseen."""
+    capacity = observed_capacity(session, cluster) if cluster is not None else None
     if capacity is None:
-        return
+        return None
     request = trial_request(spec)
     reason = request.unplaceable(capacity)
-    if reason is not None:
-        message = (
-            f"one trial needs {request.describe()} plus {TRIAL_FUNCTION_RESOURCES['CPU']} CPU for "
-            f"its function: {reason}, but the sweep cluster {cluster!r} has "
-            f"{capacity.describe()} and does not autoscale"
-        )
+    if reason is None:
+        return None
+    return (
+        f"one trial needs {request.describe()} plus {TRIAL_FUNCTION_RESOURCES['CPU']} CPU for "
+        f"its function: {reason}, but the sweep cluster {cluster!r} has "
+        f"{capacity.describe()} and does not autoscale"
+    )
+
+
+def check_trial_fits(session: Session, spec: ExperimentSpec, cluster: str | None) -> None:
+    """Refuse a sweep whose one trial can never be placed (it would wait forever)."""
+    message = trial_never_fits(session, spec, cluster)
+    if message is not None:
         raise InvalidInput(
             "the sweep cluster can never run one trial of this sweep",
             [Problem(path="resources", message=message)],

@@ -16,7 +16,6 @@ from raysweep.schemas import (
     ExperimentRead,
     ExperimentState,
     Page,
-    TrialState,
     TrialSummary,
 )
 from raysweep.spec import ExperimentSpec
@@ -28,10 +27,11 @@ from service.db.models import (
     ModelAliasRow,
     ModelVersionRow,
     TrialRow,
+    utcnow,
 )
 from service.errors import Conflict
 from service.specs import check_spec
-from service.states import end_open_trials, move_experiment
+from service.states import end_sweep, move_experiment
 from service.storage import delete_tree, experiment_uri
 from service.usecases.clusters import check_trial_fits
 from service.usecases.code import python_files_of
@@ -63,8 +63,7 @@ def submit_experiment(
     )
     source = data.get("search_space") if isinstance(data, dict) else None
     with db.begin() as session:
-        if fixed_sweep_cluster is not None:
-            check_trial_fits(session, spec, fixed_sweep_cluster)
+        check_trial_fits(session, spec, fixed_sweep_cluster)
         row = add_experiment(
             session,
             spec,
@@ -91,7 +90,7 @@ def add_experiment(
         metric=spec.metric,
         mode=spec.mode,
         spec=spec.model_dump(mode="json"),
-        state=ExperimentState.queued.value,
+        state=ExperimentState.queued,
         created_by=created_by,
         driver_restarts=0,
         labels=[LabelRow(key=k, value=v) for k, v in spec.labels.items()],
@@ -173,15 +172,15 @@ def cancel_experiment(db: sessionmaker[Session], experiment_id: str) -> Experime
 
 def request_cancel(session: Session, row: ExperimentRow, reason: str) -> None:
     """Cancel ``row`` (locked by the caller) as ``cancel_experiment`` does, with ``reason``."""
-    state = ExperimentState(row.state)
+    state = row.state
     if state in (ExperimentState.cancelled, ExperimentState.cancelling):
         return
     if state in (ExperimentState.queued, ExperimentState.paused):
-        move_experiment(row, ExperimentState.cancelled)
-        end_open_trials(session, row.id, TrialState.cancelled)
+        end_sweep(session, row, ExperimentState.cancelled)
         repo.add_event(session, row.id, "cancelled", f"{reason}; cancelled while {state.value}")
     else:
         move_experiment(row, ExperimentState.cancelling)
+        row.stop_requested_at = utcnow()
         repo.add_event(session, row.id, "cancel_requested", reason)
 
 
@@ -191,7 +190,7 @@ def pause_experiment(db: sessionmaker[Session], experiment_id: str) -> Experimen
     paused at once. Pausing a cancelling or finished sweep is a ``Conflict``."""
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
-        state = ExperimentState(row.state)
+        state = row.state
         if state in (ExperimentState.pausing, ExperimentState.paused):
             return to_read(session, row)
         if state is ExperimentState.queued:
@@ -199,6 +198,7 @@ def pause_experiment(db: sessionmaker[Session], experiment_id: str) -> Experimen
             repo.add_event(session, row.id, "paused", "paused before running")
         else:
             move_experiment(row, ExperimentState.pausing)
+            row.stop_requested_at = utcnow()
             repo.add_event(session, row.id, "pause_requested", "pause requested")
         session.flush()
         return to_read(session, row)
@@ -210,10 +210,11 @@ def resume_experiment(db: sessionmaker[Session], experiment_id: str) -> Experime
     cancelling or finished one is a ``Conflict``."""
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
-        state = ExperimentState(row.state)
+        state = row.state
         if state in (ExperimentState.queued, ExperimentState.running):
             return to_read(session, row)
         move_experiment(row, ExperimentState.queued)
+        row.stop_requested_at = None  # the pause it asked for is over
         repo.add_event(session, row.id, "resume_requested", "resume requested")
         session.flush()
         return to_read(session, row)
@@ -234,7 +235,7 @@ def delete_experiment(db: sessionmaker[Session], storage_root: str, experiment_i
     model versions an alias (``production``) names: move the alias first."""
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
-        state = ExperimentState(row.state)
+        state = row.state
         if state not in DELETABLE:
             raise Conflict(
                 f"experiment {experiment_id} is {state.value}; only "

@@ -11,14 +11,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import (
-    AliasRead,
-    DeploymentRead,
-    DeploymentState,
-    ModelRead,
-    ModelVersionRead,
-    Page,
-)
+from raysweep.registry import AliasRead, DeploymentRead, ModelRead, ModelVersionRead
+from raysweep.schemas import DeploymentState, Page
 from service.db.models import (
     MAX_INT,
     FinalRunRow,
@@ -249,7 +243,7 @@ def _active_deployment(session: Session, name: str, version: int) -> ModelDeploy
         .where(
             ModelDeploymentRow.name == name,
             ModelDeploymentRow.version == version,
-            ModelDeploymentRow.state != DeploymentState.deleted.value,
+            ModelDeploymentRow.state != DeploymentState.deleted,
         )
         .order_by(ModelDeploymentRow.id.desc())
         .limit(1)
@@ -278,7 +272,7 @@ def deploy_version(
                 "bundled trainers' models can be deployed (their model is known to raysweep)"
             )
         existing = _active_deployment(session, name, version.version)
-        if existing is not None and existing.state != DeploymentState.deleting.value:
+        if existing is not None and existing.state != DeploymentState.deleting:
             return DeploymentRead.model_validate(existing), False
         if existing is not None:
             raise Conflict(f"{name} version {version.version} is being undeployed; retry soon")
@@ -290,7 +284,7 @@ def deploy_version(
             version=version.version,
             app_name=app,
             cluster=cluster,
-            state=DeploymentState.deploying.value,
+            state=DeploymentState.deploying,
             route_prefix=f"/models/{app}",
             key_sha256=key_hash(key),
             created_by=created_by,
@@ -318,7 +312,7 @@ def undeploy_version(db: sessionmaker[Session], name: str, version_or_alias: str
     """Ask for the version's Serve application to be removed (idempotent)."""
     with db.begin() as session:
         row = _deployment(session, name, version_or_alias)
-        if row.state != DeploymentState.deleting.value:
+        if row.state != DeploymentState.deleting:
             move_deployment(row, DeploymentState.deleting)
         session.flush()
         return DeploymentRead.model_validate(row)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.registry import FinalRunRead
 from raysweep.schemas import (
     ExperimentState,
-    FinalRunRead,
     FinalRunState,
     Page,
+    PromotionStatus,
     ResultRead,
     TrialState,
 )
@@ -20,6 +22,7 @@ from service.db import repositories as repo
 from service.db.models import FinalRunResultRow, FinalRunRow, ModelVersionRow, TrialRow
 from service.errors import Conflict, InvalidInput, NotFound
 from service.promotion import final_config, final_epochs
+from service.states import move_final_run
 
 
 def cluster_problem(name: str, final_clusters: list[str]) -> str:
@@ -35,7 +38,7 @@ def top_completed_trials(
             select(TrialRow)
             .where(
                 TrialRow.experiment_id == experiment_id,
-                TrialRow.state == TrialState.completed.value,
+                TrialRow.state == TrialState.completed,
                 TrialRow.best_metric.is_not(None),
             )
             .order_by(
@@ -85,7 +88,7 @@ def queued_final_run(
         experiment_id=experiment_id,
         trial_id=trial_id,
         rank=rank,
-        state=FinalRunState.queued.value,
+        state=FinalRunState.queued,
         config=config,
         num_workers=num_workers,
         epochs=epochs,
@@ -99,20 +102,28 @@ def queued_final_run(
     )
 
 
+@dataclass(frozen=True)
+class Promoted:
+    """The experiment's final runs after a promotion, and which of them it added."""
+
+    runs: Page[FinalRunRead]
+    added: list[int]
+
+
 def promote_experiment(
     db: sessionmaker[Session],
     experiment_id: str,
     overrides: PromotionOverrides,
     requested_by: str | None,
     final_clusters: list[str],
-) -> Page[FinalRunRead]:
+) -> Promoted:
     """Queue a final run for each of the top-k completed trials not promoted yet, on the named
     final cluster (default: the first of ``final_clusters``); returns the experiment's final
     runs. A sweep that has not completed, or has no completed trial, is a ``Conflict`` naming the
     reason; an unknown cluster is ``InvalidInput``."""
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
-        if row.state != ExperimentState.completed.value:
+        if row.state != ExperimentState.completed:
             raise Conflict(
                 f"experiment {experiment_id} is {row.state}; only a completed sweep can be promoted"
             )
@@ -148,6 +159,7 @@ def promote_experiment(
             created.append(final)
         session.flush()
         if created:
+            row.promotion = PromotionStatus.promoted
             repo.add_event(
                 session,
                 experiment_id,
@@ -156,7 +168,8 @@ def promote_experiment(
                 + ", ".join(f"trial {f.trial_id} as final run {f.id}" for f in created),
                 data={"final_runs": [f.id for f in created]},
             )
-    return list_final_runs(db, experiment_id)
+        added = [f.id for f in created]
+    return Promoted(list_final_runs(db, experiment_id), added)
 
 
 def to_read(session: Session, row: FinalRunRow) -> FinalRunRead:
@@ -193,6 +206,34 @@ def get_final_run_row(session: Session, final_run_id: int) -> FinalRunRow:
 def get_final_run(db: sessionmaker[Session], final_run_id: int) -> FinalRunRead:
     with db.begin() as session:
         return to_read(session, get_final_run_row(session, final_run_id))
+
+
+def cancel_final_run(db: sessionmaker[Session], final_run_id: int, by: str | None) -> FinalRunRead:
+    """Idempotent: a queued final run is cancelled at once; a running one moves to
+    ``cancelling`` and the controller stops its job (a run that ends first keeps its outcome).
+    Cancelling a finished one is a ``Conflict``."""
+    with db.begin() as session:
+        row = session.get(FinalRunRow, final_run_id, with_for_update=True)
+        if row is None:
+            raise NotFound(f"final run {final_run_id} not found")
+        if row.state.is_final:
+            raise Conflict(f"final run {final_run_id} is {row.state}: there is nothing to cancel")
+        request_final_run_cancel(session, row, f"cancel requested by {by or 'unknown'}")
+        session.flush()
+        return to_read(session, row)
+
+
+def request_final_run_cancel(session: Session, row: FinalRunRow, reason: str) -> None:
+    """Cancel ``row`` (locked by the caller, not final) as ``cancel_final_run`` does."""
+    if row.state == FinalRunState.cancelling:
+        return
+    if row.state == FinalRunState.queued:
+        move_final_run(row, FinalRunState.cancelled)
+        kind, message = "final_run_cancelled", f"final run {row.id}: {reason}; cancelled queued"
+    else:
+        move_final_run(row, FinalRunState.cancelling)
+        kind, message = "final_run_cancel_requested", f"final run {row.id}: {reason}"
+    repo.add_event(session, row.experiment_id, kind, message, data={"final_run_id": row.id})
 
 
 def final_run_results(db: sessionmaker[Session], final_run_id: int) -> Page[ResultRead]:

@@ -16,8 +16,10 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, FinalRunState, RetrainSettings, Retune
-from raysweep.spec import Constant, ExperimentSpec, Problem, PromotionOverrides
+from raysweep.schedules import RetrainSettings, Retune
+from raysweep.schemas import ExperimentState, FinalRunState, FiringOutcome
+from raysweep.search_space import Constant
+from raysweep.spec import ExperimentSpec, Problem, PromotionOverrides
 from service.db import repositories as repo
 from service.db.models import (
     ExperimentRow,
@@ -27,6 +29,8 @@ from service.db.models import (
     ScheduleFiringRow,
     ScheduleRow,
 )
+from service.states import move_firing
+from service.usecases.clusters import trial_never_fits
 from service.usecases.experiments import add_experiment
 from service.usecases.promotion import (
     cluster_problem,
@@ -35,7 +39,7 @@ from service.usecases.promotion import (
     top_completed_trials,
 )
 
-ACTIVE = ("tuning", "training")
+ACTIVE = (FiringOutcome.tuning, FiringOutcome.training)
 BATCH = 20
 
 
@@ -150,6 +154,7 @@ def start_retrain(
     schedule: ScheduleRow,
     firing: ScheduleFiringRow,
     final_clusters: list[str],
+    fixed_sweep_cluster: str | None = None,
 ) -> None:
     """Start the firing's retrain (the firing is flushed, in the caller's transaction): a
     re-tuning sweep (``tuning``) or straight away the champion's config as a final run
@@ -157,11 +162,16 @@ def start_retrain(
     settings = RetrainSettings.model_validate(schedule.retrain)
     champion, problems = find_champion(session, settings)
     if champion is None:
-        firing.outcome = "failed"
+        move_firing(firing, FiringOutcome.failed)
         tell(firing, "; ".join(p.message for p in problems))
         return
     if settings.retune is not None:
         spec = retune_spec(session, champion, settings.retune, schedule.name, firing.scheduled_for)
+        never_fits = trial_never_fits(session, spec, fixed_sweep_cluster)
+        if never_fits is not None:
+            move_firing(firing, FiringOutcome.failed)
+            tell(firing, f"the re-tuning sweep was not submitted: {never_fits}")
+            return
         experiment = add_experiment(
             session,
             spec,
@@ -170,7 +180,8 @@ def start_retrain(
             f"schedule:{schedule.name}"[:64],
             {"schedule_id": schedule.id, "scheduled_for": firing.scheduled_for.isoformat()},
         )
-        firing.outcome, firing.experiment_id = "tuning", experiment.id
+        move_firing(firing, FiringOutcome.tuning)
+        firing.experiment_id = experiment.id
         tell(
             firing,
             f"re-tuning {settings.model} version {champion.version.version} in sweep "
@@ -202,7 +213,8 @@ def training(
     run.purpose, run.challenge = "retrain", champion.challenge(settings)
     session.add(run)
     session.flush()
-    firing.outcome, firing.final_run_id = "training", run.id
+    move_firing(firing, FiringOutcome.training)
+    firing.final_run_id = run.id
     tell(firing, f"retraining {source} as final run {run.id}")
     repo.add_event(
         session,
@@ -258,15 +270,17 @@ def advance_retrains(db: sessionmaker[Session], final_clusters: list[str]) -> in
 
 
 def advance(session: Session, firing: ScheduleFiringRow, final_clusters: list[str]) -> int:
-    if firing.outcome == "tuning":
+    if firing.outcome == FiringOutcome.tuning:
         return tuned(session, firing, final_clusters)
     run = session.get(FinalRunRow, firing.final_run_id) if firing.final_run_id else None
     if run is None:
         return fail(firing, f"final run {firing.final_run_id} was deleted")
-    if run.state == FinalRunState.failed.value:
+    if run.state == FinalRunState.failed:
         last_line = ((run.error or "").strip().splitlines() or ["no error recorded"])[-1]
         return fail(firing, f"final run {run.id} failed: {last_line[:300]}")
-    if run.state != FinalRunState.completed.value:
+    if run.state == FinalRunState.cancelled:
+        return end(firing, FiringOutcome.cancelled, f"final run {run.id} was cancelled")
+    if run.state != FinalRunState.completed:
         return 0
     version = session.scalars(
         select(ModelVersionRow).where(ModelVersionRow.final_run_id == run.id)
@@ -274,7 +288,7 @@ def advance(session: Session, firing: ScheduleFiringRow, final_clusters: list[st
     if version is None or version.comparison is None:
         return 0  # registered in the same transaction as completed: not yet visible
     comparison = version.comparison
-    firing.outcome = "promoted" if comparison["promoted"] else "kept"
+    move_firing(firing, FiringOutcome.promoted if comparison["promoted"] else FiringOutcome.kept)
     verdict = "took" if comparison["promoted"] else "is the 'candidate', kept out of"
     tell(
         firing,
@@ -288,9 +302,13 @@ def tuned(session: Session, firing: ScheduleFiringRow, final_clusters: list[str]
     experiment = session.get(ExperimentRow, firing.experiment_id) if firing.experiment_id else None
     if experiment is None:
         return fail(firing, f"the re-tuning sweep {firing.experiment_id} was deleted")
-    if not ExperimentState(experiment.state).is_final:
+    if not experiment.state.is_final:
         return 0
-    if experiment.state != ExperimentState.completed.value:
+    if experiment.state == ExperimentState.cancelled:
+        return end(
+            firing, FiringOutcome.cancelled, f"the re-tuning sweep {experiment.id} was cancelled"
+        )
+    if experiment.state != ExperimentState.completed:
         return fail(firing, f"the re-tuning sweep {experiment.id} ended {experiment.state}")
     best = top_completed_trials(session, experiment.id, experiment.mode, 1)
     schedule = session.get(ScheduleRow, firing.schedule_id)
@@ -303,8 +321,8 @@ def tuned(session: Session, firing: ScheduleFiringRow, final_clusters: list[str]
     # claim the move so that two servers (or a retried pass) create one final run
     claimed = session.execute(
         update(ScheduleFiringRow)
-        .where(ScheduleFiringRow.id == firing.id, ScheduleFiringRow.outcome == "tuning")
-        .values(outcome="training")
+        .where(ScheduleFiringRow.id == firing.id, ScheduleFiringRow.outcome == FiringOutcome.tuning)
+        .values(outcome=FiringOutcome.training)
         .execution_options(synchronize_session=False)
     )
     if getattr(claimed, "rowcount", 0) != 1:
@@ -325,7 +343,11 @@ def tuned(session: Session, firing: ScheduleFiringRow, final_clusters: list[str]
 
 
 def fail(firing: ScheduleFiringRow, reason: str) -> int:
-    firing.outcome = "failed"
+    return end(firing, FiringOutcome.failed, reason)
+
+
+def end(firing: ScheduleFiringRow, outcome: FiringOutcome, reason: str) -> int:
+    move_firing(firing, outcome)
     tell(firing, reason)
     return 1
 

@@ -96,7 +96,7 @@ def pick_trials(session: Session, experiment: ExperimentRow, limit: int) -> list
     if total <= limit:
         return list(session.scalars(base.order_by(TrialRow.id)))
     chosen: dict[int, TrialRow] = {}
-    running = base.where(TrialRow.state == TrialState.running.value)
+    running = base.where(TrialRow.state == TrialState.running)
     for row in session.scalars(running.order_by(TrialRow.id).limit(limit // 4)):
         chosen[row.id] = row
     best = base.order_by(repo.metric_order(TrialRow.best_metric, experiment.mode), TrialRow.id)
@@ -146,7 +146,7 @@ def curves(session: Session, experiment: ExperimentRow, max_trials: int, max_poi
     series = [
         CurveSeries(
             trial_id=t.id,
-            state=TrialState(t.state),
+            state=t.state,
             config=t.config,
             points=downsample(points[t.id], max_points),
         )
@@ -210,7 +210,7 @@ def rungs(session: Session, experiment: ExperimentRow) -> Rungs:
         select(TrialRow.iteration).where(
             TrialRow.experiment_id == experiment.id,
             TrialRow.iteration.in_(marks),
-            TrialRow.state.notin_([TrialState.running.value, TrialState.pending.value]),
+            TrialRow.state.notin_([TrialState.running, TrialState.pending]),
         )
     )
     ended_at: dict[int, int] = defaultdict(int)
@@ -257,7 +257,7 @@ def configs(session: Session, experiment: ExperimentRow, limit: int) -> ConfigTa
         rows=[
             ConfigRow(
                 trial_id=t.id,
-                state=TrialState(t.state),
+                state=t.state,
                 metric=t.best_metric,
                 values=[t.config.get(name) for name in params],
             )

@@ -58,7 +58,7 @@ def test_list_is_newest_first_filters_by_state_and_label_and_paginates(
     assert {e["id"] for e in queued["items"]} == set(ids[1:]) and queued["total"] == 4
     assert {e["id"] for e in team_a["items"]} == {ids[1], ids[3]}
     assert [e["id"] for e in both["items"]] == [ids[0]]
-    assert bad.status_code == 422 and bad.json()["error"]["details"][0]["path"] == "query.label"
+    assert bad.status_code == 422 and bad.json()["error"]["details"][0]["path"] == "query.label.0"
 
 
 def test_cancel_is_idempotent_and_a_finished_experiment_cannot_be_cancelled(

@@ -3,6 +3,7 @@ the engine side of pause and resume is proved by tests/engine/test_pause.py."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from sqlalchemy import update
@@ -22,6 +23,11 @@ def set_state(db: sessionmaker[Session], experiment_id: str, state: str) -> None
         )
 
 
+def stop_requested_at(db: sessionmaker[Session], experiment_id: str) -> datetime | None:
+    with db.begin() as session:
+        return session.get_one(ExperimentRow, experiment_id).stop_requested_at
+
+
 def test_pause_and_resume_are_idempotent_and_409_in_the_wrong_state(
     server: ServerProcess, db: sessionmaker[Session]
 ) -> None:
@@ -30,8 +36,10 @@ def test_pause_and_resume_are_idempotent_and_409_in_the_wrong_state(
         url = f"/api/v1/experiments/{experiment_id}"
         paused = [client.post(f"{url}/pause") for _ in range(2)]
         resumed = [client.post(f"{url}/resume") for _ in range(2)]
+        never_asked = stop_requested_at(db, experiment_id)
         set_state(db, experiment_id, "running")
         pausing = [client.post(f"{url}/pause") for _ in range(2)]
+        asked = stop_requested_at(db, experiment_id)  # the reconciler's grace counts from it
         resume_while_pausing = client.post(f"{url}/resume")
         events = [e["kind"] for e in client.get(f"{url}/events").json()["items"]]
         set_state(db, experiment_id, "completed")
@@ -42,6 +50,7 @@ def test_pause_and_resume_are_idempotent_and_409_in_the_wrong_state(
     assert [r.json()["state"] for r in paused] == ["paused", "paused"]
     assert [r.json()["state"] for r in resumed] == ["queued", "queued"]
     assert [r.json()["state"] for r in pausing] == ["pausing", "pausing"]
+    assert never_asked is None and asked is not None
     assert events == ["submitted", "paused", "resume_requested", "pause_requested"]
     for conflict, message in (
         (resume_while_pausing, "experiment cannot move from pausing to queued"),

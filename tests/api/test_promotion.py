@@ -64,8 +64,12 @@ def test_promote_picks_the_top_completed_trials_and_refuses_what_it_cannot(
         assert [r["rank"] for r in runs] == [1, 2]
         assert {r["state"] for r in runs} == {"queued"} and {r["num_workers"] for r in runs} == {8}
         assert runs[0]["config"]["lr_scaling"] == "sqrt" and runs[0]["epochs"] == 3
-        # promoting again adds nothing; top_k 3 adds the third only
-        again = client.post(f"/api/v1/experiments/{done}/promote", json={"top_k": 3}).json()
+        # promoting again adds nothing (200, not 201); top_k 3 adds the third only
+        same = client.post(f"/api/v1/experiments/{done}/promote", json={"top_k": 2})
+        assert same.status_code == 200 and len(same.json()["items"]) == 2
+        third = client.post(f"/api/v1/experiments/{done}/promote", json={"top_k": 3})
+        assert third.status_code == 201, third.text
+        again = third.json()
         assert [r["trial_id"] for r in again["items"]] == [t.id for t in completed[:3]]
         listed = client.get(f"/api/v1/experiments/{done}/final-runs").json()["items"]
         assert len(listed) == 3
@@ -77,6 +81,32 @@ def test_promote_picks_the_top_completed_trials_and_refuses_what_it_cannot(
         assert client.get("/api/v1/final-runs/999999").status_code == 404
         events = client.get(f"/api/v1/experiments/{done}/events").json()["items"]
         assert [e["kind"] for e in events].count("promoted") == 2
+
+        # cancel: a viewer may not; a queued run is cancelled at once, once; a running one
+        # is asked to stop (the controller stops its job: tests/engine/test_promotion.py)
+        with server.client(viewer) as as_viewer:
+            assert as_viewer.post(f"/api/v1/final-runs/{runs[0]['id']}/cancel").status_code == 403
+        with db.begin() as session:  # as the dispatcher leaves it once the job is submitted
+            session.execute(
+                update(FinalRunRow)
+                .where(FinalRunRow.id == runs[1]["id"])
+                .values(state="running", job_id="job-1")
+            )
+        queued = client.post(f"/api/v1/final-runs/{runs[0]['id']}/cancel")
+        running = client.post(f"/api/v1/final-runs/{runs[1]['id']}/cancel")
+        twice = client.post(f"/api/v1/final-runs/{runs[1]['id']}/cancel")
+        ended = client.post(f"/api/v1/final-runs/{runs[0]['id']}/cancel")
+        unknown = client.post("/api/v1/final-runs/999999/cancel")
+        kinds = [
+            e["kind"] for e in client.get(f"/api/v1/experiments/{done}/events").json()["items"]
+        ]
+    assert queued.status_code == 200 and queued.json()["state"] == "cancelled"
+    assert running.json()["state"] == "cancelling" and twice.json()["state"] == "cancelling"
+    assert ended.status_code == 409 and "is cancelled" in ended.json()["error"]["message"]
+    assert unknown.status_code == 404
+    assert (
+        kinds.count("final_run_cancelled") == 1 and kinds.count("final_run_cancel_requested") == 1
+    )
 
 
 def test_registry_versions_and_aliases(server: ServerProcess, db: sessionmaker[Session]) -> None:

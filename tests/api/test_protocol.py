@@ -111,7 +111,8 @@ def test_a_chunked_body_over_the_limit_is_413_on_every_route_that_reads_one(
     server: ServerProcess,
 ) -> None:
     """No Content-Length to refuse up front: the limit is hit while the body is read, by the
-    route's own parser (POST /experiments) or FastAPI's (POST /schedules, PATCH)."""
+    route's own parser (POST /experiments) or FastAPI's (POST /schedules, PATCH); with one, the
+    limit answers before reading. Each 413 carries the security headers."""
 
     def oversize() -> Iterator[bytes]:
         yield b'{"name": "'
@@ -131,9 +132,12 @@ def test_a_chunked_body_over_the_limit_is_413_on_every_route_that_reads_one(
                 headers={"Content-Type": "application/json"},
             )
         ]
+        # a declared Content-Length over the limit: the limit's own answer, nothing read
+        answers.append(client.post("/api/v1/experiments", content=b"{" * 1_048_577))
         listed = client.get("/api/v1/experiments").json()["items"]
     for response in answers:
         assert response.status_code == 413, (response.request.url, response.text)
+        assert response.headers["x-content-type-options"] == "nosniff"
         error = response.json()["error"]
         assert error["code"] == "too_large" and "over 1048576 bytes" in error["message"]
     assert [e["id"] for e in listed] == [experiment_id]

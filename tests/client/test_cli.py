@@ -177,6 +177,11 @@ def test_promote_final_runs_and_models(cli: Cli, db: sessionmaker[Session]) -> N
     assert {r["model_name"] for r in runs} == {"dig"} and {r["state"] for r in runs} == {"queued"}
     table = cli("final-runs", done)
     assert table.returncode == 0 and "queued" in table.stdout and "dig" in table.stdout
+    cancelled = cli("cancel-final-run", str(runs[1]["id"]))
+    assert cancelled.returncode == 0, cancelled.stderr
+    assert cancelled.stdout.strip() == f"final run {runs[1]['id']} is cancelled"
+    again = cli("cancel-final-run", str(runs[1]["id"]))
+    assert again.returncode == 1 and "is cancelled: there is nothing to cancel" in again.stderr
     refused = cli("promote", running)
     assert refused.returncode == 1 and "only a completed sweep can be promoted" in refused.stderr
     assert cli.json("models", "ls") == []

@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -142,7 +143,7 @@ def cluster(
                     tmp_path / f"node-{i}.log",
                 )
             )
-            wait_for(lambda: len(alive_nodes(address)) == len(nodes), 120, "a node to join")
+            wait_joined(address, len(nodes), 120)
         yield address, nodes, env
     finally:
         for node in reversed(nodes):
@@ -155,6 +156,22 @@ def jobs_api_up(address: str) -> bool:
     except Exception:
         return False
     return True
+
+
+def wait_joined(address: str, count: int, timeout_s: float) -> None:
+    """Until the head's state API shows ``count`` alive nodes; a timeout says what it showed
+    (one CI run saw a node the GCS had registered stay missing there for 120 s)."""
+    deadline, seen = time.monotonic() + timeout_s, []
+    while time.monotonic() < deadline:
+        nodes = list_nodes(address=address, raise_on_missing_output=False)
+        seen = [(n.node_id[:8], n.state) for n in nodes]
+        if sum(state == "ALIVE" for _, state in seen) == count:
+            return
+        time.sleep(0.5)
+    raise AssertionError(
+        f"timed out after {timeout_s}s waiting for {count} alive node(s); the head's state API "
+        f"listed {seen}"
+    )
 
 
 def alive_nodes(address: str) -> list[str]:

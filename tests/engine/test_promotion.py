@@ -26,7 +26,14 @@ from ray.dashboard.modules.serve.sdk import ServeSubmissionClient
 from raysweep import Client, load_model
 from service.engine.cluster import RayConnection, free_port
 from tests.conftest import RAY_TESTS, InProcessServer, MigratedTemplates, ServerProcess
-from tests.engine.sweeps import driver_pid, ended_sweep, kill, kill_a_train_worker, wait_for
+from tests.engine.sweeps import (
+    driver_pid,
+    ended_sweep,
+    kill,
+    kill_a_train_worker,
+    wait_for,
+    wait_released,
+)
 from tests.factories import T0, set_time, submit_spec
 from trainers import practices
 from trainers.digits_mlp import build_task
@@ -255,14 +262,39 @@ MODEL = "digits-retrain"
 
 def ended_firing(client: httpx.Client, schedule_id: str) -> dict[str, Any] | None:
     firings = client.get(f"/api/v1/schedules/{schedule_id}/firings").json()["items"]
-    ended = [f for f in firings if f["outcome"] in ("promoted", "kept", "failed")]
+    ended = [f for f in firings if f["outcome"] in ("promoted", "kept", "failed", "cancelled")]
     return ended[0] if ended else None
 
 
-def retrain_schedule(client: httpx.Client, name: str, retrain: dict[str, Any]) -> str:
+def first_firing_training(client: httpx.Client, schedule_id: str) -> dict[str, Any] | None:
+    """The schedule's first firing once its final run has reported an epoch (it trains)."""
+    firings = client.get(f"/api/v1/schedules/{schedule_id}/firings").json()["items"]
+    if not firings or firings[-1]["final_run_id"] is None:
+        return None
+    results = client.get(f"/api/v1/final-runs/{firings[-1]['final_run_id']}/results").json()
+    return firings[-1] if results["items"] else None
+
+
+def final_run_ended(client: httpx.Client, final_run_id: int) -> dict[str, Any] | None:
+    run: dict[str, Any] = client.get(f"/api/v1/final-runs/{final_run_id}").json()
+    return run if run["state"] in ("completed", "failed", "cancelled") else None
+
+
+def all_final_runs(client: httpx.Client) -> list[dict[str, Any]]:
+    sweeps = client.get("/api/v1/experiments", params={"limit": 500}).json()["items"]
+    return [
+        run
+        for sweep in sweeps
+        for run in client.get(f"/api/v1/experiments/{sweep['id']}/final-runs").json()["items"]
+    ]
+
+
+def retrain_schedule(
+    client: httpx.Client, name: str, retrain: dict[str, Any], overlap: str = "skip"
+) -> str:
     created = client.post(
         "/api/v1/schedules",
-        json={"name": name, "cron": "* * * * *", "kind": "retrain",
+        json={"name": name, "cron": "* * * * *", "kind": "retrain", "overlap": overlap,
               "retrain": {"model": MODEL, **retrain}},
     )  # fmt: skip
     assert created.status_code == 201, created.text
@@ -271,8 +303,11 @@ def retrain_schedule(client: httpx.Client, name: str, retrain: dict[str, Any]) -
 
 
 def test_a_retrain_promotes_when_better_and_refuses_when_worse(
-    finished_sweep: FinishedSweep,
+    finished_sweep: FinishedSweep, ray_cluster: RayConnection
 ) -> None:
+    """Then a long retrain with ``overlap: cancel_previous`` is cancelled by its next due
+    time while it trains: the controller stops its Ray job, which leaves nothing in Ray, and the
+    next firing's run (queued behind it) is cancelled by hand."""
     server, clock, sweep_id = (
         finished_sweep.server,
         finished_sweep.clock,
@@ -314,12 +349,41 @@ def test_a_retrain_promotes_when_better_and_refuses_when_worse(
         set_time(clock, T0 + timedelta(minutes=2))
         refused = wait_for(lambda: ended_firing(client, worse), 360, "the worse retrain")
         assert refused["outcome"] == "kept", refused["message"]
+        assert client.patch(f"/api/v1/schedules/{worse}", json={"enabled": False}).is_success
         retune = client.get(f"/api/v1/experiments/{refused['experiment_id']}").json()
         retune_trials = client.get(f"/api/v1/experiments/{retune['id']}/trials").json()["items"]
         refused_run = client.get(f"/api/v1/final-runs/{refused['final_run_id']}").json()
         v3 = client.get(f"/api/v1/models/{MODEL}/versions/candidate").json()
         production = client.get(f"/api/v1/models/{MODEL}/aliases/production").json()
         models = client.get("/api/v1/models").json()
+
+        # cancelled: 500 epochs would outlast the test; the next due time cancels it once it
+        # trains, and its own run waits behind it (the final cluster runs one job at a time)
+        longest = retrain_schedule(client, "longest", {"epochs": 500}, "cancel_previous")
+        set_time(clock, T0 + timedelta(minutes=3))
+        training = wait_for(
+            lambda: first_firing_training(client, longest), 120, "the long retrain to train"
+        )
+        set_time(clock, T0 + timedelta(minutes=4))
+        cancelled = wait_for(
+            lambda: ended_firing(client, longest), 60, "the next due time to cancel it"
+        )
+        assert client.patch(f"/api/v1/schedules/{longest}", json={"enabled": False}).is_success
+        firings = client.get(f"/api/v1/schedules/{longest}/firings").json()["items"]
+        behind = next(f["final_run_id"] for f in firings if f["id"] != cancelled["id"])
+        by_hand = client.post(f"/api/v1/final-runs/{behind}/cancel")
+        stopped = wait_for(
+            lambda: final_run_ended(client, training["final_run_id"]), 120, "its job stopped"
+        )
+        again = client.post(f"/api/v1/final-runs/{behind}/cancel")
+        final_runs = all_final_runs(client)
+    assert cancelled["outcome"] == "cancelled", cancelled["message"]
+    assert stopped["state"] == "cancelled" and stopped["model_version"] is None
+    assert by_hand.status_code == 200 and by_hand.json()["state"] == "cancelled"
+    assert again.status_code == 409 and "is cancelled" in again.text
+    wait_released(ray_cluster, stopped["job_id"])  # no job, actor or placement group left
+    # nothing trains any more: the cluster's one slot is free
+    assert not [r["id"] for r in final_runs if r["state"] in ("queued", "running", "cancelling")]
 
     # the better retrain: the champion's config, retrained from scratch, won on the test split by
     # the sweep's metric (val_accuracy: test_accuracy, higher is better)

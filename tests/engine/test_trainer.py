@@ -1,10 +1,13 @@
 """The kit's training loop on Ray Train (the runtime of every trial and final run): 2 epochs of
 digits_mlp with 1 and with 2 workers follow the same validation trajectory, and a run resumed
-from its epoch-1 Ray Train checkpoint matches the uninterrupted run. The other trainers make the
+from its epoch-1 Ray Train checkpoint matches the uninterrupted run. What a driver reads back
+from a Train run's storage after it died (``stored_reports``) is every epoch, including those
+reported without a checkpoint. The other trainers make the
 same checks on gloo processes (tests/trainers/test_distributed.py)."""
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +17,8 @@ import ray
 from ray.train import CheckpointConfig, RunConfig, ScalingConfig
 from ray.train.torch import TorchTrainer
 
-from service.engine.cluster import RayConnection
+from service.engine.cluster import RAY_AUTH_TOKEN_PATH, RayConnection
+from service.engine.driver import stored_reports
 from service.settings import Settings
 from tests.conftest import RAY_TESTS
 from tests.trainers.cases import check_one_vs_two_workers, check_resumed, train_config
@@ -57,10 +61,23 @@ def test_digits_mlp_scales_to_two_workers_and_resumes_exactly_on_ray_train(
     ray_driver: None, tmp_path: Path
 ) -> None:
     config = train_config("digits_mlp", epochs=2)
-    single = rows(fit(tmp_path, "one", 1, config))
+    # a checkpoint every 2 epochs changes no trajectory, and Ray Train keeps only epoch 2's
+    # report with it; the kit's checkpoint carries epoch 1's, which the driver reads back
+    last = rows(fit(tmp_path, "one", 1, {**config, "checkpoint_frequency": 2}))
+    stored = stored_reports(str(tmp_path / "one"), "one", "epoch")
+    assert [(r.iteration, r.checkpoint_uri is not None) for r in stored] == [(1, False), (2, True)]
+    single = [r.metrics for r in stored]
+    assert [row["val_accuracy"] for row in last] == [single[-1]["val_accuracy"]]
     double_result = fit(tmp_path, "two", 2, config)
     double = rows(double_result)
     check_one_vs_two_workers("digits_mlp", single, double)
     epoch_1 = next(c for c, m in double_result.best_checkpoints if m["epoch"] == 1)
     resumed = rows(fit(tmp_path, "resumed", 2, {**config, "resume_from": epoch_1.path}))
     check_resumed("digits_mlp", resumed, double)
+
+
+def test_the_embedded_heads_auth_token_is_readable_by_its_owner_only(
+    ray_cluster: RayConnection,
+) -> None:
+    """Ray writes ~/.ray/auth_token 0644; it opens every job and actor of the cluster."""
+    assert stat.S_IMODE(RAY_AUTH_TOKEN_PATH.stat().st_mode) == 0o600

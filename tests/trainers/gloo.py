@@ -17,8 +17,8 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 
 from service.engine.cluster import free_port
+from trainers.distributed import world
 from trainers.kit import train_on
-from trainers.practices import world
 
 
 class GlooRuntime:

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 import torch
 
-from trainers import practices
-from trainers.practices import MixedPrecision, TrainSettings, scaled_lr
+from trainers import distributed, practices
+from trainers.performance import MixedPrecision
+from trainers.practices import TrainSettings, scaled_lr
 from trainers.registry import KIT_HYPERPARAMETERS, TRAINERS, load_reference
 
 CPU = torch.device("cpu")
@@ -80,7 +81,7 @@ def test_bad_kit_values_are_named() -> None:
 def build(trainer: str, **config: Any) -> tuple[practices.Task, dict[str, Any]]:
     info = TRAINERS[trainer]
     full = {**info.defaults, "epochs": 1, **config}
-    practices.seed_everything(int(full["seed"]))
+    distributed.seed_everything(int(full["seed"]))
     return load_reference(info.task)(full), full
 
 
@@ -139,11 +140,11 @@ def test_a_seed_fixes_initial_weights_and_data_order() -> None:
     assert torch.equal(parameters(first), parameters(again))
     assert stats_a.mean_loss == stats_b.mean_loss != stats_c.mean_loss
     assert not torch.equal(parameters(first), parameters(other))
-    order = list(practices.global_batches(100, 10, seed=5, epoch=2))
+    order = list(distributed.global_batches(100, 10, seed=5, epoch=2))
     assert [b.tolist() for b in order] == [
-        b.tolist() for b in practices.global_batches(100, 10, seed=5, epoch=2)
+        b.tolist() for b in distributed.global_batches(100, 10, seed=5, epoch=2)
     ]
-    assert order[0].tolist() != next(practices.global_batches(100, 10, seed=5, epoch=3)).tolist()
+    assert order[0].tolist() != next(distributed.global_batches(100, 10, seed=5, epoch=3)).tolist()
 
 
 @pytest.mark.parametrize("trainer", sorted(TRAINERS))

@@ -13,7 +13,8 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, FinalRunState, ScheduleCreate
+from raysweep.schedules import ScheduleCreate
+from raysweep.schemas import ExperimentState, FinalRunState
 from service.db.models import (
     EventRow,
     ExperimentRow,
@@ -246,9 +247,22 @@ def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
     page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session], tmp_path: Path
 ) -> None:
     viewer = server.create_token("watcher", "viewer")
+    reason = "2 worker(s) x {CPU: 0.5} plus 0.01 CPU: 0.49 CPU free of {CPU: 2}"
+    with db.begin() as session:  # what the recorder stores while the worker group waits
+        waiting = session.scalars(
+            select(TrialRow).where(
+                TrialRow.experiment_id == seeded.running, TrialRow.state == "running"
+            )
+        ).first()
+        assert waiting is not None
+        waiting.waiting_for, waiting_id = reason, waiting.id
     sign_in(page, viewer)
     page.goto(f"/#/experiments/{seeded.running}")
     expect(page.locator("[data-testid=trials] tbody tr")).to_have_count(24)
+    badges = page.locator("[data-testid=trials] [data-waiting]")
+    expect(badges).to_have_count(1)
+    expect(badges).to_have_text("waiting for resources")
+    expect(badges).to_have_attribute("title", reason)
     expect(page.get_by_test_id("actions")).to_have_count(0)
     expect(page.locator("button[data-action]")).to_have_count(0)
     # the API refuses the viewer too: hidden buttons are not the only guard
@@ -266,6 +280,8 @@ def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
         ).one()
         failed_id, traceback = failed.id, failed.error
     assert traceback is not None
+    page.goto(f"/#/trials/{waiting_id}")
+    expect(page.get_by_test_id("waiting-for")).to_have_text(reason)
     page.goto(f"/#/trials/{failed_id}")
     expect(page.get_by_test_id("traceback")).to_have_text(traceback)
     metrics = page.get_by_test_id("metrics")
@@ -286,9 +302,23 @@ def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
     rows = page.locator("[data-testid=final-runs] tbody tr")
     expect(rows).to_have_count(1)
     expect(rows.first.locator(".badge")).to_have_text("queued")
+    # the runner-up too, then cancelled from its row (the confirm is accepted)
+    with server.client() as client:
+        second = client.post(
+            f"/api/v1/experiments/{seeded.finished}/promote", json={"top_k": 2}
+        ).json()["items"][1]
+    page.reload()
+    expect(rows).to_have_count(2)
+    rows.nth(1).locator("button[data-action=cancel-final-run]").click()
+    expect(rows.nth(1).locator(".badge")).to_have_text("cancelled")
+    expect(rows.nth(1).locator("button[data-action=cancel-final-run]")).to_have_count(0)
+    with db.begin() as session:
+        assert session.get(FinalRunRow, second["id"]).state == "cancelled"  # type: ignore[union-attr]
     with db.begin() as session:  # what the engine records when the final run ends
         final = session.scalars(
-            select(FinalRunRow).where(FinalRunRow.experiment_id == seeded.finished)
+            select(FinalRunRow).where(
+                FinalRunRow.experiment_id == seeded.finished, FinalRunRow.rank == 1
+            )
         ).one()
         move_final_run(final, FinalRunState.running)
         move_final_run(final, FinalRunState.completed)

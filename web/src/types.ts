@@ -51,7 +51,7 @@ export interface ResultItem { iteration: number; metrics: Record<string, unknown
 export interface Checkpoint { iteration: number; uri: string; metric: number | null; created_at: string; deleted: boolean }
 export interface Me { id: number; name: string; role: Role }
 
-export type FinalRunState = "queued" | "running" | "completed" | "failed";
+export type FinalRunState = "queued" | "running" | "cancelling" | "completed" | "failed" | "cancelled";
 export interface FinalRun {
   id: number; experiment_id: string; trial_id: number; rank: number; state: FinalRunState;
   config: Config; num_workers: number; epochs: number; model_name: string; cluster: string;

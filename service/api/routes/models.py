@@ -6,14 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Request, Response
 
-from raysweep.schemas import (
-    AliasRead,
-    AliasSet,
-    DeploymentRead,
-    ModelRead,
-    ModelVersionRead,
-    Page,
-)
+from raysweep.registry import AliasRead, AliasSet, DeploymentRead, ModelRead, ModelVersionRead
+from raysweep.schemas import Page
 from service.api.deps import Db, Member, Viewer, app_state
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import models as usecase

@@ -1,10 +1,12 @@
-"""Promotion routes: promote a sweep's winners, read final runs and their results."""
+"""Promotion routes: promote a sweep's winners, read and cancel final runs, read their
+results."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from raysweep.schemas import FinalRunRead, Page, ResultRead
+from raysweep.registry import FinalRunRead
+from raysweep.schemas import Page, ResultRead
 from raysweep.spec import PromotionOverrides
 from service.api.deps import Db, Member, RowId, Viewer, app_state
 from service.api.errors import ERROR_RESPONSES
@@ -17,6 +19,7 @@ router = APIRouter(prefix="/api/v1", tags=["promotion"], responses=ERROR_RESPONS
     "/experiments/{experiment_id}/promote",
     status_code=201,
     summary="Promote a completed sweep's top trials to final runs",
+    responses={200: {"model": Page[FinalRunRead], "description": "Nothing new to promote."}},
 )
 def promote(
     experiment_id: str,
@@ -29,9 +32,10 @@ def promote(
     on a tie) not promoted before, with the spec's `promotion` settings and these overrides.
     Each trains the trial's config with more workers and a scaled LR on the Ray cluster and
     registers a model version. 409 when the sweep is not completed or has no completed trial.
-    Answers the experiment's final runs."""
+    Answers the experiment's final runs: 201 when it queued new ones, 200 when the top-k were
+    all promoted before (it changed nothing)."""
     state = app_state(request)
-    runs = usecase.promote_experiment(
+    promoted = usecase.promote_experiment(
         state.db,
         experiment_id,
         overrides or PromotionOverrides(),
@@ -39,7 +43,9 @@ def promote(
         state.settings.final_cluster_names,
     )
     response.headers["Location"] = f"/api/v1/experiments/{experiment_id}/final-runs"
-    return runs
+    if not promoted.added:
+        response.status_code = 200
+    return promoted.runs
 
 
 @router.get("/experiments/{experiment_id}/final-runs", summary="An experiment's final runs")
@@ -50,6 +56,15 @@ def final_runs(experiment_id: str, db: Db, _: Viewer) -> Page[FinalRunRead]:
 @router.get("/final-runs/{final_run_id}", summary="One final run")
 def final_run(final_run_id: RowId, db: Db, _: Viewer) -> FinalRunRead:
     return usecase.get_final_run(db, final_run_id)
+
+
+@router.post("/final-runs/{final_run_id}/cancel", summary="Cancel a final run (idempotent)")
+def cancel_final_run(final_run_id: RowId, db: Db, caller: Member) -> FinalRunRead:
+    """A queued final run is `cancelled` at once; a running one becomes `cancelling` and the
+    controller stops its Ray job, then marks it `cancelled` (a run that finishes first keeps
+    its outcome). Cancelling a cancelling run changes nothing; a finished one is a 409. A
+    retrain whose final run is cancelled ends `cancelled`."""
+    return usecase.cancel_final_run(db, final_run_id, caller.name)
 
 
 @router.get("/final-runs/{final_run_id}/results", summary="A final run's results, per epoch")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from raysweep.schemas import Page, ScheduleCreate, ScheduleFiringRead, ScheduleRead, ScheduleUpdate
+from raysweep.schedules import ScheduleCreate, ScheduleFiringRead, ScheduleRead, ScheduleUpdate
+from raysweep.schemas import Page
 from service.api.deps import Db, Limit, Member, Offset, Viewer, app_state
 from service.api.errors import ERROR_RESPONSES
 from service.clock import clock_for
@@ -29,7 +30,12 @@ def create(
       new version takes the alias only if its held-out test metric beats the current one by
       more than `retrain.margin`; otherwise it becomes the `candidate`, with the comparison
       recorded on it. An unknown model, or one without the alias or a held-out test metric,
-      is a 422."""
+      is a 422.
+
+    On a sweep cluster that does not autoscale, a template whose one trial can never be placed
+    on the cluster's nodes is a 422 at `spec.resources`, as at `POST /experiments`; a firing
+    (or a retrain's re-tuning sweep) whose trial no longer fits is recorded as `failed` with
+    the reason instead of a sweep that would wait forever."""
     state = app_state(request)
     settings = state.settings
     schedule = usecase.create_schedule(
@@ -39,6 +45,7 @@ def create(
         settings.final_cluster_names,
         clock_for(settings.clock_file).now(),
         caller.name,
+        settings.fixed_sweep_cluster,
     )
     response.headers["Location"] = f"/api/v1/schedules/{schedule.id}"
     return schedule

@@ -6,6 +6,7 @@ import { formatValue } from "../shape";
 import type { Experiment, FinalRun, Me, Page } from "../types";
 
 const POLL_MS = 3000;
+const ACTIVE = new Set(["queued", "running", "cancelling"]);
 
 function metricsText(metrics: Record<string, unknown> | null): string {
   if (!metrics) return "";
@@ -21,7 +22,18 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
       .then((page) => { setRuns(page.items); setError(null); })
       .catch((caught) => setError(errorText(caught)));
   useEffect(() => { load(); }, [experiment.id, experiment.state]);
-  usePoll(async () => { if (runs.some((r) => r.state === "queued" || r.state === "running")) await load(); }, POLL_MS, [runs]);
+  usePoll(async () => { if (runs.some((r) => ACTIVE.has(r.state))) await load(); }, POLL_MS, [runs]);
+
+  const cancel = async (run: FinalRun) => {
+    if (!window.confirm(`Cancel final run ${run.id}? A running one is stopped; it registers no model.`)) return;
+    try {
+      const changed = await api<FinalRun>(`/final-runs/${run.id}/cancel`, { method: "POST" });
+      setRuns((current) => current.map((r) => (r.id === changed.id ? changed : r)));
+      setError(null);
+    } catch (caught) {
+      setError(errorText(caught));
+    }
+  };
 
   const promote = async () => {
     if (!window.confirm("Train the best trial again with the spec's promotion settings?")) return;
@@ -34,7 +46,8 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
     }
   };
 
-  const mayPromote = me.role !== "viewer" && experiment.state === "completed";
+  const member = me.role !== "viewer";
+  const mayPromote = member && experiment.state === "completed";
   if (!runs.length && !mayPromote) return null;
   return (
     <>
@@ -44,7 +57,7 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
       {runs.length > 0 && (
         <table class="table" data-testid="final-runs">
           <thead>
-            <tr><th>rank</th><th>trial</th><th>state</th><th>workers</th><th>epochs</th><th>cluster</th><th>last metrics</th><th>test</th><th>model</th></tr>
+            <tr><th>rank</th><th>trial</th><th>state</th><th>workers</th><th>epochs</th><th>cluster</th><th>last metrics</th><th>test</th><th>model</th>{member && <th></th>}</tr>
           </thead>
           <tbody>
             {runs.map((run) => (
@@ -60,6 +73,8 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
                 <td>{run.model_version
                   ? <a href={`#/models/${encodeURIComponent(run.model_name)}`}>{run.model_name} v{run.model_version}</a>
                   : <span class="muted">{run.model_name}</span>}</td>
+                {member && <td>{(run.state === "queued" || run.state === "running") &&
+                  <button class="danger" data-action="cancel-final-run" onClick={() => cancel(run)}>cancel</button>}</td>}
               </tr>
             ))}
           </tbody>
