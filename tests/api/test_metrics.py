@@ -3,6 +3,7 @@ to the database's, request latency by route template, controller loop lag, and a
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import httpx
@@ -79,14 +80,22 @@ def test_controller_loops_report_their_lag_and_failed_passes(
         db_url,
         {"RAYSWEEP_RAY_ADDRESS": "http://127.0.0.1:9", "RAYSWEEP_CONTROLLER_INTERVAL_S": "0.2"},
     ).start()
+    lag = "raysweep_controller_lag_seconds"
+    expected = {"reconciler", "dispatcher", "schedule-firer", "promoter"}
     try:
-        first = scrape(server)
+        # a loop's lag shows once it has finished a first pass; on a loaded machine the server
+        # answers before every loop has, so wait (bounded) for all four rather than racing them
+        deadline = time.monotonic() + 60
+        while True:
+            first = scrape(server)
+            loops = {dict(labels)["loop"] for name, labels in first if name == lag}
+            if expected <= loops or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
         second = scrape(server)
     finally:
         server.stop()
-    lag = "raysweep_controller_lag_seconds"
-    loops = {dict(labels)["loop"] for name, labels in first if name == lag}
-    assert {"reconciler", "dispatcher", "schedule-firer", "promoter"} <= loops
+    assert expected <= loops
     firer = (("loop", "schedule-firer"),)
     assert (
         second[("raysweep_controller_pass_seconds_count", firer)]
