@@ -7,7 +7,7 @@ STAMP_DEV := $(VENV)/.installed-dev
 
 WEB_SOURCES := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts web/tsconfig.json
 
-.PHONY: run migrate test test-fast lint web web-test bench clean
+.PHONY: run migrate test test-fast lint web web-test bench chromium clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -59,7 +59,14 @@ test: lint web web-test
 test-fast: $(STAMP_DEV)
 	$(PYTEST) -m "not ray and not ui" $(PYTEST_ARGS)
 
-bench: $(STAMP_DEV)
+# Debian's Chromium for bench/ui_scale.py (the UI tests install it through .ci/run)
+chromium:
+	@[ -x /usr/bin/chromium ] || { [ "$$(id -u)" = 0 ] && apt-get update -qq \
+	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+	  || { echo "bench/ui_scale.py needs /usr/bin/chromium: apt-get install chromium" >&2; exit 1; }
+
+# every benchmark on a fresh checkout: the dev install, the built UI and Chromium first
+bench: $(STAMP_DEV) web chromium
 	$(PY) bench/overhead.py
 	$(PY) bench/recovery.py
 	$(PY) bench/ui_scale.py

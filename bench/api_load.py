@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 from bench.ui_scale import seeded_database  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
 from service.demo import seed_sweep  # noqa: E402
-from tests.conftest import ServerProcess  # noqa: E402
+from service.harness import ServerProcess  # noqa: E402
 
 OTHER_EXPERIMENTS = 49
 

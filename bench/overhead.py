@@ -27,8 +27,8 @@ sys.path.insert(0, str(REPO))
 from bench.specs import CONFIG, single_trial_spec  # noqa: E402
 from service.db import migrate  # noqa: E402
 from service.engine.cluster import RayConnection  # noqa: E402
+from service.harness import ServerProcess  # noqa: E402
 from service.settings import Settings  # noqa: E402
-from tests.conftest import ServerProcess  # noqa: E402
 
 
 def through_raysweep(server: ServerProcess, epochs: int) -> tuple[float, float]:

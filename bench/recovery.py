@@ -28,9 +28,13 @@ sys.path.insert(0, str(REPO))
 from bench.specs import single_trial_spec  # noqa: E402
 from service.db import migrate  # noqa: E402
 from service.engine.cluster import RayConnection  # noqa: E402
+from service.harness import (  # noqa: E402
+    ServerProcess,
+    alive_actors,
+    kill,
+    wait_for,
+)
 from service.settings import Settings  # noqa: E402
-from tests.conftest import ServerProcess  # noqa: E402
-from tests.engine.sweeps import alive_actors, kill, wait_for  # noqa: E402
 
 
 def one_run(

@@ -36,8 +36,12 @@ sys.path.insert(0, str(REPO))
 from service.db import migrate  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
 from service.demo import seed_sweep  # noqa: E402
-from tests.conftest import ServerProcess  # noqa: E402
-from tests.ui.browser import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX  # noqa: E402
+from service.harness import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    WEB_INDEX,
+    ServerProcess,
+)
 
 RENDERED = """() => {
     const rows = document.querySelectorAll('[data-testid=trials] tbody tr').length;

@@ -3,31 +3,20 @@ and the checks every fault test makes on the stored records."""
 
 from __future__ import annotations
 
-import os
-import signal
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any, TypeVar
 
 import httpx
 from ray.util.state import list_actors, list_placement_groups
 
 from service.engine.cluster import RayConnection
+from service.harness import alive_actors, kill, wait_for
 
 T = TypeVar("T")
 # detached actors Ray creates once per cluster, owned by whichever job needed them first
 CLUSTER_SINGLETONS = {"_AutoscalingCoordinatorActor", "ResourceGate"}
 TRAIN_WORKER = "RayTrainWorker"
-
-
-def wait_for(probe: Callable[[], T | None], timeout_s: float, what: str) -> T:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(0.5)
-    raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
 
 
 def all_pages(client: httpx.Client, path: str, **params: Any) -> list[dict[str, Any]]:
@@ -95,25 +84,6 @@ def ray_job_id(ray: RayConnection, submission_id: str) -> str:
 def driver_pid(ray: RayConnection, submission_id: str) -> int | None:
     info = ray.jobs.get_job_info(submission_id)
     return int(info.driver_info.pid) if info.driver_info is not None else None
-
-
-def alive_actors(ray: RayConnection, class_name: str, submission_id: str) -> list[Any]:
-    job = ray.jobs.get_job_info(submission_id)
-    if job.job_id is None:
-        return []
-    return list_actors(
-        address=ray.address,
-        filters=[
-            ("class_name", "=", class_name),
-            ("state", "=", "ALIVE"),
-            ("job_id", "=", job.job_id),
-        ],
-        raise_on_missing_output=False,
-    )
-
-
-def kill(pid: int) -> None:
-    os.kill(pid, signal.SIGKILL)
 
 
 def ray_leftovers(ray: RayConnection, submission_id: str) -> list[str]:

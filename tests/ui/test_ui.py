@@ -24,6 +24,7 @@ from service.db.models import (
     TrialRow,
 )
 from service.demo import seed_sweep
+from service.harness import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
 from service.settings import REPO_ROOT
 from service.states import move_final_run
 from service.usecases.models import register_version
@@ -37,7 +38,6 @@ from tests.factories import (
     retrain_schedule,
     tick,
 )
-from tests.ui.browser import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
 
 pytestmark = pytest.mark.ui
 

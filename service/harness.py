@@ -1,0 +1,148 @@
+"""Running raysweep as its operators do, for the test suite and the benchmarks alike (a benchmark
+must not depend on the test suite): ``python -m service serve`` as a child process, waiting on
+and killing processes, the actors a Ray job has alive, and Debian's Chromium with the flags this
+closed network needs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+from ray.util.state import list_actors
+
+from service.engine.cluster import RayConnection, free_port
+from service.settings import REPO_ROOT
+
+T = TypeVar("T")
+
+
+class ServerProcess:
+    """``python -m service serve`` in a child process, as an operator would run it."""
+
+    def __init__(self, home: Path, db_url: str, extra_env: dict[str, str]):
+        self.home, self.db_url = home, db_url
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            "RAYSWEEP_HOME": str(home),
+            "RAYSWEEP_DATABASE_URL": db_url,
+            "RAYSWEEP_PORT": str(self.port),
+            "RAYSWEEP_CONTROLLER_INTERVAL_S": "0.5",
+            **extra_env,
+        }
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = home / "server.log"
+
+    # generous: under xdist the Ray tests' CPU stress runs beside it and its imports take minutes
+    def start(self, timeout_s: float = 240) -> ServerProcess:
+        self.home.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "service", "serve"],
+                env=self.env,
+                cwd=REPO_ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited:\n{self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"server did not start:\n{self.log_path.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would: no shutdown code runs."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    @property
+    def admin_token(self) -> str:
+        return (self.home / "admin-token").read_text().strip()
+
+    def client(self, token: str | None = None) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {token or self.admin_token}"}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=30)
+
+    def manage(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """``python -m service ARGS`` against this server's settings."""
+        return subprocess.run(
+            [sys.executable, "-m", "service", *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            cwd=REPO_ROOT,
+        )
+
+    def create_token(self, name: str, role: str) -> str:
+        result = self.manage("token", "create", name, "--role", role)
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip()
+
+
+def wait_for(probe: Callable[[], T | None], timeout_s: float, what: str) -> T:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
+
+
+def kill(pid: int) -> None:
+    os.kill(pid, signal.SIGKILL)
+
+
+def alive_actors(ray: RayConnection, class_name: str, submission_id: str) -> list[Any]:
+    job = ray.jobs.get_job_info(submission_id)
+    if job.job_id is None:
+        return []
+    return list_actors(
+        address=ray.address,
+        filters=[
+            ("class_name", "=", class_name),
+            ("state", "=", "ALIVE"),
+            ("job_id", "=", job.job_id),
+        ],
+        raise_on_missing_output=False,
+    )
+
+
+CHROMIUM = "/usr/bin/chromium"
+WEB_INDEX = REPO_ROOT / "web" / "dist" / "index.html"
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # root in a container has no user namespace for Chromium's sandbox
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # the machine's closed network refuses Chromium's background connections
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
