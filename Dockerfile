@@ -49,9 +49,11 @@ COPY migrations/ migrations/
 COPY search_spaces/ search_spaces/
 COPY --from=web /src/web/dist web/dist
 
-RUN useradd --create-home --uid 1000 raysweep \
+# uid 1000 may exist already (Ubuntu-based CUDA images ship the user "ubuntu" with it): the
+# image then runs as that user rather than failing to build
+RUN if ! getent passwd 1000 >/dev/null; then useradd --create-home --uid 1000 raysweep; fi \
     && mkdir -p /data/home /data/storage \
-    && chown -R raysweep /data
+    && chown -R 1000 /data
 USER 1000
 ENV RAYSWEEP_HOME=/data/home \
     RAYSWEEP_STORAGE_URI=/data/storage \
