@@ -9,10 +9,19 @@ Example::
 """
 
 from raysweep.client import Client
-from raysweep.errors import AuthError, Conflict, NotFound, RaysweepError, Unreachable, WaitTimeout
+from raysweep.errors import (
+    AuthError,
+    Conflict,
+    NotFound,
+    Problem,
+    RaysweepError,
+    SpecError,
+    Unreachable,
+    WaitTimeout,
+)
 from raysweep.experiment import Experiment, Trial
 from raysweep.models import load_model
-from raysweep.spec import ExperimentSpec, Problem, SpecError, load_spec
+from raysweep.spec import ExperimentSpec, load_spec
 
 __all__ = [
     "AuthError",

@@ -24,13 +24,19 @@ from raysweep.cli_commands import (
     promote,
     schedules_command,
 )
-from raysweep.cli_output import console, dump, experiments_table, show_experiment, trials_table
+from raysweep.cli_output import (
+    UsageError,
+    console,
+    dump,
+    experiments_table,
+    show_experiment,
+    trials_table,
+)
 from raysweep.client import Client
 from raysweep.config import config_path, read_config, write_config
 from raysweep.errors import RaysweepError, Unreachable, WaitTimeout
 from raysweep.experiment import Experiment
 from raysweep.schemas import ExperimentState, TrialState
-from raysweep.spec import SpecError
 
 TRIAL_SORTS = ("best_metric", "last_metric", "iteration", "created_at")
 
@@ -95,7 +101,7 @@ def submit(client: Client, args: argparse.Namespace) -> Experiment:
 
 
 def listing(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
-    labels = dict(label.split(":", 1) for label in args.label)
+    labels = dict(args.label)
     experiments = client.experiments(state=args.state, label=labels)
     if as_json:
         return experiments
@@ -187,12 +193,16 @@ def parser() -> argparse.ArgumentParser:
         return command
 
     submit_cmd = add("submit", "Submit a sweep from a YAML or JSON spec file.", with_id=False)
-    submit_cmd.add_argument("file", help="Spec file (YAML or JSON).")
+    submit_cmd.add_argument(
+        "file", help="Spec file (YAML or JSON), e.g. examples/digits_asha.yaml of a checkout."
+    )
     submit_cmd.add_argument("--wait", action="store_true", help="Wait until it ends.")
     submit_cmd.add_argument("--timeout", type=float, help="With --wait: give up after seconds.")
     ls_cmd = add("ls", "List experiments, newest first.", with_id=False)
     ls_cmd.add_argument("--state", action="append", choices=[s.value for s in ExperimentState])
-    ls_cmd.add_argument("--label", action="append", default=[], help="key:value (repeatable).")
+    ls_cmd.add_argument(
+        "--label", action="append", default=[], type=label_pair, help="key:value (repeatable)."
+    )
     add("show", "One experiment: state, trial counts, best trial.")
     trials_cmd = add("trials", "An experiment's trials, best first.")
     trials_cmd.add_argument("--sort", choices=TRIAL_SORTS, default="best_metric")
@@ -278,6 +288,13 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
+def label_pair(text: str) -> tuple[str, str]:
+    key, colon, value = text.partition(":")
+    if not colon or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not key:value")
+    return key, value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "token" and args.action == "set" and not args.value:
@@ -287,7 +304,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Unreachable as error:
         print(f"raysweep: {error}", file=sys.stderr)
         return 3
-    except (RaysweepError, SpecError, WaitTimeout, OSError, ValueError) as error:
+    except UsageError as error:
+        print(f"raysweep {args.command}: {error}", file=sys.stderr)
+        return 2
+    except (RaysweepError, WaitTimeout, OSError, ValueError) as error:
         print(f"raysweep: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

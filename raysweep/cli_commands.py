@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.table import Table
 
-from raysweep.cli_output import console, dump, final_runs_table
+from raysweep.cli_output import UsageError, console, dump, final_runs_table
 from raysweep.client import Client
 
 
@@ -51,7 +51,7 @@ def models_command(client: Client, args: argparse.Namespace, as_json: bool) -> A
     """ls | versions NAME | show NAME VERSION-OR-ALIAS | alias NAME ALIAS VERSION."""
     needed = {"ls": 0, "versions": 1, "show": 2, "alias": 3}[args.action]
     if len(args.names) != needed:
-        raise ValueError(f"models {args.action} takes {needed} argument(s): see --help")
+        raise UsageError(f"models {args.action} takes {needed} argument(s): see --help")
     if args.action == "ls":
         result: Any = client.models()
     elif args.action == "versions":
@@ -72,7 +72,7 @@ def schedules_command(client: Client, args: argparse.Namespace, as_json: bool) -
     create_args = 2 if args.retrain else 3
     needed = {"ls": 0, "create": create_args, "pause": 1, "resume": 1, "firings": 1, "rm": 1}
     if len(args.names) != needed[args.action]:
-        raise ValueError(
+        raise UsageError(
             f"schedules {args.action} takes {needed[args.action]} argument(s): see --help"
         )
     result: Any
@@ -106,7 +106,7 @@ def code_command(client: Client, args: argparse.Namespace) -> Any:
     """Upload a package (printing its sha256 for the spec) or list the uploaded ones."""
     if args.action == "upload":
         if not args.path:
-            raise FileNotFoundError("code upload needs a directory, .zip or .tar.gz")
+            raise UsageError("code upload needs a path: a directory, .zip or .tar.gz")
         package = client.upload_code(args.path)
         if args.output == "json":
             return package

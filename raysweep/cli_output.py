@@ -15,6 +15,10 @@ from raysweep.experiment import Experiment
 console = Console(markup=False, highlight=False)
 
 
+class UsageError(ValueError):
+    """The command line is wrong (exit code 2, like argparse's own errors)."""
+
+
 def dump(value: Any) -> Any:
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")

@@ -22,7 +22,15 @@ from typing import Any
 import httpx
 
 from raysweep.config import resolve
-from raysweep.errors import AuthError, Conflict, NotFound, RaysweepError, Unreachable
+from raysweep.errors import (
+    AuthError,
+    Conflict,
+    NotFound,
+    Problem,
+    RaysweepError,
+    SpecError,
+    Unreachable,
+)
 from raysweep.experiment import Experiment
 from raysweep.registry import AliasRead, FinalRunRead, ModelRead, ModelVersionRead
 from raysweep.schedules import ScheduleFiringRead, ScheduleRead
@@ -33,7 +41,7 @@ from raysweep.schemas import (
     ExperimentState,
     ResultRead,
 )
-from raysweep.spec import ExperimentSpec, Problem, SpecError, read_mapping
+from raysweep.spec import ExperimentSpec, read_mapping
 
 RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0)
 PAGE = 500
@@ -291,27 +299,11 @@ def error_from(response: httpx.Response) -> RaysweepError:
         message, code, details = response.text[:500] or response.reason_phrase, None, []
     status = response.status_code
     if code == "validation_error" and response.request.method == "POST":
-        return SpecErrorFromServer(details or [Problem(path="", message=message)], status)
+        return SpecError(details or [Problem(path="", message=message)], status)
     kind: type[RaysweepError] = {401: AuthError, 403: AuthError, 404: NotFound, 409: Conflict}.get(
         status, RaysweepError
     )
     return kind(f"{message} (HTTP {status})", status=status, code=code, details=details)
-
-
-class SpecErrorFromServer(SpecError, RaysweepError):
-    """A ``SpecError`` (every problem the server found) that is also a ``RaysweepError``."""
-
-    def __init__(self, problems: list[Problem], status: int):
-        SpecError.__init__(self, problems)
-        self.message, self.status, self.code, self.details = (
-            str(self.args[0]),
-            status,
-            "validation_error",
-            problems,
-        )
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def pack_directory(directory: Path) -> bytes:

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from raysweep.spec import Problem
+from pydantic import BaseModel
+
+
+class Problem(BaseModel):
+    """One thing wrong with a request, located by a dotted path (``search.num_samples``)."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
 
 
 class RaysweepError(Exception):
@@ -26,6 +36,19 @@ class RaysweepError(Exception):
         if not self.details:
             return self.message
         return self.message + "".join(f"\n  {problem}" for problem in self.details)
+
+
+class SpecError(RaysweepError, ValueError):
+    """A spec with problems, found here or by the server (``status`` 422); ``problems`` lists
+    every one of them."""
+
+    def __init__(self, problems: list[Problem], status: int | None = None):
+        message = "invalid spec:\n" + "\n".join(f"  {p}" for p in problems)
+        super().__init__(message, status=status, code="validation_error", details=problems)
+        self.problems = problems
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class AuthError(RaysweepError):

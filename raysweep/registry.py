@@ -22,8 +22,15 @@ class FinalRunRead(ReadModel):
     state: FinalRunState
     config: dict[str, Any] = Field(description="What the workers got: the trial's, scaled.")
     num_workers: int
+    resources: dict[str, Any] | None = Field(
+        default=None,
+        description="Each worker's use_gpu, cpus_per_worker and gpus_per_worker; null: the "
+        "sweep's.",
+    )
     epochs: int
-    warm_start_uri: str | None
+    warm_start_uri: str | None = Field(
+        description="The checkpoint its weights start from (the trial's best), or null."
+    )
     model_name: str
     cluster: str = Field(description="The final cluster record it runs on.")
     job_id: str | None

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import Field, StrictBool, StrictFloat, StrictInt
 
 from raysweep.schemas import FiringOutcome, Misfire, Overlap, ReadModel, ScheduleKind
+from raysweep.spec import FinalRunResources
 from raysweep.strict import StrictModel
 
 
@@ -27,8 +28,9 @@ class Retune(StrictModel):
     )
 
 
-class RetrainSettings(StrictModel):
-    """What a `retrain` schedule retrains and how the result may replace the model in use."""
+class RetrainSettings(FinalRunResources):
+    """What a `retrain` schedule retrains and how the result may replace the model in use; the
+    resources default to the champion's final run's."""
 
     model: str = Field(min_length=1, max_length=128, description="A registered model's name.")
     alias: str = Field(

@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from raysweep.spec import Problem
+from raysweep.errors import Problem
 from raysweep.strict import StrictModel
 
 

@@ -16,11 +16,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 import yaml
 from pydantic import (
-    BaseModel,
     Field,
     StrictBool,
     StrictFloat,
@@ -30,6 +29,7 @@ from pydantic import (
     model_validator,
 )
 
+from raysweep.errors import Problem, SpecError
 from raysweep.search_space import (
     PARAMETER_TYPES,
     SEARCH_SPACE_ADAPTER,
@@ -130,7 +130,52 @@ class StopConfig(StrictModel):
     )
 
 
-class PromotionOverrides(StrictModel):
+Precision = Literal["fp32", "bf16", "fp16"]
+
+
+class FinalRunResources(StrictModel):
+    """Per-worker resources of a final run where they differ from the sweep's: "search small,
+    train big" sweeps on CPUs and trains the winners on a GPU cluster. Unset: the sweep's."""
+
+    use_gpu: StrictBool | None = Field(
+        default=None, description="Default: the sweep's; a gpus_per_worker above 0 implies it."
+    )
+    cpus_per_worker: StrictFloat | None = Field(
+        default=None, gt=0, le=1024, description="Default: the sweep's."
+    )
+    gpus_per_worker: StrictFloat | None = Field(
+        default=None, ge=0, le=64, description="Default: the sweep's, or 1 when use_gpu is new."
+    )
+    precision: Precision | None = Field(
+        default=None,
+        description="Mixed precision of a bundled trainer's final run (bf16 or fp16 on GPUs); "
+        "default: the trial's.",
+    )
+
+    @model_validator(mode="after")
+    def _gpu_consistency(self) -> Self:
+        if self.use_gpu is False and (self.gpus_per_worker or 0) > 0:
+            raise ValueError("gpus_per_worker > 0 needs use_gpu: true (or leave use_gpu unset)")
+        return self
+
+    def final_resources(self, sweep: Resources) -> dict[str, Any]:
+        """The final run's {use_gpu, cpus_per_worker, gpus_per_worker}: these over the sweep's."""
+        gpus_asked = (self.gpus_per_worker or 0) > 0
+        use_gpu = self.use_gpu if self.use_gpu is not None else sweep.use_gpu or gpus_asked
+        if not use_gpu:
+            gpus = 0.0
+        elif self.gpus_per_worker is not None:
+            gpus = self.gpus_per_worker
+        else:
+            gpus = sweep.gpus_per_worker if sweep.use_gpu else 1.0
+        return {
+            "use_gpu": use_gpu,
+            "cpus_per_worker": self.cpus_per_worker or sweep.cpus_per_worker,
+            "gpus_per_worker": gpus or (1.0 if use_gpu else 0.0),
+        }
+
+
+class PromotionOverrides(FinalRunResources):
     """What ``POST /experiments/{id}/promote`` may change from the spec's ``promotion``."""
 
     top_k: StrictInt | None = Field(default=None, ge=1, le=100)
@@ -142,8 +187,9 @@ class PromotionOverrides(StrictModel):
     cluster: str | None = Field(default=None, pattern=NAME_PATTERN)
 
 
-class Promotion(StrictModel):
-    """Training the sweep's top trials again, bigger, as registered model versions."""
+class Promotion(FinalRunResources):
+    """Training the sweep's top trials again, bigger (more workers, other resources), as
+    registered model versions."""
 
     auto: StrictBool = Field(default=False, description="Promote when the sweep completes.")
     top_k: StrictInt = Field(default=1, ge=1, le=100, description="Trials promoted, best first.")
@@ -174,7 +220,14 @@ class Promotion(StrictModel):
     )
 
     def with_overrides(self, overrides: PromotionOverrides) -> Promotion:
-        return self.model_copy(update=overrides.model_dump(exclude_none=True))
+        update = overrides.model_dump(exclude_none=True)
+        # the override's GPU wish wins over the spec's: GPUs asked for mean use_gpu, and
+        # use_gpu: false drops the spec's GPUs
+        if update.get("gpus_per_worker", 0) > 0:
+            update.setdefault("use_gpu", True)
+        if update.get("use_gpu") is False:
+            update["gpus_per_worker"] = None
+        return self.model_copy(update=update)
 
 
 def training_source_problem(has_trainer: bool, has_code: bool) -> str | None:
@@ -263,16 +316,6 @@ class ExperimentSpec(StrictModel):
 # --- problems ------------------------------------------------------------------------------------
 
 
-class Problem(BaseModel):
-    """One thing wrong with a request, located by a dotted path (``search.num_samples``)."""
-
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}" if self.path else self.message
-
-
 _SHORT_MESSAGES = {
     "greater_than_equal": "must be >= {ge}",
     "greater_than": "must be > {gt}",
@@ -310,14 +353,6 @@ def problems_from_error(error: ValidationError, prefix: str = "") -> list[Proble
         path = _location(item["loc"])
         problems.append(Problem(path=f"{prefix}{path}" if prefix else path, message=message))
     return problems
-
-
-class SpecError(ValueError):
-    """A spec with problems; ``problems`` lists every one of them."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        super().__init__("invalid spec:\n" + "\n".join(f"  {p}" for p in problems))
 
 
 def parse_spec(data: Any) -> ExperimentSpec:
@@ -368,11 +403,21 @@ _YamlLoader.add_implicit_resolver(
 
 
 def read_mapping(path: str | Path) -> Any:
-    """Read a YAML or JSON file (JSON is YAML, but its errors read better from ``json``)."""
+    """Read a YAML or JSON file (JSON is YAML, but its errors read better from ``json``); a file
+    that is neither is a ``SpecError`` naming the file and the line."""
     text = Path(path).read_text()
-    if str(path).endswith(".json"):
-        return json.loads(text)
-    return yaml.load(text, Loader=_YamlLoader)
+    try:
+        if str(path).endswith(".json"):
+            return json.loads(text)
+        return yaml.load(text, Loader=_YamlLoader)
+    except json.JSONDecodeError as error:
+        where = f"{path}: line {error.lineno}, column {error.colno}"
+        raise SpecError([Problem(path="", message=f"{where}: {error.msg}")]) from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"{path}: line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
+        problem = getattr(error, "problem", None) or str(error)
+        raise SpecError([Problem(path="", message=f"{where}: not valid YAML: {problem}")]) from None
 
 
 def load_spec(path: str | Path) -> ExperimentSpec:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from raysweep.spec import Problem
+from raysweep.errors import Problem
 
 
 class DomainError(Exception):

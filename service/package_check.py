@@ -12,9 +12,9 @@ import sys
 import threading
 from dataclasses import asdict
 
-from raysweep.spec import Problem
+from raysweep.errors import Problem
 from service.errors import InvalidInput
-from service.packages import CheckedPackage, check_package, unusable
+from service.packages import CheckedPackage, check_package, refuse_unless_archive, unusable
 from service.settings import REPO_ROOT
 
 TIME_LIMIT_S = 30
@@ -26,6 +26,7 @@ OUT_OF_MEMORY = 3
 
 def check_isolated(data: bytes) -> CheckedPackage:
     """``check_package`` in a child process; its problems raised here as ``InvalidInput``."""
+    refuse_unless_archive(data)
     with CONCURRENT_CHECKS:
         try:
             done = subprocess.run(

@@ -21,7 +21,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from raysweep.spec import Problem
+from raysweep.errors import Problem
 from service.errors import InvalidInput
 
 # fixed timestamp for zip entries converted from tar: the same tar gives the same zip and hash
@@ -154,6 +154,16 @@ def is_zip(data: bytes) -> bool:
     return data[:4] == b"PK\x03\x04"
 
 
+def is_gzip(data: bytes) -> bool:
+    return data[:2] == b"\x1f\x8b"
+
+
+def refuse_unless_archive(data: bytes) -> None:
+    """A body that is no archive by its first bytes is refused here, without a child process."""
+    if not (is_zip(data) or is_gzip(data)):
+        raise unusable("the body must be a zip or a tar.gz archive")
+
+
 def top_level_module(path: str) -> str | None:
     """The module a member makes importable at the top level: its folder (a package), or a
     module file's name up to its first dot (``x.cpython-311-x86_64-linux-gnu.so`` is ``x``)."""
@@ -167,12 +177,8 @@ def top_level_module(path: str) -> str | None:
 
 def check_package(data: bytes) -> CheckedPackage:
     """Read an uploaded zip or tar.gz (told apart by its first bytes) without running it."""
-    if is_zip(data):
-        members = _members_of_zip(data)
-    elif data[:2] == b"\x1f\x8b":
-        members = _members_of_tar(data)
-    else:
-        raise unusable("the body must be a zip or a tar.gz archive")
+    refuse_unless_archive(data)
+    members = _members_of_zip(data) if is_zip(data) else _members_of_tar(data)
     reserved = sorted(
         {
             name

@@ -36,6 +36,8 @@ def final_config(spec: ExperimentSpec, trial_config: dict[str, Any], promotion: 
     config = {**TRAINERS[spec.trainer].defaults, **trial_config}
     per_worker, global_batch = sweep_global_batch(config, spec.resources.max_workers)
     config.pop("batch_size", None)
+    if promotion.precision is not None:
+        config["precision"] = promotion.precision
     return {
         **config,
         "batch_size_per_worker": per_worker,

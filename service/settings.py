@@ -13,6 +13,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SECRET_DATABASE_URL = "raysweep_database_url"
 ClusterRole = Literal["sweep", "final", "both"]
+# the record of this server's own Ray when RAYSWEEP_CLUSTERS gives no cluster a role
+LOCAL_CLUSTER = "local"
 
 
 class ClusterConfig(BaseModel):
@@ -131,8 +133,8 @@ class Settings(BaseSettings):
     max_code_bytes: int = Field(
         default=20 << 20,
         ge=1024,
-        description="Largest code package upload (POST /api/v1/code); it unpacks to at most 20 "
-        "times this.",
+        description="Largest code package upload (POST /api/v1/code); an archive may unpack to "
+        "at most 20 times its own size.",
     )
     local_ray_cpus: int | None = Field(
         default=None, description="CPUs the embedded Ray head offers (default: all)."
@@ -147,19 +149,36 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _cluster_roles(self) -> Settings:
-        records = self.cluster_records
-        if len({c.name for c in records}) != len(records):
+        configured = self.clusters or []
+        if len({c.name for c in configured}) != len(configured):
             raise ValueError("cluster names must be unique")
-        for role in ("sweep", "final"):
-            if not any(c.serves(role) for c in records):  # type: ignore[arg-type]
-                raise ValueError(f"no cluster has the {role} role")
-        if sum(c.serves("sweep") for c in records) > 1:
+        if sum(c.serves("sweep") for c in configured) > 1:
             raise ValueError("exactly one cluster may have the sweep role")
+        missing = self._roles_missing(configured)
+        if missing and any(c.name == LOCAL_CLUSTER for c in configured):
+            raise ValueError(
+                f"no cluster has the {' or '.join(missing)} role: it would go to this server's "
+                f"own Ray as the implicit record {LOCAL_CLUSTER!r}, but a record of that name is "
+                f"configured; give one record the role {missing[0]} (or both)"
+            )
         return self
+
+    @staticmethod
+    def _roles_missing(records: list[ClusterConfig]) -> list[Literal["sweep", "final"]]:
+        roles: tuple[Literal["sweep", "final"], ...] = ("sweep", "final")
+        return [role for role in roles if not any(c.serves(role) for c in records)]
 
     @property
     def cluster_records(self) -> list[ClusterConfig]:
-        return self.clusters or [ClusterConfig(name="local", role="both")]
+        """The configured records, with this server's own Ray as the implicit record ``local``
+        for the roles none of them has (all roles when none is configured): naming only a big
+        final cluster keeps sweeps here."""
+        configured = list(self.clusters or [])
+        missing = self._roles_missing(configured)
+        if not missing:
+            return configured
+        role: ClusterRole = missing[0] if len(missing) == 1 else "both"
+        return [ClusterConfig(name=LOCAL_CLUSTER, role=role), *configured]
 
     @property
     def sweep_cluster(self) -> ClusterConfig:
@@ -171,6 +190,11 @@ class Settings(BaseSettings):
         on it now never will be."""
         sweep = self.sweep_cluster
         return None if sweep.autoscaling else sweep.name
+
+    @property
+    def fixed_final_clusters(self) -> list[str]:
+        """The final clusters that do not autoscale: a final run they cannot hold never runs."""
+        return [c.name for c in self.cluster_records if c.serves("final") and not c.autoscaling]
 
     @property
     def final_cluster_names(self) -> list[str]:

@@ -12,16 +12,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from raysweep.errors import Problem, SpecError
 from raysweep.search_space import Constant, Grid, Parameter
-from raysweep.spec import (
-    CodeRef,
-    ExperimentSpec,
-    Problem,
-    SpecError,
-    parse_search_space,
-    parse_spec,
-    read_mapping,
-)
+from raysweep.spec import CodeRef, ExperimentSpec, parse_search_space, parse_spec, read_mapping
 from service.errors import InvalidInput
 from service.packages import module_problems
 from trainers.registry import KIT_CHOICES, TRAINERS, TrainerInfo

@@ -15,11 +15,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schedules import ScheduleCreate
 from raysweep.spec import PromotionOverrides
 from service.db.models import FinalRunRow, ScheduleFiringRow, TrialRow
-from service.engine.final_run import finish, read_job
 from service.settings import REPO_ROOT
 from service.specs import check_spec
 from service.usecases.experiments import add_experiment
 from service.usecases.firings import due_schedule_ids, fire_schedule
+from service.usecases.job_outcomes import FinalRunOutcome, finish_final_run, start_final_run
 from service.usecases.models import set_alias
 from service.usecases.promotion import promote_experiment
 from service.usecases.retrain import advance_retrains
@@ -77,22 +77,23 @@ def completed_sweep(
 
 
 def complete_final_run(db: sessionmaker[Session], final_run_id: int, test_loss: float) -> None:
-    """What the final-run job does once Train returns: its own ``read_job`` and ``finish``."""
-    job = read_job(db, final_run_id)
+    """What the final-run job does around Train: the use cases it starts and finishes with."""
+    job = start_final_run(db, final_run_id)
     assert job is not None
-    outcome = (
+    outcome = FinalRunOutcome(
         {"epoch": job.epochs, "val_loss": test_loss},
         f"/final/{final_run_id}",
         {"test_loss": test_loss, "test_accuracy": 1 - test_loss},
         "fingerprint",
+        {"raysweep": "test"},
     )
-    finish(db, job, outcome, None)
+    finish_final_run(db, job, outcome, None)
 
 
 def fail_final_run(db: sessionmaker[Session], final_run_id: int) -> None:
-    job = read_job(db, final_run_id)
+    job = start_final_run(db, final_run_id)
     assert job is not None
-    finish(db, job, None, "Traceback ...\nRuntimeError: out of memory")
+    finish_final_run(db, job, None, "Traceback ...\nRuntimeError: out of memory")
 
 
 def production_model(db: sessionmaker[Session], test_loss: float = 0.30) -> str:

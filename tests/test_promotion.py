@@ -7,16 +7,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from pydantic import ValidationError
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.spec import ExperimentSpec, PromotionOverrides
-from service.controller.finals import BATCH, Promoter
-from service.db.models import EventRow, ExperimentRow, FinalRunRow
+from service.controller.promoter import Promoter
+from service.db.models import CheckpointRow, EventRow, ExperimentRow, FinalRunRow, TrialRow
+from service.errors import InvalidInput
 from service.promotion import final_config, final_epochs
 from service.settings import Settings
+from service.usecases.clusters import record_capacity
+from service.usecases.promotion import (
+    AUTO_PROMOTION_BATCH,
+    promote_experiment,
+    promotion_problems,
+)
 from tests.conftest import minimal_spec
-from tests.factories import completed_sweep
+from tests.factories import CLUSTERS, T0, completed_sweep
 from trainers.practices import TrainSettings
 
 
@@ -66,7 +74,7 @@ def test_the_promoter_deals_with_each_completed_sweep_once(
 ) -> None:
     """It records what it did in the sweep's ``promotion`` column, so a batch of sweeps left to
     their users (``promotion.auto`` off) never hides a later one that asked for it."""
-    left = [completed_sweep(db, [({"lr": 0.1}, 0.5)]) for _ in range(BATCH)]
+    left = [completed_sweep(db, [({"lr": 0.1}, 0.5)]) for _ in range(AUTO_PROMOTION_BATCH)]
     auto = completed_sweep(db, [({"lr": 0.01}, 0.2), ({"lr": 0.1}, 0.5)], auto=True)
     nothing = completed_sweep(db, [], auto=True)  # no completed trial: skipped, saying why
     promoter = Promoter(db, Settings(home=tmp_path))
@@ -84,3 +92,97 @@ def test_the_promoter_deals_with_each_completed_sweep_once(
     assert (status[auto], status[nothing]) == ("promoted", "skipped")
     assert runs == [auto]
     assert len(skipped) == 1 and "no completed trial" in skipped[0]
+
+
+def test_a_final_run_asks_for_its_own_gpus_and_precision_checked_against_a_fixed_cluster(
+    db: sessionmaker[Session],
+) -> None:
+    """Search small, train big: a CPU sweep's winner trains on GPUs in bf16; a fixed final
+    cluster that can never hold that is a 422 naming the resources, and nothing is queued."""
+    sweep = completed_sweep(db, [({"lr": 0.1}, 0.5)])
+    record_capacity(db, "big", [{"CPU": 8.0, "GPU": 2.0}])
+    gpus = PromotionOverrides(gpus_per_worker=1, precision="bf16", cluster="big")
+    with pytest.raises(InvalidInput) as refused:
+        promote_experiment(
+            db, sweep, gpus.model_copy(update={"num_workers": 4}), "tester", CLUSTERS, ["big"]
+        )
+    (problem,) = refused.value.details
+    assert problem.path == "num_workers"
+    assert "4 worker(s) x {CPU: 1, GPU: 1}" in problem.message
+    assert "'big' has {CPU: 8, GPU: 2}" in problem.message
+    with db.begin() as session:
+        assert session.scalars(select(FinalRunRow)).all() == []
+    # the same on an autoscaling cluster is queued: it may grow
+    promote_experiment(db, sweep, gpus.model_copy(update={"num_workers": 4}), "t", CLUSTERS, [])
+    with db.begin() as session:
+        (run,) = session.scalars(select(FinalRunRow)).all()
+    assert run.resources == {"use_gpu": True, "cpus_per_worker": 1.0, "gpus_per_worker": 1.0}
+    assert run.config["precision"] == "bf16"
+    # nothing asked: the sweep's resources (stored as None)
+    other = completed_sweep(db, [({"lr": 0.1}, 0.5)])
+    promote_experiment(db, other, PromotionOverrides(), "t", CLUSTERS, ["big"])
+    with db.begin() as session:
+        plain = session.scalars(select(FinalRunRow).where(FinalRunRow.experiment_id == other))
+        assert [r.resources for r in plain] == [None]
+
+
+def test_an_overrides_gpu_wish_wins_and_user_code_takes_no_precision() -> None:
+    with pytest.raises(ValidationError, match="needs use_gpu"):
+        PromotionOverrides(use_gpu=False, gpus_per_worker=1)
+    cpu_sweep = spec()
+    promotion = cpu_sweep.promotion.with_overrides(PromotionOverrides(gpus_per_worker=0.5))
+    assert promotion.final_resources(cpu_sweep.resources) == {
+        "use_gpu": True,
+        "cpus_per_worker": 1.0,
+        "gpus_per_worker": 0.5,
+    }
+    gpu_sweep = ExperimentSpec.model_validate(
+        minimal_spec(resources={"num_workers": 2, "use_gpu": True, "gpus_per_worker": 1})
+    )
+    off = gpu_sweep.promotion.with_overrides(PromotionOverrides(use_gpu=False))
+    assert off.final_resources(gpu_sweep.resources)["use_gpu"] is False
+    code = ExperimentSpec.model_validate(
+        {
+            **minimal_spec(trainer=None, metric="loss", mode="min"),
+            "search_space": {"lr": {"type": "constant", "value": 0.1}},
+            "code": {"package": "a" * 64, "entrypoint": "t:f", "metrics": {"loss": "min"}},
+        }
+    )
+    bf16 = code.promotion.with_overrides(PromotionOverrides(precision="bf16"))
+    (problem,) = promotion_problems(code, bf16, "big", CLUSTERS)
+    assert problem.path == "precision" and "bundled trainers" in problem.message
+
+
+def test_a_cancelled_sweep_promotes_its_completed_trials_from_their_best_checkpoint(
+    db: sessionmaker[Session],
+) -> None:
+    sweep = completed_sweep(db, [({"lr": 0.1}, 0.2)])
+    with db.begin() as session:
+        session.execute(
+            update(ExperimentRow).where(ExperimentRow.id == sweep).values(state="cancelled")
+        )
+        trial = session.scalars(select(TrialRow).where(TrialRow.experiment_id == sweep)).one()
+        # ASHA-like: the latest checkpoint (iteration 3) is worse than iteration 2's
+        for iteration, metric, deleted in ((1, 0.5, True), (2, 0.2, False), (3, 0.4, False)):
+            session.add(
+                CheckpointRow(
+                    trial_id=trial.id,
+                    iteration=iteration,
+                    uri=f"/ckpt/best-{iteration}",
+                    metric=metric,
+                    created_at=T0,
+                    deleted=deleted,
+                )
+            )
+    promoted = promote_experiment(
+        db, sweep, PromotionOverrides(warm_start=True), "tester", CLUSTERS
+    )
+    (run,) = promoted.runs.items
+    assert run.warm_start_uri == "/ckpt/best-2"
+    with db.begin() as session:
+        message = session.scalars(
+            select(EventRow.message).where(
+                EventRow.experiment_id == sweep, EventRow.kind == "promoted"
+            )
+        ).one()
+    assert "the sweep was cancelled: its completed trials only" in message

@@ -20,9 +20,9 @@ from service.db.models import (
     ModelVersionRow,
     TrialRow,
 )
-from service.engine.final_run import read_job
 from service.errors import Conflict, InvalidInput
 from service.usecases.experiments import delete_experiment
+from service.usecases.job_outcomes import start_final_run
 from service.usecases.models import get_alias, get_version
 from service.usecases.promotion import cancel_final_run, promote_experiment
 from service.usecases.schedules import create_schedule
@@ -137,12 +137,12 @@ def test_cancel_previous_cancels_the_previous_retrains_run_and_a_cancelled_run_e
     retrain_schedule(db, overlap="cancel_previous")
     tick(db, minute(1))
     first_run = firing_rows(db)[0].final_run_id
-    assert read_job(db, first_run or 0) is not None  # its job started: running
+    assert start_final_run(db, first_run or 0) is not None  # its job started: running
     tick(db, minute(2))
     first, second = firing_rows(db)
     assert first.outcome == "cancelled" and "cancel_previous" in first.message
     assert final_run(db, first_run).state == "cancelling"
-    assert read_job(db, first_run or 0) is None  # a job (re)started now trains nothing
+    assert start_final_run(db, first_run or 0) is None  # a job (re)started now trains nothing
     assert second.outcome == "training" and f"firing {first.id}" in second.message
     tick(db, minute(3))  # the second's run is still queued: cancelled at once
     assert final_run(db, second.final_run_id).state == "cancelled"

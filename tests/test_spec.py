@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from ray.tune.search import BasicVariantGenerator
 from ray.tune.search.optuna import OptunaSearch
 
-from raysweep.spec import SpecError, load_spec, parse_search_space, parse_spec
+from raysweep.errors import RaysweepError, SpecError
+from raysweep.spec import load_spec, parse_search_space, parse_spec
 from service.engine.search import search_algorithm, tune_domain
 from service.errors import InvalidInput
 from service.settings import REPO_ROOT
@@ -71,6 +72,8 @@ def test_defaults_fill_everything_but_the_five_required_fields() -> None:
     assert spec.resources.num_workers == 2 and spec.fault_tolerance.max_failures == 2
     with pytest.raises(SpecError) as caught:
         parse_spec({})
+    # one hierarchy: a spec found bad here is a RaysweepError like one the server refused
+    assert isinstance(caught.value, RaysweepError) and caught.value.status is None
     assert {p.path for p in caught.value.problems} == {
         "name",
         "trainer",

@@ -13,15 +13,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from service.clock import clock_for
 from service.controller.capacity import CapacityObserver
-from service.controller.dispatcher import Dispatcher
-from service.controller.finals import FinalRunDispatcher, FinalRunReconciler, Promoter
-from service.controller.reconciler import Reconciler
+from service.controller.jobs import JobDispatcher, JobReconciler
+from service.controller.promoter import Promoter
 from service.controller.schedules import ScheduleFirer
 from service.engine.cluster import RayConnection
 from service.engine.launcher import Launcher, RayJobsLauncher
 from service.engine.serving import Deployer
 from service.metrics import Metrics
 from service.settings import Settings
+from service.usecases.jobs import FinalRunJobs, SweepJobs
 
 log = logging.getLogger("raysweep.controller")
 
@@ -87,15 +87,22 @@ def build_controller(
         record.name: RayJobsLauncher(settings, connections[record.name], record.autoscaling)
         for record in settings.cluster_records
     }
-    sweeps = launchers[settings.sweep_cluster.name]
+    sweeps, final_runs = SweepJobs(db, settings), FinalRunJobs(db, settings)
+
+    def submit_driver(launcher: Launcher, experiment_id: str, attempt: int) -> str:
+        return launcher.submit(experiment_id, attempt)
+
+    def submit_final_run(launcher: Launcher, final_run_id: int, attempt: int) -> str:
+        return launcher.submit_final_run(final_run_id, attempt)
+
     runner = Runner(
         [
             CapacityObserver(db, launchers, settings),
-            Reconciler(db, sweeps, settings),
-            Dispatcher(db, sweeps, settings),
+            JobReconciler("reconciler", sweeps, launchers, submit_driver),
+            JobDispatcher("dispatcher", sweeps, launchers, submit_driver),
             Promoter(db, settings),
-            FinalRunReconciler(db, launchers, settings),
-            FinalRunDispatcher(db, launchers, settings),
+            JobReconciler("final-run-reconciler", final_runs, launchers, submit_final_run),
+            JobDispatcher("final-run-dispatcher", final_runs, launchers, submit_final_run),
             Deployer(db, connections, settings),
             ScheduleFirer(db, settings, clock_for(settings.clock_file)),
         ],

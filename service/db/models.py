@@ -271,6 +271,8 @@ class FinalRunRow(Base):
     state: Mapped[FinalRunState] = stored_enum(FinalRunState)
     config: Mapped[dict[str, Any]]  # what the workers get: the trial's config, scaled
     num_workers: Mapped[int] = mapped_column(Integer)
+    # {use_gpu, cpus_per_worker, gpus_per_worker} of each worker; None: the sweep's
+    resources: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     epochs: Mapped[int] = mapped_column(Integer)
     warm_start_uri: Mapped[str | None] = mapped_column(Text)
     model_name: Mapped[str] = mapped_column(String(128))

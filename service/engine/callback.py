@@ -23,15 +23,15 @@ from ray.tune.result import AUTO_RESULT_KEYS
 from sqlalchemy.exc import DBAPIError
 
 from raysweep.schemas import TrialState
-from service.engine.recorder import (
-    Recorder,
+from service.engine.recorder import Recorder
+from service.engine.trial import RESTART_REASON_KEY, RESTARTS_KEY, CodeLoadError
+from service.usecases.recording import (
     ResultReported,
     TrialEnded,
     TrialRestarted,
     TrialStarted,
     TrialWaiting,
 )
-from service.engine.trial import RESTART_REASON_KEY, RESTARTS_KEY, CodeLoadError
 
 # Tune's bookkeeping; the rest of a result is what the trainer reported
 SKIPPED_KEYS = set(AUTO_RESULT_KEYS) - {"time_total_s"} | {

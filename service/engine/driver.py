@@ -35,14 +35,15 @@ from service.engine.callback import (
 )
 from service.engine.gate import gate
 from service.engine.leftovers import Leftovers, remove_dead_attempts, remove_own_leftovers
-from service.engine.recorder import Recorder, ResultReported
+from service.engine.recorder import Recorder
 from service.engine.retention import prune_experiment
 from service.engine.search import param_space, scheduler, search_algorithm
 from service.engine.trial import TrialPlan, run_trial
 from service.resources import TRIAL_FUNCTION_RESOURCES
 from service.settings import Settings, get_settings
-from service.states import STOPPED, end_sweep
 from service.storage import code_package_uri, experiment_uri, read_json, train_runs_uri
+from service.usecases.job_outcomes import DriverOutcome, finish_sweep
+from service.usecases.recording import ResultReported
 from trainers.kit import REPORTS_FILE
 from trainers.registry import get_trainer
 
@@ -198,52 +199,6 @@ def build_tuner(
     )
 
 
-def finish(
-    db: sessionmaker[Session], experiment_id: str, context: DriverContext, error: str | None
-) -> ExperimentState:
-    """Record the best trial and the sweep's final (or paused) state; trials Tune left unfinished
-    end with the sweep."""
-    with db.begin() as session:
-        row = repo.get_experiment_row(session, experiment_id, for_update=True)
-        best = repo.best_trial(session, experiment_id, row.mode)
-        row.best_trial_id, row.best_metric = (best.id, best.best_metric) if best else (None, None)
-        current = row.state
-        error = error or context.code_error
-        if error is not None:
-            target, message = ExperimentState.failed, f"sweep failed: {error}"
-        elif current is ExperimentState.cancelling:
-            target, message = STOPPED[current], "sweep cancelled"
-        elif current is ExperimentState.running and context.terminated:
-            # the job was stopped without a request (an operator, a node drain): Tune saved its
-            # state, and the reconciler resubmits the driver, which resumes the sweep
-            repo.add_event(
-                session,
-                experiment_id,
-                "driver_stopped",
-                "the driver job was stopped (SIGTERM); Tune saved its state for the next driver",
-            )
-            return current
-        elif current is ExperimentState.pausing and (context.interrupted or context.terminated):
-            target, message = STOPPED[current], "sweep paused; resume continues it"
-        else:
-            target = ExperimentState.completed
-            message = "sweep completed" + (
-                f" (target reached by trial {context.target_reached_by})"
-                if context.target_reached_by
-                else ""
-            )
-        end_sweep(session, row, target)
-        row.error = error
-        repo.add_event(
-            session,
-            experiment_id,
-            target.value,
-            message,
-            data={"best_trial_id": row.best_trial_id, "best_metric": row.best_metric},
-        )
-    return target
-
-
 def record_leftovers(
     db: sessionmaker[Session], experiment_id: str, kind: str, what: str, found: Leftovers
 ) -> None:
@@ -348,9 +303,13 @@ def run(experiment_id: str) -> int:
         log.warning("could not check Ray for leftovers of this sweep", exc_info=True)
     if not recorder.close(RECORDER_DRAIN_TIMEOUT_S):
         error = error or f"could not write all results to the database: {recorder.last_error}"
-    final = with_db_retry(
-        lambda: finish(db, experiment_id, context, error), "recording the outcome"
+    outcome = DriverOutcome(
+        error or context.code_error,
+        context.terminated,
+        context.interrupted,
+        context.target_reached_by,
     )
+    final = with_db_retry(lambda: finish_sweep(db, experiment_id, outcome), "recording the outcome")
     log.info("experiment %s is %s", experiment_id, final.value)
     engine.dispose()
     return 0 if final is not ExperimentState.failed else 1

@@ -9,12 +9,12 @@ A retrain (a schedule's) then challenges the alias it was retrained for (champio
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import logging
 import subprocess
 import sys
 import traceback
-from dataclasses import dataclass
 from typing import Any
 
 import ray
@@ -23,22 +23,24 @@ from ray.train import Checkpoint
 from ray.train.v2._internal.execution.context import TrainRunContext
 from ray.train.v2.api.callback import UserCallback
 from ray.train.v2.torch.torch_trainer import TorchTrainer  # V2's, as trial.py says
-from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import FinalRunState
 from raysweep.spec import ExperimentSpec
-from service.db import repositories as repo
-from service.db.models import FinalRunResultRow, FinalRunRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.callback import reported_metrics
 from service.engine.driver import runtime_env, with_db_retry
 from service.engine.gate import admitted
 from service.engine.trial import TrialPlan, build_trainer, failure_summary, train_config
 from service.settings import REPO_ROOT, Settings, get_settings
-from service.states import move_final_run
 from service.storage import artifact_uri, experiment_uri
-from service.usecases.models import challenge_champion, register_version
+from service.usecases.job_outcomes import (
+    FinalRunJob,
+    FinalRunOutcome,
+    finish_final_run,
+    record_final_run_worker_failure,
+    start_final_run,
+    store_final_run_epoch,
+)
 from trainers import practices
 from trainers.loading import load_task
 
@@ -70,14 +72,13 @@ class StoreFinalRunResults(UserCallback):
     ) -> None:
         message = f"final run {self.final_run_id}: {failure_summary(worker_exceptions)}"
 
-        def record() -> None:
-            with self.db().begin() as session:
-                row = session.get(FinalRunRow, self.final_run_id, with_for_update=True)
-                if row is not None:
-                    row.worker_failures += 1
-                repo.add_event(session, self.experiment_id, "final_run_worker_failed", message)
-
-        with_db_retry(record, "recording a worker failure")
+        db = self.db()
+        with_db_retry(
+            lambda: record_final_run_worker_failure(
+                db, self.final_run_id, self.experiment_id, message
+            ),
+            "recording a worker failure",
+        )
 
     def after_report(
         self,
@@ -90,55 +91,8 @@ class StoreFinalRunResults(UserCallback):
         if not isinstance(epoch, int):
             return
         db = self.db()
-        with_db_retry(lambda: store_result(db, self.final_run_id, epoch, reported), "storing")
-
-
-def store_result(
-    db: sessionmaker[Session], final_run_id: int, epoch: int, metrics: dict[str, Any]
-) -> None:
-    with db.begin() as session:
-        exists = session.scalar(
-            select(FinalRunResultRow.id).where(
-                FinalRunResultRow.final_run_id == final_run_id, FinalRunResultRow.epoch == epoch
-            )
-        )
-        if exists is None:
-            session.add(FinalRunResultRow(final_run_id=final_run_id, epoch=epoch, metrics=metrics))
-        row = session.get(FinalRunRow, final_run_id)
-        if row is not None:
-            row.metrics = metrics
-
-
-@dataclass(frozen=True)
-class FinalRunJob:
-    final_run_id: int
-    experiment_id: str
-    spec: ExperimentSpec
-    config: dict[str, Any]
-    num_workers: int
-    epochs: int
-    warm_start_uri: str | None
-
-
-def read_job(db: sessionmaker[Session], final_run_id: int) -> FinalRunJob | None:
-    with db.begin() as session:
-        row = session.get(FinalRunRow, final_run_id, with_for_update=True)
-        # ended, or cancelling (the controller is stopping this job): it trains nothing
-        if row is None or row.state.is_final or row.state == FinalRunState.cancelling:
-            return None
-        if row.state == FinalRunState.queued:
-            move_final_run(row, FinalRunState.running)
-        spec = ExperimentSpec.model_validate(
-            repo.get_experiment_row(session, row.experiment_id).spec
-        )
-        return FinalRunJob(
-            row.id,
-            row.experiment_id,
-            spec,
-            row.config,
-            row.num_workers,
-            row.epochs,
-            row.warm_start_uri,
+        with_db_retry(
+            lambda: store_final_run_epoch(db, self.final_run_id, epoch, reported), "storing"
         )
 
 
@@ -151,6 +105,13 @@ def trainer_for(job: FinalRunJob, settings: Settings) -> tuple[TrialPlan, TorchT
         owner=f"final-{job.final_run_id}",
         resource_wait_s=settings.trial_resource_wait_s,
     )
+    if job.resources is not None:  # promotion asked for other ones than the sweep's
+        plan = dataclasses.replace(
+            plan,
+            use_gpu=bool(job.resources["use_gpu"]),
+            cpus_per_worker=float(job.resources["cpus_per_worker"]),
+            gpus_per_worker=float(job.resources["gpus_per_worker"]),
+        )
     config = train_config(plan, job.config)
     if job.warm_start_uri:
         config["warm_start_from"] = job.warm_start_uri
@@ -185,59 +146,11 @@ def code_version(spec: ExperimentSpec) -> dict[str, Any]:
     return version
 
 
-def finish(
-    db: sessionmaker[Session],
-    job: FinalRunJob,
-    outcome: tuple[dict[str, Any], str, dict[str, float] | None, str | None] | None,
-    error: str | None,
-) -> None:
-    with db.begin() as session:
-        row = session.get(FinalRunRow, job.final_run_id, with_for_update=True)
-        if row is None or row.state.is_final:
-            return
-        if outcome is None:
-            move_final_run(row, FinalRunState.failed)
-            row.error = error
-            repo.add_event(
-                session,
-                row.experiment_id,
-                "final_run_failed",
-                f"final run {row.id} failed: {error}",
-            )
-            return
-        row.metrics, row.checkpoint_uri, row.test_metrics, fingerprint = outcome
-        move_final_run(row, FinalRunState.completed)
-        version = register_version(
-            session, row, job.spec.trainer_label, code_version(job.spec), fingerprint
-        )
-        repo.add_event(
-            session,
-            row.experiment_id,
-            "model_registered",
-            f"final run {row.id} registered as {version.name} version {version.version}",
-            data={"model": version.name, "version": version.version, "final_run_id": row.id},
-        )
-        if row.challenge is not None:  # a retrain: it replaces the champion only if it wins
-            comparison = challenge_champion(session, version, row.challenge)
-            outcome_text = (
-                f"took {comparison['alias']!r}"
-                if comparison["promoted"]
-                else f"kept as 'candidate'; {comparison['alias']!r} stays"
-            )
-            repo.add_event(
-                session,
-                row.experiment_id,
-                "champion_challenger",
-                f"{version.name} version {version.version} {outcome_text}: {comparison['reason']}",
-                data={"model": version.name, "version": version.version, **comparison},
-            )
-
-
 def run(final_run_id: int) -> int:
     settings = get_settings()
     engine = create_db_engine(settings.database_url_value)
     db = session_factory(engine)
-    job = with_db_retry(lambda: read_job(db, final_run_id), "reading the final run")
+    job = with_db_retry(lambda: start_final_run(db, final_run_id), "reading the final run")
     if job is None:
         log.warning("final run %s is not active; nothing to do", final_run_id)
         return 0
@@ -252,11 +165,17 @@ def run(final_run_id: int) -> int:
             raise RuntimeError("the final run ended without a checkpoint")
         test_metrics, fingerprint = evaluate_on_test(job.spec, job.config, result.checkpoint)
         uri = artifact_uri(settings.storage_root, result.checkpoint.path)
-        outcome = (reported_metrics(result.metrics or {}), uri, test_metrics, fingerprint)
+        outcome = FinalRunOutcome(
+            reported_metrics(result.metrics or {}),
+            uri,
+            test_metrics,
+            fingerprint,
+            code_version(job.spec),
+        )
     except Exception:
         error = traceback.format_exc(limit=20)
         log.exception("final run %s failed", final_run_id)
-    with_db_retry(lambda: finish(db, job, outcome, error), "recording the outcome")
+    with_db_retry(lambda: finish_final_run(db, job, outcome, error), "recording the outcome")
     engine.dispose()
     return 0 if outcome is not None else 1
 

@@ -27,7 +27,7 @@ from raysweep.schemas import DeploymentState
 from service.db.models import ModelDeploymentRow, ModelVersionRow
 from service.engine.cluster import RayConnection
 from service.settings import Settings
-from service.states import move_deployment
+from service.usecases.models import AppStatus, record_deployment_statuses
 from trainers.loading import load_task
 
 log = logging.getLogger("raysweep.deployer")
@@ -171,28 +171,13 @@ class Deployer:
         return self.record(cluster, running)
 
     def record(self, cluster: str, running: Mapping[str, Any]) -> int:
-        changed = 0
         address = self.connections[cluster].address
-        with self.db.begin() as session:
-            for row in session.scalars(
-                select(ModelDeploymentRow).where(
-                    ModelDeploymentRow.cluster == cluster,
-                    ModelDeploymentRow.state.in_(
-                        [DeploymentState.deploying, DeploymentState.deleting]
-                    ),
-                )
-            ):
-                status = (running.get(row.app_name) or {}).get("status")
-                if row.state == DeploymentState.deleting and status is None:
-                    move_deployment(row, DeploymentState.deleted)
-                    row.url = None
-                elif row.state == DeploymentState.deploying and status == "RUNNING":
-                    move_deployment(row, DeploymentState.running)
-                    row.url = serve_url(address, self.settings.serve_port, row.route_prefix)
-                elif row.state == DeploymentState.deploying and status == "DEPLOY_FAILED":
-                    move_deployment(row, DeploymentState.failed)
-                    row.error = str(running[row.app_name].get("message", ""))[:4000]
-                else:
-                    continue
-                changed += 1
-        return changed
+        return record_deployment_statuses(
+            self.db,
+            cluster,
+            {
+                name: AppStatus(str(app.get("status")), str(app.get("message", "")))
+                for name, app in running.items()
+            },
+            lambda prefix: serve_url(address, self.settings.serve_port, prefix),
+        )

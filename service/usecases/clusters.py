@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.spec import ExperimentSpec, Problem
+from raysweep.errors import Problem
+from raysweep.spec import ExperimentSpec
 from service.db.models import ClusterCapacityRow, utcnow
 from service.errors import InvalidInput
 from service.resources import (

@@ -6,6 +6,8 @@ import hashlib
 import re
 import secrets
 import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
@@ -316,3 +318,44 @@ def undeploy_version(db: sessionmaker[Session], name: str, version_or_alias: str
             move_deployment(row, DeploymentState.deleting)
         session.flush()
         return DeploymentRead.model_validate(row)
+
+
+@dataclass(frozen=True)
+class AppStatus:
+    """One Serve application as its cluster reports it (RUNNING, DEPLOY_FAILED, ...)."""
+
+    status: str
+    message: str
+
+
+def record_deployment_statuses(
+    db: sessionmaker[Session],
+    cluster: str,
+    running: Mapping[str, AppStatus],
+    url_for: Callable[[str], str],
+) -> int:
+    """Move the cluster's deploying and deleting deployments by what Serve reports of their
+    applications (``url_for`` turns a route prefix into the deployment's URL); returns how many
+    moved."""
+    changed = 0
+    with db.begin() as session:
+        for row in session.scalars(
+            select(ModelDeploymentRow).where(
+                ModelDeploymentRow.cluster == cluster,
+                ModelDeploymentRow.state.in_([DeploymentState.deploying, DeploymentState.deleting]),
+            )
+        ):
+            app = running.get(row.app_name)
+            if row.state == DeploymentState.deleting and app is None:
+                move_deployment(row, DeploymentState.deleted)
+                row.url = None
+            elif row.state == DeploymentState.deploying and app and app.status == "RUNNING":
+                move_deployment(row, DeploymentState.running)
+                row.url = url_for(row.route_prefix)
+            elif row.state == DeploymentState.deploying and app and app.status == "DEPLOY_FAILED":
+                move_deployment(row, DeploymentState.failed)
+                row.error = app.message[:4000]
+            else:
+                continue
+            changed += 1
+    return changed

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.errors import Problem
 from raysweep.registry import FinalRunRead
 from raysweep.schemas import (
     ExperimentState,
@@ -17,12 +19,21 @@ from raysweep.schemas import (
     ResultRead,
     TrialState,
 )
-from raysweep.spec import ExperimentSpec, Problem, Promotion, PromotionOverrides
+from raysweep.spec import ExperimentSpec, FinalRunResources, Promotion, PromotionOverrides
 from service.db import repositories as repo
-from service.db.models import FinalRunResultRow, FinalRunRow, ModelVersionRow, TrialRow
+from service.db.models import (
+    CheckpointRow,
+    ExperimentRow,
+    FinalRunResultRow,
+    FinalRunRow,
+    ModelVersionRow,
+    TrialRow,
+)
 from service.errors import Conflict, InvalidInput, NotFound
 from service.promotion import final_config, final_epochs
+from service.resources import Request, worker_bundle
 from service.states import move_final_run
+from service.usecases.clusters import observed_capacity
 
 
 def cluster_problem(name: str, final_clusters: list[str]) -> str:
@@ -49,7 +60,69 @@ def top_completed_trials(
     )
 
 
+def promotion_problems(
+    spec: ExperimentSpec,
+    promotion: Promotion,
+    cluster: str,
+    final_clusters: list[str],
+) -> list[Problem]:
+    problems = []
+    if cluster not in final_clusters:
+        problems.append(Problem(path="cluster", message=cluster_problem(cluster, final_clusters)))
+    if promotion.precision is not None and spec.trainer is None:
+        problems.append(
+            Problem(
+                path="precision",
+                message="applies to bundled trainers; user code reads its own config",
+            )
+        )
+    return problems
+
+
+def final_run_never_fits(
+    session: Session, spec: ExperimentSpec, promotion: Promotion, cluster: str
+) -> str | None:
+    """Why the final cluster, which does not autoscale, can never hold one final run's workers
+    (its capacity as the controller last saw it); None when it can, or is unseen."""
+    capacity = observed_capacity(session, cluster)
+    if capacity is None:
+        return None
+    resources = promotion.final_resources(spec.resources)
+    request = Request(
+        owner="",
+        label="",
+        bundle=worker_bundle(
+            resources["cpus_per_worker"], resources["gpus_per_worker"], resources["use_gpu"]
+        ),
+        count=promotion.num_workers,
+    )
+    reason = request.unplaceable(capacity)
+    if reason is None:
+        return None
+    return (
+        f"a final run needs {request.describe()}: {reason}, but the final cluster {cluster!r} "
+        f"has {capacity.describe()} and does not autoscale"
+    )
+
+
+def best_checkpoint_uri(session: Session, trial: TrialRow, mode: str) -> str | None:
+    """The trial's best kept checkpoint by the sweep's metric (retention always keeps it); the
+    latest when no checkpoint carries the metric. With ASHA the latest can be the worse one."""
+    best = session.scalar(
+        select(CheckpointRow.uri)
+        .where(
+            CheckpointRow.trial_id == trial.id,
+            CheckpointRow.deleted.is_(False),
+            CheckpointRow.metric.is_not(None),
+        )
+        .order_by(repo.metric_order(CheckpointRow.metric, mode), CheckpointRow.iteration.desc())
+        .limit(1)
+    )
+    return best or trial.checkpoint_uri
+
+
 def new_final_run(
+    session: Session,
     spec: ExperimentSpec,
     trial: TrialRow,
     promotion: Promotion,
@@ -57,7 +130,9 @@ def new_final_run(
     cluster: str,
     rank: int = 1,
 ) -> FinalRunRow:
-    """A queued final run of ``trial``: its config scaled for the promotion's workers."""
+    """A queued final run of ``trial``: its config scaled for the promotion's workers, on the
+    promotion's resources, warm-started (if asked) from the trial's best checkpoint."""
+    warm_start = best_checkpoint_uri(session, trial, spec.mode) if promotion.warm_start else None
     return queued_final_run(
         trial.experiment_id,
         trial.id,
@@ -67,8 +142,16 @@ def new_final_run(
         model_name,
         cluster,
         rank=rank,
-        warm_start_uri=trial.checkpoint_uri if promotion.warm_start else None,
+        warm_start_uri=warm_start,
+        resources=final_run_resources(spec, promotion),
     )
+
+
+def final_run_resources(spec: ExperimentSpec, asked: FinalRunResources) -> dict[str, Any] | None:
+    """The resources to store on a final run: None where they are the sweep's."""
+    resources = asked.final_resources(spec.resources)
+    sweep = FinalRunResources().final_resources(spec.resources)
+    return None if resources == sweep else resources
 
 
 def queued_final_run(
@@ -82,6 +165,7 @@ def queued_final_run(
     *,
     rank: int = 1,
     warm_start_uri: str | None = None,
+    resources: dict[str, Any] | None = None,
 ) -> FinalRunRow:
     """A final run waiting for the dispatcher: the one shape promotions and retrains share."""
     return FinalRunRow(
@@ -91,6 +175,7 @@ def queued_final_run(
         state=FinalRunState.queued,
         config=config,
         num_workers=num_workers,
+        resources=resources,
         epochs=epochs,
         warm_start_uri=warm_start_uri,
         model_name=model_name,
@@ -110,31 +195,40 @@ class Promoted:
     added: list[int]
 
 
+# a sweep that ended without completing all its trials can still promote those that did
+PROMOTABLE = (ExperimentState.completed, ExperimentState.cancelled, ExperimentState.failed)
+
+
 def promote_experiment(
     db: sessionmaker[Session],
     experiment_id: str,
     overrides: PromotionOverrides,
     requested_by: str | None,
     final_clusters: list[str],
+    fixed_clusters: Collection[str] = (),
 ) -> Promoted:
     """Queue a final run for each of the top-k completed trials not promoted yet, on the named
     final cluster (default: the first of ``final_clusters``); returns the experiment's final
-    runs. A sweep that has not completed, or has no completed trial, is a ``Conflict`` naming the
-    reason; an unknown cluster is ``InvalidInput``."""
+    runs. A sweep still going, or without a completed trial, is a ``Conflict`` naming the
+    reason; an unknown cluster, a precision for user code, or a final run that one of
+    ``fixed_clusters`` (those that do not autoscale) can never hold is ``InvalidInput``."""
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
-        if row.state != ExperimentState.completed:
+        if row.state not in PROMOTABLE:
             raise Conflict(
-                f"experiment {experiment_id} is {row.state}; only a completed sweep can be promoted"
+                f"experiment {experiment_id} is {row.state}; only a sweep that has ended "
+                "(completed, cancelled or failed) can be promoted"
             )
         spec = ExperimentSpec.model_validate(row.spec)
         promotion = spec.promotion.with_overrides(overrides)
         cluster = promotion.cluster or final_clusters[0]
-        if cluster not in final_clusters:
-            raise InvalidInput(
-                "unknown final cluster",
-                [Problem(path="cluster", message=cluster_problem(cluster, final_clusters))],
-            )
+        problems = promotion_problems(spec, promotion, cluster, final_clusters)
+        if cluster in fixed_clusters and (
+            never := final_run_never_fits(session, spec, promotion, cluster)
+        ):
+            problems.append(Problem(path="num_workers", message=never))
+        if problems:
+            raise InvalidInput("the promotion cannot run as asked", problems)
         winners = top_completed_trials(session, experiment_id, row.mode, promotion.top_k)
         if not winners:
             raise Conflict(
@@ -154,7 +248,7 @@ def promote_experiment(
             if trial.id in promoted:
                 continue
             model_name = promotion.model_name or row.name
-            final = new_final_run(spec, trial, promotion, model_name, cluster, rank)
+            final = new_final_run(session, spec, trial, promotion, model_name, cluster, rank)
             session.add(final)
             created.append(final)
         session.flush()
@@ -165,7 +259,12 @@ def promote_experiment(
                 experiment_id,
                 "promoted",
                 f"{len(created)} trial(s) promoted by {requested_by or 'auto-promotion'}: "
-                + ", ".join(f"trial {f.trial_id} as final run {f.id}" for f in created),
+                + ", ".join(f"trial {f.trial_id} as final run {f.id}" for f in created)
+                + (
+                    f" (the sweep was {row.state.value}: its completed trials only)"
+                    if row.state is not ExperimentState.completed
+                    else ""
+                ),
                 data={"final_runs": [f.id for f in created]},
             )
         added = [f.id for f in created]
@@ -249,3 +348,49 @@ def final_run_results(db: sessionmaker[Session], final_run_id: int) -> Page[Resu
             for r in rows
         ]
     return Page.whole(items)
+
+
+AUTO_PROMOTION_BATCH = 20
+
+
+def auto_promote(
+    db: sessionmaker[Session], final_clusters: list[str], fixed_clusters: Collection[str] = ()
+) -> int:
+    """One pass of auto-promotion: completed sweeps with ``promotion.auto`` that were neither
+    promoted nor skipped get their final runs; the others are marked, so that the next pass
+    looks past them (a batch of them would otherwise hide every later sweep)."""
+    with db.begin() as session:
+        candidates = session.execute(
+            select(ExperimentRow.id, ExperimentRow.spec)
+            .where(
+                ExperimentRow.state == ExperimentState.completed,
+                ExperimentRow.promotion.is_(None),
+            )
+            .order_by(ExperimentRow.finished_at)
+            .limit(AUTO_PROMOTION_BATCH)
+        ).all()
+    acted = 0
+    for experiment_id, spec in candidates:
+        if not ExperimentSpec.model_validate(spec).promotion.auto:
+            record_promotion(db, experiment_id, PromotionStatus.manual)
+            continue
+        try:
+            promote_experiment(
+                db, experiment_id, PromotionOverrides(), None, final_clusters, fixed_clusters
+            )
+        except (Conflict, InvalidInput) as error:
+            record_promotion(db, experiment_id, PromotionStatus.skipped, error.message)
+        acted += 1
+    return acted
+
+
+def record_promotion(
+    db: sessionmaker[Session], experiment_id: str, status: PromotionStatus, reason: str = ""
+) -> None:
+    with db.begin() as session:
+        row = session.get(ExperimentRow, experiment_id, with_for_update=True)
+        if row is None or row.promotion is not None:
+            return  # deleted, or promoted by hand meanwhile
+        row.promotion = status
+        if status is PromotionStatus.skipped:
+            repo.add_event(session, experiment_id, "promotion_skipped", reason)

@@ -16,10 +16,11 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.errors import Problem
 from raysweep.schedules import RetrainSettings, Retune
 from raysweep.schemas import ExperimentState, FinalRunState, FiringOutcome
 from raysweep.search_space import Constant
-from raysweep.spec import ExperimentSpec, Problem, PromotionOverrides
+from raysweep.spec import ExperimentSpec, FinalRunResources, PromotionOverrides
 from service.db import repositories as repo
 from service.db.models import (
     ExperimentRow,
@@ -34,6 +35,7 @@ from service.usecases.clusters import trial_never_fits
 from service.usecases.experiments import add_experiment
 from service.usecases.promotion import (
     cluster_problem,
+    final_run_resources,
     new_final_run,
     queued_final_run,
     top_completed_trials,
@@ -52,6 +54,13 @@ class Champion:
     @property
     def spec(self) -> ExperimentSpec:
         return ExperimentSpec.model_validate(self.experiment.spec)
+
+    def resources(self, settings: RetrainSettings) -> FinalRunResources:
+        """The retrain's resources: the settings' where given, else the champion's final run's
+        (which may differ from its sweep's)."""
+        own = self.final_run.resources or {}
+        given = settings.model_dump(include=set(FinalRunResources.model_fields), exclude_none=True)
+        return FinalRunResources.model_validate({**own, **given})
 
     def challenge(self, settings: RetrainSettings) -> dict[str, Any]:
         """What the retrained version must beat: the sweep's metric on the held-out test split
@@ -188,14 +197,19 @@ def start_retrain(
             f"{experiment.id} ({len(spec.search.points_to_evaluate)} warm-start config(s))",
         )
         return
+    resources = champion.resources(settings)
+    config = dict(champion.version.config)
+    if resources.precision is not None and champion.spec.trainer is not None:
+        config["precision"] = resources.precision
     run = queued_final_run(
         champion.final_run.experiment_id,
         champion.final_run.trial_id,
-        dict(champion.version.config),
+        config,
         settings.num_workers or champion.final_run.num_workers,
         settings.epochs or champion.final_run.epochs,
         settings.model,
         retrain_cluster(champion, settings, final_clusters),
+        resources=final_run_resources(champion.spec, resources),
     )
     source = f"{settings.model} version {champion.version.version}'s config"
     training(session, firing, champion, settings, run, source)
@@ -333,10 +347,11 @@ def tuned(session: Session, firing: ScheduleFiringRow, final_clusters: list[str]
             num_workers=settings.num_workers or champion.final_run.num_workers,
             epochs=settings.epochs or champion.final_run.epochs,
             warm_start=False,
+            **champion.resources(settings).model_dump(exclude_none=True),
         )
     )
     cluster = retrain_cluster(champion, settings, final_clusters)
-    run = new_final_run(spec, best[0], promotion, settings.model, cluster)
+    run = new_final_run(session, spec, best[0], promotion, settings.model, cluster)
     source = f"the re-tuning sweep's best trial {best[0].id}"
     training(session, firing, champion, settings, run, source)
     return 1

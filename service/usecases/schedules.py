@@ -18,9 +18,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.errors import Problem
 from raysweep.schedules import ScheduleCreate, ScheduleFiringRead, ScheduleRead
 from raysweep.schemas import Page, ScheduleKind
-from raysweep.spec import Problem
 from service.cron import cron_problem, next_due
 from service.db import repositories as repo
 from service.db.models import ScheduleFiringRow, ScheduleRow

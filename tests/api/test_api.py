@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
 from service.db.models import ExperimentRow
-from service.engine.recorder import Recorder, ResultReported, TrialEnded, TrialStarted
+from service.engine.recorder import Recorder
+from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
 from tests.conftest import ServerProcess, minimal_spec, row_counts
 from tests.factories import submit
 

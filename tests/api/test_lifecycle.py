@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
 from service.db.models import CheckpointRow, ExperimentRow, TrialRow
-from service.engine.recorder import Recorder, ResultReported, TrialStarted
+from service.engine.recorder import Recorder
+from service.usecases.recording import ResultReported, TrialStarted
 from tests.conftest import ServerProcess, row_counts
 from tests.factories import submit
 

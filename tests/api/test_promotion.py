@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -14,9 +17,9 @@ from raysweep.schemas import ExperimentState
 from service.db.models import FinalRunRow, ModelDeploymentRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.serving import Deployer, key_refusal
-from service.settings import Settings
+from service.settings import REPO_ROOT, Settings
 from service.usecases.models import register_version
-from tests.conftest import ServerProcess, minimal_spec, row_counts
+from tests.conftest import InProcessServer, ServerProcess, minimal_spec, row_counts
 from tests.factories import production_model
 
 
@@ -43,7 +46,7 @@ def test_promote_picks_the_top_completed_trials_and_refuses_what_it_cannot(
     before = row_counts(db)
     with server.client() as client:
         for experiment_id, fragment in (
-            (running, "only a completed sweep"),
+            (running, "only a sweep that has ended"),
             (empty, "no completed trial"),
         ):
             refused = client.post(f"/api/v1/experiments/{experiment_id}/promote")
@@ -204,6 +207,41 @@ def test_cluster_tokens_never_leave_the_server(db_url: str, tmp_path: Path) -> N
     finally:
         process.stop()
     assert secret not in process.log_path.read_text()
+
+
+def readme_clusters_example() -> str:
+    """The JSON the README's settings table gives for RAYSWEEP_CLUSTERS, verbatim."""
+    row = next(
+        line for line in (REPO_ROOT / "README.md").read_text().splitlines()
+        if line.startswith("| `RAYSWEEP_CLUSTERS`")
+    )  # fmt: skip
+    example = re.search(r"`(\[\{.*?\}\])`", row)
+    assert example is not None, row
+    return example.group(1)
+
+
+def test_the_readme_clusters_example_starts_a_server_that_sweeps_here(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Naming only a big final cluster keeps this server's own Ray as the sweep cluster."""
+    example = readme_clusters_example()
+    server = InProcessServer(tmp_path / "home", db_url, {"RAYSWEEP_CLUSTERS": example}).start()
+    try:
+        with server.client() as client:
+            listed = client.get("/api/v1/clusters").json()
+            submitted = client.post("/api/v1/experiments", json=minimal_spec())
+    finally:
+        server.stop()
+    assert [(c["name"], c["role"]) for c in listed] == [("local", "sweep"), ("big", "final")]
+    assert submitted.status_code == 201, submitted.text
+
+
+def test_a_cluster_list_that_hides_the_implicit_record_says_which_role_is_missing() -> None:
+    clusters = [{"name": "local", "address": "http://big:8265", "role": "final"}]
+    with pytest.raises(ValidationError) as refused:
+        Settings(clusters=clusters)
+    message = str(refused.value)
+    assert "no cluster has the sweep role" in message and "'local'" in message
 
 
 def test_a_deployment_gives_its_key_once_and_keeps_only_its_hash(

@@ -79,6 +79,8 @@ def test_schedules_are_checked_completely_and_need_a_member(
         schedule = created.json()
         assert schedule["kind"] == "retrain" and schedule["template"] is None
         defaults = {"alias": "production", "epochs": None, "num_workers": None, "cluster": None}
+        # the final run's resources: the champion's unless given
+        defaults |= dict.fromkeys(["use_gpu", "cpus_per_worker", "gpus_per_worker", "precision"])
         retune = {"num_samples": 3, "warm_start_top": 3}
         assert schedule["retrain"] == {**retrain, **defaults, "retune": retune}
 

@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from service.db.models import ResultRow, TrialRow
 from service.demo import seed_sweep
-from service.engine.recorder import Recorder, ResultReported, TrialStarted
+from service.engine.recorder import Recorder
+from service.usecases.recording import ResultReported, TrialStarted
 from service.usecases.views import asha_cutoff, downsample, milestones, percentile
 from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
 

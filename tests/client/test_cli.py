@@ -120,6 +120,15 @@ def test_exit_codes_and_messages(cli: Cli, tmp_path: Path, server: ServerProcess
     unreachable = cli("show", "x", "--url", "http://127.0.0.1:9")
     assert unreachable.returncode == 3 and "cannot reach" in unreachable.stderr
     assert cli("submit", str(tmp_path / "absent.yaml")).returncode == 1
+    # usage: wrong argument counts, a label that is no key:value, an upload without a path
+    for args in (("schedules", "pause"), ("ls", "--label", "team"), ("code", "upload")):
+        assert cli(*args).returncode == 2, args
+    # a spec file that is no YAML names the file and the line
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("name: x\nsearch: {num_samples: 3\nmetric: loss\n")
+    unreadable = cli("submit", str(broken))
+    assert unreadable.returncode == 1 and "Traceback" not in unreadable.stderr
+    assert "broken.yaml" in unreadable.stderr and "line 3" in unreadable.stderr
     for command in ("submit", "ls", "show", "trials", "watch", "cancel", "token"):
         helped = cli(command, "--help")
         assert helped.returncode == 0 and "--output" in helped.stdout
@@ -183,12 +192,12 @@ def test_promote_final_runs_and_models(cli: Cli, db: sessionmaker[Session]) -> N
     again = cli("cancel-final-run", str(runs[1]["id"]))
     assert again.returncode == 1 and "is cancelled: there is nothing to cancel" in again.stderr
     refused = cli("promote", running)
-    assert refused.returncode == 1 and "only a completed sweep can be promoted" in refused.stderr
+    assert refused.returncode == 1 and "only a sweep that has ended" in refused.stderr
     assert cli.json("models", "ls") == []
     missing = cli("models", "show", "dig", "1")
     assert missing.returncode == 1 and "no version or alias '1'" in missing.stderr
     usage = cli("models", "versions")
-    assert usage.returncode == 1 and "models versions takes 1 argument(s)" in usage.stderr
+    assert usage.returncode == 2 and "models versions takes 1 argument(s)" in usage.stderr
 
 
 def test_schedules_from_the_cli_and_the_sdk(

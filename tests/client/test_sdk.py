@@ -174,7 +174,7 @@ def test_promote_final_runs_and_the_registry_through_the_sdk(
     assert [r.rank for r in runs] == [1, 2] and {r.num_workers for r in runs} == {4}
     assert [r.id for r in experiment.final_runs()] == [r.id for r in runs]
     assert client.final_run_results(runs[0].id) == []
-    with pytest.raises(Conflict, match="only a completed sweep"):
+    with pytest.raises(Conflict, match="only a sweep that has ended"):
         client.experiment(seed_sweep(db, trials=2, max_t=2, running=1)).promote()
     assert client.models() == []
     with pytest.raises(NotFound):

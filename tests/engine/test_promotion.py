@@ -22,6 +22,7 @@ import httpx
 import pytest
 import torch
 from ray.dashboard.modules.serve.sdk import ServeSubmissionClient
+from ray.util.state import list_placement_groups
 
 from raysweep import Client, load_model
 from service.engine.cluster import RayConnection, free_port
@@ -31,6 +32,7 @@ from tests.engine.sweeps import (
     ended_sweep,
     kill,
     kill_a_train_worker,
+    ray_job_id,
     wait_for,
     wait_released,
 )
@@ -57,11 +59,28 @@ SPEC: dict[str, Any] = {
     "promotion": {
         "auto": True,
         "num_workers": 2,
+        "cpus_per_worker": 0.4,  # the final run's own resources, not the sweep's 0.5
         "max_t_multiple": FINAL_EPOCHS // 2,
         "warm_start": True,
         "model_name": "digits-final",
     },
 }
+
+
+def worker_bundles(ray: RayConnection, submission_id: str) -> list[dict[str, float]]:
+    """The per-worker resources of the placement groups the job's Train run holds."""
+    groups = list_placement_groups(
+        address=ray.address,
+        detail=True,
+        filters=[("creator_job_id", "=", ray_job_id(ray, submission_id))],
+        raise_on_missing_output=False,
+    )
+    return [
+        {k: v for k, v in bundle["unit_resources"].items() if "memory" not in k}
+        for group in groups
+        if group.state == "CREATED"
+        for bundle in group.bundles
+    ]
 
 
 @dataclass(frozen=True)
@@ -134,6 +153,7 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
             240,
             "epoch 2",
         )
+        bundles = worker_bundles(ray_cluster, running["job_id"])
         kill_a_train_worker(ray_cluster, running["job_id"])
         # a killed final-run job: the controller resubmits it and it continues the same Train run
         running = wait_for(
@@ -153,6 +173,7 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         )
         assert final["state"] == "completed", final["error"]
         results = client.get(f"/api/v1/final-runs/{final['id']}/results").json()["items"]
+        checkpoints = client.get(f"/api/v1/trials/{best['id']}/checkpoints").json()
         version = client.get("/api/v1/models/digits-final/versions/1").json()
         kinds = [
             e["kind"]
@@ -173,7 +194,11 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         final["config"]["batch_size_per_worker"] == 64
         and final["config"]["lr_reference_batch"] == 64
     )
-    assert final["warm_start_uri"] == best["checkpoint_uri"]
+    # on the promotion's resources, from the trial's best checkpoint (not merely its latest)
+    assert final["resources"] == {"use_gpu": False, "cpus_per_worker": 0.4, "gpus_per_worker": 0}
+    assert bundles == [{"CPU": 0.4}, {"CPU": 0.4}], bundles
+    kept = [c for c in checkpoints if not c["deleted"] and c["metric"] is not None]
+    assert final["warm_start_uri"] == max(kept, key=lambda c: (c["metric"], c["iteration"]))["uri"]
     assert [r["iteration"] for r in results] == list(
         range(1, FINAL_EPOCHS + 1)
     )  # none lost or duplicated

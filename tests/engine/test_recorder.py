@@ -13,16 +13,11 @@ from raysweep.schemas import TrialState
 from service.db.models import CheckpointRow, EventRow, ResultRow, TrialRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import free_port
-from service.engine.recorder import (
-    BufferFull,
-    Recorder,
-    ResultReported,
-    TrialEnded,
-    TrialStarted,
-)
+from service.engine.recorder import BufferFull, Recorder
 from service.engine.retention import checkpoints_to_delete, prune_experiment
 from service.settings import REPO_ROOT
 from service.usecases.experiments import submit_experiment
+from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
 
 SPEC = {
     "name": "r",

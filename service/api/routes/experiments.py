@@ -8,8 +8,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import StringConstraints
 
+from raysweep.errors import Problem
 from raysweep.schemas import EventRead, ExperimentCreated, ExperimentRead, ExperimentState, Page
-from raysweep.spec import Problem
 from service.api.deps import (
     AppState,
     Db,

@@ -30,10 +30,13 @@ def promote(
 ) -> Page[FinalRunRead]:
     """Queue a final run for each of the top-k completed trials (best metric first, fewer epochs
     on a tie) not promoted before, with the spec's `promotion` settings and these overrides.
-    Each trains the trial's config with more workers and a scaled LR on the Ray cluster and
-    registers a model version. 409 when the sweep is not completed or has no completed trial.
-    Answers the experiment's final runs: 201 when it queued new ones, 200 when the top-k were
-    all promoted before (it changed nothing)."""
+    Each trains the trial's config with more workers and a scaled LR on the final cluster (with
+    its own per-worker resources and precision, when given) and registers a model version.
+    A cancelled or failed sweep promotes the trials that completed. 409 when the sweep is still
+    going or has no completed trial; 422 naming each problem when the final cluster is unknown,
+    or does not autoscale and can never hold the final run's workers. Answers the experiment's
+    final runs: 201 when it queued new ones, 200 when the top-k were all promoted before (it
+    changed nothing)."""
     state = app_state(request)
     promoted = usecase.promote_experiment(
         state.db,
@@ -41,6 +44,7 @@ def promote(
         overrides or PromotionOverrides(),
         caller.name,
         state.settings.final_cluster_names,
+        state.settings.fixed_final_clusters,
     )
     response.headers["Location"] = f"/api/v1/experiments/{experiment_id}/final-runs"
     if not promoted.added:
