@@ -5,7 +5,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine, pool
 
-from service.db.models import Base
+import service.db.models  # noqa: F401  (defines the tables on Base.metadata)
+from service.db.base import Base
 
 config = context.config
 target_metadata = Base.metadata

@@ -15,13 +15,13 @@ from raysweep.schemas import ExperimentState as E
 from raysweep.schemas import FinalRunState as F
 from raysweep.schemas import FiringOutcome as O
 from raysweep.schemas import TrialState as T
+from service.db.base import utcnow
 from service.db.models import (
     ExperimentRow,
     FinalRunRow,
     ModelDeploymentRow,
     ScheduleFiringRow,
     TrialRow,
-    utcnow,
 )
 
 

@@ -21,9 +21,10 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+import service.db.models  # noqa: F401  (defines the tables on Base.metadata)
 from raysweep.schemas import Role
 from service.db import migrate
-from service.db.models import Base
+from service.db.base import Base
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection
 from service.harness import ServerProcess

@@ -11,7 +11,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import Role, TokenRead
-from service.db.models import MAX_BIGINT
+from service.db.base import MAX_BIGINT
 from service.errors import Forbidden, Unauthorized
 from service.metrics import Metrics
 from service.settings import Settings

@@ -7,7 +7,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.errors import Problem
 from raysweep.spec import ExperimentSpec
-from service.db.models import ClusterCapacityRow, utcnow
+from service.db.base import utcnow
+from service.db.models import ClusterCapacityRow
 from service.errors import InvalidInput
 from service.resources import (
     TRIAL_FUNCTION_RESOURCES,

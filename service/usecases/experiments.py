@@ -20,6 +20,7 @@ from raysweep.schemas import (
 )
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
+from service.db.base import utcnow
 from service.db.models import (
     EventRow,
     ExperimentRow,
@@ -27,7 +28,6 @@ from service.db.models import (
     ModelAliasRow,
     ModelVersionRow,
     TrialRow,
-    utcnow,
 )
 from service.errors import Conflict
 from service.specs import check_spec

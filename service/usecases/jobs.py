@@ -18,7 +18,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ExperimentState, FinalRunState
 from service.db import repositories as repo
-from service.db.models import ExperimentRow, FinalRunRow, utcnow
+from service.db.base import utcnow
+from service.db.models import ExperimentRow, FinalRunRow
 from service.settings import Settings
 from service.states import STOPPED, IllegalTransition, end_sweep, move_experiment, move_final_run
 

@@ -15,8 +15,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.registry import AliasRead, DeploymentRead, ModelRead, ModelVersionRead
 from raysweep.schemas import DeploymentState, Page
+from service.db.base import MAX_INT
 from service.db.models import (
-    MAX_INT,
     FinalRunRow,
     ModelAliasHistoryRow,
     ModelAliasRow,

@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
 from service.db import repositories as repo
-from service.db.models import Base, CheckpointRow, ResultRow, TrialRow, utcnow
+from service.db.base import Base, utcnow
+from service.db.models import CheckpointRow, ResultRow, TrialRow
 from service.states import move_trial
 from service.storage import artifact_uri
 

@@ -13,7 +13,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import Role, TokenCreated, TokenRead
-from service.db.models import TokenRow, utcnow
+from service.db.base import utcnow
+from service.db.models import TokenRow
 from service.errors import Conflict, NotFound, Unauthorized
 
 TOKEN_PREFIX = "rsw_"

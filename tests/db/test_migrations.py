@@ -13,8 +13,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
+import service.db.models  # noqa: F401  (defines the tables on Base.metadata)
 from service.db import migrate
-from service.db.models import Base
+from service.db.base import Base
 from service.db.session import create_db_engine
 from service.settings import REPO_ROOT
 from tests.conftest import ServerProcess

@@ -21,7 +21,7 @@ from service.api.deps import (
     id_cursor,
 )
 from service.api.errors import ERROR_RESPONSES
-from service.db.models import MAX_BIGINT
+from service.db.base import MAX_BIGINT
 from service.errors import BadRequest
 from service.usecases import experiments as usecase
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 from raysweep.schemas import CheckpointRead, Page, ResultRead, TrialRead, TrialState
 from service.api.deps import Db, Limit, Offset, RowId, Viewer
 from service.api.errors import ERROR_RESPONSES
-from service.db.models import MAX_INT
+from service.db.base import MAX_INT
 from service.usecases import trials as usecase
 
 router = APIRouter(prefix="/api/v1", tags=["trials"], responses=ERROR_RESPONSES)
