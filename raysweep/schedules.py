@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import Field, StrictBool, StrictFloat, StrictInt
 
+from raysweep.compute import FinalRunResources
 from raysweep.schemas import FiringOutcome, Misfire, Overlap, ReadModel, ScheduleKind
-from raysweep.spec import FinalRunResources
 from raysweep.strict import StrictModel
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.compute import FinalRunResources
 from raysweep.errors import Problem
 from raysweep.registry import FinalRunRead
 from raysweep.schemas import (
@@ -19,7 +20,7 @@ from raysweep.schemas import (
     ResultRead,
     TrialState,
 )
-from raysweep.spec import ExperimentSpec, FinalRunResources, Promotion, PromotionOverrides
+from raysweep.spec import ExperimentSpec, Promotion, PromotionOverrides
 from service.db import repositories as repo
 from service.db.models import (
     CheckpointRow,

@@ -16,11 +16,12 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.compute import FinalRunResources
 from raysweep.errors import Problem
 from raysweep.schedules import RetrainSettings, Retune
 from raysweep.schemas import ExperimentState, FinalRunState, FiringOutcome
 from raysweep.search_space import Constant
-from raysweep.spec import ExperimentSpec, FinalRunResources, PromotionOverrides
+from raysweep.spec import ExperimentSpec, PromotionOverrides
 from service.db import repositories as repo
 from service.db.models import (
     ExperimentRow,
