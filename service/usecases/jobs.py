@@ -171,10 +171,11 @@ class SweepJobs:
             limit = self.settings.max_driver_restarts
             if not resubmittable or row.driver_restarts >= limit:
                 end_sweep(session, row, ExperimentState.failed)
-                row.error = (
-                    f"{reason}; not resubmitted: the driver was already restarted "
-                    f"{row.driver_restarts} time(s), the limit set by "
-                    f"RAYSWEEP_MAX_DRIVER_RESTARTS={limit}"
+                row.error = f"{reason}; not resubmitted" + (
+                    f": the driver was already restarted {row.driver_restarts} time(s), the "
+                    f"limit set by RAYSWEEP_MAX_DRIVER_RESTARTS={limit}"
+                    if resubmittable
+                    else ""
                 )
                 repo.add_event(session, id, "failed", row.error)
                 return Lost(True)
