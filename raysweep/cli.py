@@ -214,12 +214,29 @@ def parser() -> argparse.ArgumentParser:
     add("resume", "Resume a paused sweep.")
     add("events", "An experiment's timeline.")
     promote_cmd = add(
-        "promote", "Train a completed sweep's top trials again with more workers (final runs)."
+        "promote",
+        "Train an ended sweep's top completed trials again, with more workers and optionally "
+        "other resources (final runs).",
     )
     promote_cmd.add_argument("--top-k", type=int, help="Trials to promote (default: the spec's).")
     promote_cmd.add_argument("--workers", type=int, help="Workers of each final run.")
     promote_cmd.add_argument("--epochs", type=int, help="Epochs of each final run.")
     promote_cmd.add_argument("--model-name", help="Registry name (default: the spec's).")
+    promote_cmd.add_argument(
+        "--cpus-per-worker",
+        type=float,
+        help="CPUs of each final-run worker (default: the sweep's).",
+    )
+    promote_cmd.add_argument(
+        "--gpus-per-worker",
+        type=float,
+        help="GPUs of each final-run worker; above 0 trains on GPUs (default: the sweep's).",
+    )
+    promote_cmd.add_argument(
+        "--precision",
+        choices=["fp32", "bf16", "fp16"],
+        help="Mixed precision of a bundled trainer's final run (default: the trial's).",
+    )
     add("final-runs", "An experiment's final runs and the model versions they made.")
     cancel_final_cmd = add(
         "cancel-final-run",

@@ -21,6 +21,9 @@ def promote(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
             ("num_workers", args.workers),
             ("epochs", args.epochs),
             ("model_name", args.model_name),
+            ("cpus_per_worker", args.cpus_per_worker),
+            ("gpus_per_worker", args.gpus_per_worker),
+            ("precision", args.precision),
         )
         if value is not None
     }

@@ -194,12 +194,14 @@ class Experiment:
     # --- control -------------------------------------------------------------------------------
 
     def promote(self, **overrides: Any) -> list[FinalRunRead]:
-        """Queue final runs for the top trials of this completed sweep (``Conflict`` otherwise);
-        ``overrides``: top_k, num_workers, epochs, lr_scaling, warm_start, model_name.
+        """Queue final runs for the top completed trials of this ended sweep (``Conflict`` while
+        it goes on or when none completed); ``overrides``: top_k, num_workers, epochs,
+        lr_scaling, warm_start, model_name, cluster, and the final run's own use_gpu,
+        cpus_per_worker, gpus_per_worker and precision.
 
         Example::
 
-            runs = experiment.promote(top_k=2, num_workers=8)
+            runs = experiment.promote(top_k=2, num_workers=8, gpus_per_worker=1, precision="bf16")
         """
         page = self._api.request("POST", f"/experiments/{self.data.id}/promote", body=overrides)
         return [FinalRunRead.model_validate(item) for item in page["items"]]

@@ -181,9 +181,14 @@ def test_promote_final_runs_and_models(cli: Cli, db: sessionmaker[Session]) -> N
         db, trials=4, max_t=2, running=0, state=ExperimentState.completed, prune=False
     )
     running = seed_sweep(db, trials=2, max_t=2, running=1)
-    runs = cli.json("promote", done, "--top-k", "2", "--workers", "4", "--model-name", "dig")
+    runs = cli.json(
+        "promote", done, "--top-k", "2", "--workers", "4", "--model-name", "dig",
+        "--gpus-per-worker", "1", "--precision", "bf16",
+    )  # fmt: skip
     assert [r["rank"] for r in runs] == [1, 2] and {r["num_workers"] for r in runs} == {4}
     assert {r["model_name"] for r in runs} == {"dig"} and {r["state"] for r in runs} == {"queued"}
+    assert {r["resources"]["gpus_per_worker"] for r in runs} == {1.0}  # a CPU sweep, on GPUs
+    assert {r["config"]["precision"] for r in runs} == {"bf16"}
     table = cli("final-runs", done)
     assert table.returncode == 0 and "queued" in table.stdout and "dig" in table.stdout
     cancelled = cli("cancel-final-run", str(runs[1]["id"]))
