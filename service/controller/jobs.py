@@ -23,7 +23,10 @@ log = logging.getLogger("raysweep.jobs")
 Id = TypeVar("Id", bound=Hashable)
 
 
-class JobDispatcher(Generic[Id]):
+class JobLoop(Generic[Id]):
+    """A controller loop over one kind of job: its records, each cluster's launcher, and how a
+    record becomes a Ray Job on a launcher (record id, attempt -> job id)."""
+
     def __init__(
         self,
         name: str,
@@ -33,6 +36,8 @@ class JobDispatcher(Generic[Id]):
     ):
         self.name, self.records, self.launchers, self.submit = name, records, launchers, submit
 
+
+class JobDispatcher(JobLoop[Id]):
     def run_once(self) -> int:
         submitted = 0
         for pool in self.records.pools():
@@ -44,16 +49,7 @@ class JobDispatcher(Generic[Id]):
         return submitted
 
 
-class JobReconciler(Generic[Id]):
-    def __init__(
-        self,
-        name: str,
-        records: JobRecords[Id],
-        launchers: Mapping[str, Launcher],
-        submit: Callable[[Launcher, Id, int], str],
-    ):
-        self.name, self.records, self.launchers, self.submit = name, records, launchers, submit
-
+class JobReconciler(JobLoop[Id]):
     def run_once(self) -> int:
         acted = 0
         for active in self.records.active():
