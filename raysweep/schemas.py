@@ -34,6 +34,8 @@ class ExperimentState(StrEnum):
 class TrialState(StrEnum):
     pending = "pending"
     running = "running"
+    # promotion ASHA: stopped at a rung, its checkpoint kept, waiting to be promoted
+    paused = "paused"
     completed = "completed"
     pruned = "pruned"
     failed = "failed"
@@ -41,7 +43,17 @@ class TrialState(StrEnum):
 
     @property
     def is_final(self) -> bool:
-        return self not in {TrialState.pending, TrialState.running}
+        return self not in {TrialState.pending, TrialState.running, TrialState.paused}
+
+
+class RungDecisionKind(StrEnum):
+    """What an early-stopping scheduler decided about a trial at a rung."""
+
+    continue_ = "continue"  # asha: good enough, trains on
+    stop = "stop"  # asha: below the cutoff, pruned
+    pause = "pause"  # asha_promotion: waits at the rung for a promotion
+    promote = "promote"  # asha_promotion: in the rung's top 1/reduction_factor, trains on
+    complete = "complete"  # reached max_t at the last rung
 
 
 class FinalRunState(StrEnum):
@@ -165,9 +177,31 @@ class TrialRead(TrialSummary):
         "needs and what is free (a running trial at iteration 0 with this set is queued, not "
         "stuck).",
     )
+    early_stopping: str | None = Field(
+        default=None,
+        description="The latest early-stopping decision about this trial, in one line, as the "
+        "scheduler made it: why it was pruned, paused, promoted or went on.",
+    )
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+
+
+class RungDecisionRead(ReadModel):
+    """One decision ASHA made, with what it saw when it made it."""
+
+    milestone: int = Field(description="The rung: the iteration at which trials are compared.")
+    bracket: int = Field(description="The ASHA bracket the trial belongs to (0 with one).")
+    value: float | None = Field(description="The trial's metric at the milestone.")
+    cutoff: float | None = Field(
+        description="The value the trial had to beat (asha), or the worst value still in the "
+        "rung's top 1/reduction_factor (asha_promotion); null when the rung held no other trial."
+    )
+    rank: int | None = Field(description="The trial's rank in the rung then (1 = best).")
+    rung_size: int = Field(description="Trials recorded at the rung then, this one included.")
+    decision: RungDecisionKind
+    reason: str = Field(description="The decision in one line.")
+    decided_at: datetime
 
 
 class ResultRead(ReadModel):
@@ -212,12 +246,17 @@ class Curves(BaseModel):
 
 class Rung(BaseModel):
     milestone: int = Field(description="The iteration at which ASHA compares trials.")
-    reached: int = Field(description="Trials that reported a result at this milestone.")
-    continued: int = Field(description="Of those, trials that went on past it.")
-    stopped: int = Field(description="Of those, trials that ended here (pruned or finished).")
+    reached: int = Field(description="Trials the scheduler judged at this milestone.")
+    continued: int = Field(description="Of those, trials it let go on (asha's continue).")
+    stopped: int = Field(description="Of those, trials it pruned here.")
+    paused: int = Field(
+        default=0, description="asha_promotion: trials paused here and not (yet) promoted."
+    )
+    promoted: int = Field(default=0, description="asha_promotion: trials promoted from here.")
+    completed: int = Field(default=0, description="Trials that reached max_t at this rung.")
     cutoff: float | None = Field(
-        description="ASHA's cutoff from the results recorded at this milestone: a trial worse "
-        "than it stops here."
+        description="The cutoff of the latest decision made at this milestone, as the scheduler "
+        "applied it (null until a second trial reached it)."
     )
 
 

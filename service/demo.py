@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, TrialState
+from raysweep.schemas import ExperimentState, RungDecisionKind, TrialState
 from service.db.models import (
     CheckpointRow,
     EventRow,
@@ -22,8 +22,8 @@ from service.db.models import (
     ResultRow,
     TrialRow,
 )
+from service.usecases.decisions import RungDecided, asha_cutoff, milestones, store_decisions
 from service.usecases.experiments import new_experiment_id
-from service.usecases.views import asha_cutoff, milestones
 
 FAILURE_TRACEBACK = """Traceback (most recent call last):
   File "trainers/digits_mlp.py", line 88, in train_loop_per_worker
@@ -144,6 +144,7 @@ def seed_trial(
     failed = number == 3
     last_epoch, state = max_t, TrialState.completed
     values: list[float] = []
+    decisions: list[RungDecided] = []
     for epoch in range(1, max_t + 1):
         values.append(curve(config, epoch, rng))
         if is_running and epoch >= max(1, max_t // 2):
@@ -157,7 +158,20 @@ def seed_trial(
             recorded[epoch].append(values[-1])
             # the running and the failing trial are kept alive to show those states
             spared = is_running or failed
-            if cutoff is not None and values[-1] < cutoff and epoch < max_t and not spared:
+            pruned = cutoff is not None and values[-1] < cutoff and epoch < max_t and not spared
+            kind = (
+                RungDecisionKind.stop
+                if pruned
+                else RungDecisionKind.complete
+                if epoch >= max_t
+                else RungDecisionKind.continue_
+            )
+            rank = 1 + sum(1 for other in recorded[epoch] if other > values[-1])
+            if not spared:  # the real scheduler decided nothing like their sparing
+                decisions.append(
+                    RungDecided("", 0, epoch, values[-1], cutoff, rank, len(recorded[epoch]), kind)
+                )
+            if pruned:
                 last_epoch, state = epoch, TrialState.pruned
                 break
     began = start + timedelta(seconds=number)
@@ -187,6 +201,14 @@ def seed_trial(
             }
             for epoch, value in enumerate(values, start=1)
         ],
+    )
+    store_decisions(
+        session,
+        experiment_id,
+        [(trial.id, decision) for decision in decisions],
+        "val_accuracy",
+        "max",
+        "epoch",
     )
     session.add(
         CheckpointRow(

@@ -44,8 +44,11 @@ EXPERIMENT_MOVES: dict[E, frozenset[E]] = {
 
 TRIAL_MOVES: dict[T, frozenset[T]] = {
     T.pending: frozenset({T.running, T.failed, T.cancelled}),
-    # running -> pending: the trial was paused with its sweep and will resume later
-    T.running: frozenset({T.completed, T.pruned, T.failed, T.cancelled, T.pending}),
+    # running -> pending: the trial was paused with its sweep and will resume later;
+    # running -> paused: promotion ASHA paused it at a rung
+    T.running: frozenset({T.completed, T.pruned, T.failed, T.cancelled, T.pending, T.paused}),
+    # promoted (running), or ended at its rung with the sweep (pruned)
+    T.paused: frozenset({T.running, T.pruned, T.failed, T.cancelled}),
     T.completed: frozenset(),
     T.pruned: frozenset(),
     T.failed: frozenset(),
@@ -159,15 +162,23 @@ def end_sweep(session: Session, row: ExperimentRow, target: E) -> None:
 
 def end_open_trials(session: Session, experiment_id: str, target: T) -> int:
     """Move the experiment's pending and running trials to ``target`` (``pending`` when the sweep
-    pauses, ``cancelled`` when it ends without them); returns how many moved."""
+    pauses, ``cancelled`` when it ends without them); returns how many moved. A trial paused at
+    a rung (promotion ASHA) stays paused with a pausing sweep and ends there, pruned, with an
+    ending one."""
     moved = 0
+    open_states = [T.pending.value, T.running.value]
+    if target is not T.pending:
+        open_states.append(T.paused.value)
     for trial in session.scalars(
         select(TrialRow).where(
-            TrialRow.experiment_id == experiment_id,
-            TrialRow.state.in_([T.pending.value, T.running.value]),
+            TrialRow.experiment_id == experiment_id, TrialRow.state.in_(open_states)
         )
     ):
-        if trial.state != target.value:
+        if trial.state is T.paused:
+            move_trial(trial, T.pruned)
+            trial.early_stopping = f"pruned when the sweep ended; {trial.early_stopping}"
+            moved += 1
+        elif trial.state != target.value:
             move_trial(trial, target)
             moved += 1
     return moved

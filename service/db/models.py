@@ -29,6 +29,7 @@ from raysweep.schemas import (
     Misfire,
     Overlap,
     PromotionStatus,
+    RungDecisionKind,
     ScheduleKind,
     TrialState,
 )
@@ -102,6 +103,8 @@ class TrialRow(Base):
     error: Mapped[str | None] = mapped_column(Text)
     # what its worker group waits for while the cluster cannot place it yet
     waiting_for: Mapped[str | None] = mapped_column(Text)
+    # the latest early-stopping decision about it, in one line (from rung_decisions)
+    early_stopping: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     started_at: Mapped[datetime | None]
@@ -111,6 +114,32 @@ class TrialRow(Base):
         UniqueConstraint("experiment_id", "tune_trial_id"),
         Index("ix_trials_experiment_id_state", "experiment_id", "state"),
         Index("ix_trials_experiment_id_best_metric", "experiment_id", "best_metric"),
+    )
+
+
+class RungDecisionRow(Base):
+    """One early-stopping decision, stored when the scheduler made it: the durable record the
+    rung view reads and a restored driver's scheduler rebuilds its rungs from."""
+
+    __tablename__ = "rung_decisions"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
+    trial_id: Mapped[int] = mapped_column(BigId, ForeignKey("trials.id", ondelete="CASCADE"))
+    bracket: Mapped[int] = mapped_column(Integer, default=0)
+    milestone: Mapped[int] = mapped_column(Integer)
+    value: Mapped[float | None] = mapped_column(Float)
+    cutoff: Mapped[float | None] = mapped_column(Float)
+    rank: Mapped[int | None] = mapped_column(Integer)
+    rung_size: Mapped[int] = mapped_column(Integer)
+    decision: Mapped[RungDecisionKind] = stored_enum(RungDecisionKind)
+    reason: Mapped[str] = mapped_column(Text)
+    decided_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        # a re-delivered decision (restored driver, resent batch) is stored once
+        UniqueConstraint("trial_id", "milestone", "decision"),
+        Index("ix_rung_decisions_experiment_id_milestone", "experiment_id", "milestone"),
     )
 
 

@@ -6,9 +6,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, Select, func, select, tuple_
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from raysweep.schemas import Page
+from service.db.base import Base
 from service.db.models import EventRow, ExperimentRow, LabelRow, ResultRow, TrialRow
 from service.errors import NotFound
 
@@ -152,3 +154,20 @@ def best_trial(session: Session, experiment_id: str, mode: str) -> TrialRow | No
         .order_by(metric_order(TrialRow.best_metric, mode), TrialRow.id)
         .limit(1)
     ).one_or_none()
+
+
+def insert_ignoring_duplicates(
+    session: Session, model: type[Base], rows: list[dict[str, Any]], keys: list[str]
+) -> set[tuple[Any, ...]]:
+    """Insert the rows whose key is new (the first of equal keys wins); return the keys inserted."""
+    unique = list({tuple(row[k] for k in keys): row for row in reversed(rows)}.values())[::-1]
+    if not unique:
+        return set()
+    columns = [getattr(model, k) for k in keys]
+    statement: postgresql.Insert | sqlite.Insert
+    if session.get_bind().dialect.name == "postgresql":
+        statement = postgresql.insert(model).values(unique)
+    else:
+        statement = sqlite.insert(model).values(unique)
+    statement = statement.on_conflict_do_nothing(index_elements=keys)
+    return {tuple(row) for row in session.execute(statement.returning(*columns))}

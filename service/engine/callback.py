@@ -24,7 +24,8 @@ from sqlalchemy.exc import DBAPIError
 
 from raysweep.schemas import TrialState
 from service.engine.recorder import Recorder
-from service.engine.trial import RESTART_REASON_KEY, RESTARTS_KEY, CodeLoadError
+from service.engine.trial import BUDGET_KEY, RESTART_REASON_KEY, RESTARTS_KEY, CodeLoadError
+from service.usecases.decisions import RungDecided
 from service.usecases.recording import (
     ResultReported,
     TrialEnded,
@@ -76,6 +77,12 @@ class DriverContext:
     waiting: dict[str, str] = field(default_factory=dict)
     # the driver got SIGTERM (its job was stopped): Tune was interrupted to save its state
     terminated: bool = False
+    # the stored early-stopping decisions (a restored driver's scheduler rebuilds from them)
+    # and the trials the database holds as final
+    read_decisions: Callable[[], list[tuple[str, RungDecided]]] = list
+    finished_trials: frozenset[str] = frozenset()
+    # promotion ASHA: new configurations the searcher may start now (one before it first says)
+    new_trial_slots: int = 1
     _last_poll: float = 0.0
     _last_waiting_poll: float = 0.0
 
@@ -181,7 +188,8 @@ class RecordingCallback(tune.Callback):
     def on_trial_start(
         self, iteration: int, trials: list[Trial], trial: Trial, **info: Any
     ) -> None:
-        DriverContext.current().recorder.submit(TrialStarted(trial.trial_id, dict(trial.config)))
+        config = {k: v for k, v in trial.config.items() if k != BUDGET_KEY}
+        DriverContext.current().recorder.submit(TrialStarted(trial.trial_id, config))
 
     def on_trial_result(
         self, iteration: int, trials: list[Trial], trial: Trial, result: dict[str, Any], **info: Any

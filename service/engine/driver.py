@@ -39,9 +39,10 @@ from service.engine.recorder import Recorder
 from service.engine.retention import prune_experiment
 from service.engine.search import param_space, scheduler, search_algorithm
 from service.engine.trial import TrialPlan, run_trial
-from service.resources import TRIAL_FUNCTION_RESOURCES
+from service.resources import TRIAL_FUNCTION_RESOURCES, min_workers, worker_bundle
 from service.settings import Settings, get_settings
 from service.storage import code_package_uri, experiment_uri, read_json, train_runs_uri
+from service.usecases.decisions import RungDecided, stored_decisions
 from service.usecases.job_outcomes import DriverOutcome, finish_sweep
 from service.usecases.recording import ResultReported
 from trainers.kit import REPORTS_FILE
@@ -83,6 +84,11 @@ def read_request(db: sessionmaker[Session], experiment_id: str) -> str | None:
     with db.begin() as session:
         state = ExperimentState(repo.get_experiment_row(session, experiment_id).state)
     return {ExperimentState.cancelling: "cancel", ExperimentState.pausing: "pause"}.get(state)
+
+
+def read_decisions(db: sessionmaker[Session], experiment_id: str) -> list[tuple[str, RungDecided]]:
+    with db.begin() as session:
+        return stored_decisions(session, experiment_id)
 
 
 def trials_by_finality(
@@ -162,6 +168,21 @@ def trial_plan(
     )
 
 
+def trial_slots(spec: ExperimentSpec) -> int:
+    """How many trials promotion ASHA lets train at once: ``max_concurrent_trials``, else as
+    many worker groups as the cluster's resources hold (paused trials hold none)."""
+    if spec.search.max_concurrent_trials:
+        return spec.search.max_concurrent_trials
+    resources, total = spec.resources, ray.cluster_resources()
+    workers = min_workers(resources.num_workers)
+    bundle = worker_bundle(resources.cpus_per_worker, resources.gpus_per_worker, resources.use_gpu)
+    per_trial = {name: amount * workers for name, amount in bundle.items()}
+    for name, amount in TRIAL_FUNCTION_RESOURCES.items():  # the trial's own function
+        per_trial[name] = per_trial.get(name, 0.0) + amount
+    fits = [int(total.get(name, 0.0) // amount) for name, amount in per_trial.items() if amount]
+    return max(1, min(fits, default=1))
+
+
 def build_tuner(
     spec: ExperimentSpec, settings: Settings, experiment_id: str, finished: frozenset[str]
 ) -> tune.Tuner:
@@ -177,6 +198,7 @@ def build_tuner(
         # past max_failures stays failed, one pruned after Tune's last snapshot stays pruned
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     time_attr = time_attr_of(spec)
+    promotion = spec.early_stopping.scheduler == "asha_promotion"
     return tune.Tuner(
         trainable,
         param_space=param_space(spec),
@@ -184,9 +206,10 @@ def build_tuner(
             metric=spec.metric,
             mode=spec.mode,
             search_alg=search_algorithm(spec),
-            scheduler=scheduler(spec, time_attr),
+            scheduler=scheduler(spec, time_attr, trial_slots(spec) if promotion else 0),
             num_samples=spec.search.num_samples,
-            max_concurrent_trials=spec.search.max_concurrent_trials,
+            # Tune's limiter counts paused trials as running: promotion ASHA limits itself
+            max_concurrent_trials=None if promotion else spec.search.max_concurrent_trials,
             time_budget_s=spec.stop.time_budget_s,
         ),
         run_config=tune.RunConfig(
@@ -252,6 +275,7 @@ def run(experiment_id: str) -> int:
         spec.mode,
         storage_root=settings.storage_root,
         checkpoints_to_keep=spec.fault_tolerance.checkpoints_to_keep,
+        time_attr=time_attr_of(spec),
     ).start()
     context = DriverContext(
         recorder=recorder,
@@ -263,10 +287,14 @@ def run(experiment_id: str) -> int:
         target=spec.stop.target,
         pause_wait_s=settings.cancel_grace_s * 0.75,
         read_waiting=lambda: ray.get(gate().waiting.remote(experiment_id), timeout=5),
+        read_decisions=lambda: with_db_retry(
+            lambda: read_decisions(db, experiment_id), "reading early-stopping decisions"
+        ),
     ).bind()
     finished, unfinished = with_db_retry(
         lambda: trials_by_finality(db, experiment_id), "reading the trials"
     )
+    context.finished_trials = finished
     runs = train_runs_uri(settings.storage_root, experiment_id)
     keep = spec.fault_tolerance.checkpoints_to_keep
     try:  # catching up on an earlier driver's pruning is not worth failing the sweep for

@@ -37,6 +37,7 @@ class Recorder:
     # storage root (for checkpoint URIs) and the latest checkpoints a finished trial keeps
     storage_root: str = ""
     checkpoints_to_keep: int | None = None
+    time_attr: str = "epoch"  # the progress measure, named in early-stopping decisions' lines
     flush_interval_s: float = 0.2
     max_buffered: int = 1_000_000
     batch_size: int = 5_000
@@ -52,7 +53,9 @@ class Recorder:
     _store: ResultStore = field(init=False)
 
     def __post_init__(self) -> None:
-        self._store = ResultStore(self.experiment_id, self.metric, self.mode, self.storage_root)
+        self._store = ResultStore(
+            self.experiment_id, self.metric, self.mode, self.storage_root, self.time_attr
+        )
 
     def start(self) -> Recorder:
         self._thread = threading.Thread(target=self._run, name="raysweep-recorder", daemon=True)

@@ -6,7 +6,7 @@ from typing import Any
 
 from optuna.samplers import RandomSampler, TPESampler
 from ray import tune
-from ray.tune.schedulers import ASHAScheduler, FIFOScheduler, TrialScheduler
+from ray.tune.schedulers import FIFOScheduler, TrialScheduler
 from ray.tune.search import BasicVariantGenerator, SearchAlgorithm, Searcher
 from ray.tune.search.optuna import OptunaSearch
 
@@ -20,7 +20,7 @@ from raysweep.search_space import (
     Uniform,
 )
 from raysweep.spec import ExperimentSpec
-from service.engine.callback import DriverContext
+from service.engine.asha import PromotionASHA, RecordingASHA, SlotLimiter
 
 
 def tune_domain(parameter: Parameter) -> Any:
@@ -57,35 +57,42 @@ def search_algorithm(spec: ExperimentSpec) -> Searcher | SearchAlgorithm:
     nothing_sampled = all(isinstance(p, Constant) for p in space.values())
     # Optuna refuses a space with nothing to sample; a fixed config needs no searcher anyway
     if search.algorithm == "grid" or nothing_sampled:
-        # Tune ignores max_concurrent_trials for a generator passed in: it carries the limit
+        # Tune ignores max_concurrent_trials for a generator passed in: it carries the limit,
+        # except under promotion ASHA, which parks what it cannot run yet (paused trials would
+        # count against the generator's limit)
+        promotion = spec.early_stopping.scheduler == "asha_promotion"
         return BasicVariantGenerator(
             points_to_evaluate=points,
             random_state=search.seed,
-            max_concurrent=search.max_concurrent_trials or 0,
+            max_concurrent=0 if promotion else search.max_concurrent_trials or 0,
         )
     sampler = (
         TPESampler(seed=search.seed)
         if search.algorithm == "tpe"
         else RandomSampler(seed=search.seed)
     )
-    return OptunaSearch(sampler=sampler, points_to_evaluate=points)
+    optuna = OptunaSearch(sampler=sampler, points_to_evaluate=points)
+    # promotion ASHA starts a configuration only in a slot no promotion wants
+    return SlotLimiter(optuna) if spec.early_stopping.scheduler == "asha_promotion" else optuna
 
 
-class RecordingASHA(ASHAScheduler):
-    """ASHA that notes which trials it pruned (stopped before ``max_t``) in the driver context,
-    so the database can tell pruned from completed: Tune ends both as TERMINATED."""
-
-    def on_trial_result(self, tune_controller: Any, trial: Any, result: dict[str, Any]) -> str:
-        decision: str = super().on_trial_result(tune_controller, trial, result)
-        if decision == TrialScheduler.STOP and result.get(self._time_attr, 0) < self._max_t:
-            DriverContext.current().pruned.add(trial.trial_id)
-        return decision
-
-
-def scheduler(spec: ExperimentSpec, time_attr: str) -> TrialScheduler:
+def scheduler(spec: ExperimentSpec, time_attr: str, max_running: int) -> TrialScheduler:
+    """``max_running``: how many trials promotion ASHA lets train at once."""
     early = spec.early_stopping
     if early.scheduler == "none":
         return FIFOScheduler()
+    if early.scheduler == "asha_promotion":
+        return PromotionASHA(
+            time_attr=time_attr,
+            metric=spec.metric,
+            mode=spec.mode,
+            max_t=early.max_t,
+            grace_period=early.grace_period,
+            reduction_factor=early.reduction_factor,
+            brackets=early.brackets,
+            max_running=max_running,
+            seed=spec.search.seed,
+        )
     return RecordingASHA(
         time_attr=time_attr,
         max_t=early.max_t,

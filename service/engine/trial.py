@@ -28,6 +28,9 @@ RESTART_REASON_KEY = "raysweep_restart_reason"
 # Ray Train retries controller failures (a worker group that did not start in time) and node
 # preemptions without end by default; a run that keeps failing so ends with its error instead
 CONTROLLER_FAILURE_LIMIT = 3
+# in a trial's config under promotion ASHA: the epoch its current segment trains to (its next
+# rung); the scheduler raises it when it promotes the trial
+BUDGET_KEY = "raysweep_budget"
 PREEMPTION_FAILURE_LIMIT = 10
 
 
@@ -222,6 +225,11 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     if trial_id in plan.finished_trials:
         # the previous driver saw this trial end after Tune's last state snapshot
         return
+    config = dict(config)
+    if (budget := config.pop(BUDGET_KEY, None)) is not None:
+        # one segment: the Train run of the same name resumes from its checkpoint and ends,
+        # with a checkpoint, at the rung the scheduler set
+        plan = replace(plan, epochs=min(int(budget), plan.epochs))
     # Train keeps every checkpoint while the trial runs; the driver prunes a finished trial to
     # its latest N plus its best (service.engine.retention)
     with admitted(

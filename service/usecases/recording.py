@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
 from service.db import repositories as repo
-from service.db.base import Base, utcnow
+from service.db.base import utcnow
 from service.db.models import CheckpointRow, ResultRow, TrialRow
 from service.states import move_trial
 from service.storage import artifact_uri
+from service.usecases.decisions import RungDecided, store_decisions
 
 
 @dataclass(frozen=True)
@@ -63,24 +63,7 @@ class TrialWaiting:
     reason: str | None
 
 
-Op = TrialStarted | ResultReported | TrialEnded | TrialRestarted | TrialWaiting
-
-
-def insert_ignoring_duplicates(
-    session: Session, model: type[Base], rows: list[dict[str, Any]], keys: list[str]
-) -> set[tuple[Any, ...]]:
-    """Insert the rows whose key is new (the first of equal keys wins); return the keys inserted."""
-    unique = list({tuple(row[k] for k in keys): row for row in reversed(rows)}.values())[::-1]
-    if not unique:
-        return set()
-    columns = [getattr(model, k) for k in keys]
-    statement: postgresql.Insert | sqlite.Insert
-    if session.get_bind().dialect.name == "postgresql":
-        statement = postgresql.insert(model).values(unique)
-    else:
-        statement = sqlite.insert(model).values(unique)
-    statement = statement.on_conflict_do_nothing(index_elements=keys)
-    return {tuple(row) for row in session.execute(statement.returning(*columns))}
+Op = TrialStarted | ResultReported | TrialEnded | TrialRestarted | TrialWaiting | RungDecided
 
 
 def is_better(value: float, than: float | None, mode: str) -> bool:
@@ -96,6 +79,7 @@ class ResultStore:
     metric: str
     mode: str
     storage_root: str = ""
+    time_attr: str = "epoch"
 
     def write(
         self, db: sessionmaker[Session], batch: list[Op], known: Mapping[str, int]
@@ -131,6 +115,16 @@ class ResultStore:
                                     "deleted": False,
                                 }
                             )
+                    case RungDecided():
+                        # stored at once: the trial's end later in this batch tells its line
+                        store_decisions(
+                            session,
+                            self.experiment_id,
+                            [(trial_ids[op.tune_id], op)],
+                            self.metric,
+                            self.mode,
+                            self.time_attr,
+                        )
                     case TrialEnded():
                         self._end(session, op, trial_ids[op.tune_id])
                     case TrialWaiting():
@@ -147,10 +141,10 @@ class ResultStore:
                             trial_id=row.id,
                             data={"count": op.count, "restarts": row.restarts},
                         )
-            stored = insert_ignoring_duplicates(
+            stored = repo.insert_ignoring_duplicates(
                 session, ResultRow, results, ["trial_id", "iteration"]
             )
-            insert_ignoring_duplicates(
+            repo.insert_ignoring_duplicates(
                 session, CheckpointRow, checkpoints, ["trial_id", "iteration"]
             )
             self._update_progress(session, batch, trial_ids, stored)
@@ -182,7 +176,7 @@ class ResultStore:
                 return  # a restored driver re-started a trial that had ended: it stays ended
             if op.config and not row.config:
                 row.config = op.config
-            if row.state == TrialState.pending:
+            if row.state in (TrialState.pending, TrialState.paused):
                 move_trial(row, TrialState.running)
             repo.add_event(
                 session,
@@ -234,13 +228,14 @@ class ResultStore:
         move_trial(row, op.state)
         row.error = op.error
         row.waiting_for = None
+        if op.state is TrialState.pruned and row.early_stopping:
+            message = f"trial {op.tune_id} {row.early_stopping}"
+        else:
+            message = f"trial {op.tune_id} {op.state.value}" + (
+                f": {op.error.strip().splitlines()[-1]}" if op.error else ""
+            )
         repo.add_event(
-            session,
-            self.experiment_id,
-            f"trial_{op.state.value}",
-            f"trial {op.tune_id} {op.state.value}"
-            + (f": {op.error.strip().splitlines()[-1]}" if op.error else ""),
-            trial_id=trial_id,
+            session, self.experiment_id, f"trial_{op.state.value}", message, trial_id=trial_id
         )
 
     def _value(self, metrics: dict[str, Any]) -> float | None:

@@ -8,9 +8,16 @@ from typing import Literal
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import CheckpointRead, Page, ResultRead, TrialRead, TrialState
+from raysweep.schemas import (
+    CheckpointRead,
+    Page,
+    ResultRead,
+    RungDecisionRead,
+    TrialRead,
+    TrialState,
+)
 from service.db import repositories as repo
-from service.db.models import CheckpointRow, TrialRow
+from service.db.models import CheckpointRow, RungDecisionRow, TrialRow
 
 TrialSort = Literal["best_metric", "last_metric", "iteration", "created_at"]
 
@@ -70,3 +77,15 @@ def list_checkpoints(db: sessionmaker[Session], trial_id: int) -> list[Checkpoin
             .order_by(CheckpointRow.iteration)
         )
         return [CheckpointRead.model_validate(r) for r in rows]
+
+
+def list_decisions(db: sessionmaker[Session], trial_id: int) -> list[RungDecisionRead]:
+    """The early-stopping decisions made about the trial, in the order they were made."""
+    with db.begin() as session:
+        repo.get_trial_row(session, trial_id)
+        rows = session.scalars(
+            select(RungDecisionRow)
+            .where(RungDecisionRow.trial_id == trial_id)
+            .order_by(RungDecisionRow.id)
+        )
+        return [RungDecisionRead.model_validate(r) for r in rows]

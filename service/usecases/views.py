@@ -21,11 +21,13 @@ from raysweep.schemas import (
     ExperimentUpdates,
     ResultPoint,
     Rung,
+    RungDecisionKind,
     Rungs,
     TrialState,
 )
 from service.db import repositories as repo
-from service.db.models import EventRow, ExperimentRow, ResultRow, TrialRow
+from service.db.models import EventRow, ExperimentRow, ResultRow, RungDecisionRow, TrialRow
+from service.usecases.decisions import milestones
 from service.usecases.experiments import to_read
 
 T = TypeVar("T")
@@ -166,70 +168,55 @@ def chunks(values: Sequence[int], size: int) -> Iterable[Sequence[int]]:
     return (values[i : i + size] for i in range(0, len(values), size))
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Linear interpolation between closest ranks, as numpy's default (ASHA's cutoff uses it)."""
-    ordered = sorted(values)
-    rank = (len(ordered) - 1) * q / 100
-    low, high = math.floor(rank), math.ceil(rank)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
-
-
-def milestones(grace_period: int, reduction_factor: float, max_t: int) -> list[int]:
-    """ASHA's rungs for its first bracket: grace * rf**k up to max_t (Ray's ``_Bracket``)."""
-    count = int(math.log(max_t / grace_period) / math.log(reduction_factor) + 1)
-    return sorted({math.ceil(grace_period * reduction_factor**k) for k in range(count)})
-
-
-def asha_cutoff(values: list[float], reduction_factor: float, mode: str) -> float | None:
-    """The value a trial must beat to continue: ASHA keeps the best 1/rf of a rung."""
-    if not values:
-        return None
-    keep = 100 / reduction_factor
-    return percentile(values, 100 - keep) if mode == "max" else percentile(values, keep)
-
-
 def experiment_rungs(db: sessionmaker[Session], experiment_id: str) -> Rungs:
     return cached(db, experiment_id, rungs)
 
 
 def rungs(session: Session, experiment: ExperimentRow) -> Rungs:
+    """The rungs as the scheduler decided them: counts of its stored decisions per milestone,
+    and the cutoff its latest decision there applied."""
     early = experiment.spec.get("early_stopping", {})
-    if early.get("scheduler", "asha") != "asha":
-        return Rungs(scheduler=early.get("scheduler", "none"), reduction_factor=None, rungs=[])
+    scheduler = early.get("scheduler", "asha")
+    if scheduler == "none":
+        return Rungs(scheduler=scheduler, reduction_factor=None, rungs=[])
     rf = float(early.get("reduction_factor", 2))
-    marks = milestones(int(early.get("grace_period", 1)), rf, int(early.get("max_t", 10)))
-    rows = session.execute(
-        select(ResultRow.iteration, metric_value(experiment), TrialRow.iteration)
-        .join(TrialRow, TrialRow.id == ResultRow.trial_id)
-        .where(TrialRow.experiment_id == experiment.id, ResultRow.iteration.in_(marks))
-    )
-    by_mark: dict[int, list[tuple[float | None, int]]] = defaultdict(list)
-    for mark, value, reached in rows:
-        by_mark[mark].append((value, reached))
-    finished = session.execute(
-        select(TrialRow.iteration).where(
-            TrialRow.experiment_id == experiment.id,
-            TrialRow.iteration.in_(marks),
-            TrialRow.state.notin_([TrialState.running, TrialState.pending]),
+    decided = session.execute(
+        select(
+            RungDecisionRow.milestone,
+            RungDecisionRow.trial_id,
+            RungDecisionRow.decision,
+            RungDecisionRow.cutoff,
         )
+        .where(RungDecisionRow.experiment_id == experiment.id)
+        .order_by(RungDecisionRow.id)
     )
-    ended_at: dict[int, int] = defaultdict(int)
-    for (mark,) in finished:
-        ended_at[mark] += 1
+    judged: dict[int, set[int]] = defaultdict(set)
+    counts: dict[int, dict[RungDecisionKind, int]] = defaultdict(lambda: defaultdict(int))
+    cutoffs: dict[int, float | None] = {}
+    for milestone, trial_id, decision, cutoff in decided:
+        judged[milestone].add(trial_id)  # a paused trial promoted later was judged once
+        counts[milestone][decision] += 1
+        cutoffs[milestone] = cutoff
+    grace, max_t = int(early.get("grace_period", 1)), int(early.get("max_t", 10))
+    marks = sorted(set(milestones(grace, rf, max_t)) | judged.keys())
+    kind = RungDecisionKind
     return Rungs(
-        scheduler="asha",
+        scheduler=scheduler,
         reduction_factor=rf,
         rungs=[
             Rung(
                 milestone=mark,
-                reached=len(by_mark[mark]),
-                continued=sum(1 for _, last in by_mark[mark] if last > mark),
-                stopped=ended_at[mark],
-                cutoff=asha_cutoff(
-                    [v for v, _ in by_mark[mark] if v is not None and math.isfinite(v)],
-                    rf,
-                    experiment.mode,
+                reached=len(judged[mark]),
+                continued=counts[mark][kind.continue_],
+                stopped=counts[mark][kind.stop],
+                # promotion ASHA stops only trials paused at a rung, when its sweep ends
+                paused=max(
+                    0,
+                    counts[mark][kind.pause] - counts[mark][kind.promote] - counts[mark][kind.stop],
                 ),
+                promoted=counts[mark][kind.promote],
+                completed=counts[mark][kind.complete],
+                cutoff=cutoffs.get(mark),
             )
             for mark in marks
         ],

@@ -11,8 +11,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from service.db.models import ResultRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.recorder import Recorder
+from service.usecases.decisions import asha_cutoff, milestones, percentile
 from service.usecases.recording import ResultReported, TrialStarted
-from service.usecases.views import asha_cutoff, downsample, milestones, percentile
+from service.usecases.views import downsample
 from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
 
 
@@ -60,26 +61,44 @@ def test_curves_send_running_best_and_spread_trials_downsampled(
     assert body["cursor"] == largest
 
 
-@BOTH_BACKENDS  # the metric is extracted from JSON by the database
-def test_rungs_count_trials_and_compute_ashas_cutoff(
+def test_rungs_and_trials_tell_the_stored_decisions(
     server: ServerProcess, db: sessionmaker[Session], sweep: str
 ) -> None:
     with server.client() as client:
         body = client.get(f"/api/v1/experiments/{sweep}/rungs").json()
+        trials = trials_by_id(db, sweep)
+        decisions = {t: client.get(f"/api/v1/trials/{t}/decisions").json() for t in trials}
+        pruned = next(t for t in trials.values() if t.state == "pruned")
+        pruned_read = client.get(f"/api/v1/trials/{pruned.id}").json()
     assert body["scheduler"] == "asha" and body["reduction_factor"] == 3
     assert [r["milestone"] for r in body["rungs"]] == [1, 3, 9, 27]
-    trials = trials_by_id(db, sweep)
-    values = {t: metric_at(db, t) for t in trials}
+    made = [d for ds in decisions.values() for d in ds]
     for rung in body["rungs"]:
-        mark = rung["milestone"]
-        at_mark = [v[mark] for v in values.values() if mark in v]
-        assert rung["reached"] == len(at_mark)
-        assert rung["continued"] == sum(1 for t in trials.values() if t.iteration > mark)
-        ended = [t for t in trials.values() if t.iteration == mark and t.state != "running"]
-        assert rung["stopped"] == len(ended)
-        # Ray's ASHA keeps a trial above the (1 - 1/rf) percentile of the rung (numpy's method)
-        assert rung["cutoff"] == pytest.approx(np.nanpercentile(at_mark, (1 - 1 / 3) * 100))
-    assert body["rungs"][0]["continued"] < body["rungs"][0]["reached"]  # some were pruned
+        here = [d for d in made if d["milestone"] == rung["milestone"]]
+        assert rung["reached"] == len(here)
+        assert rung["continued"] == sum(d["decision"] == "continue" for d in here)
+        assert rung["stopped"] == sum(d["decision"] == "stop" for d in here)
+        assert rung["completed"] == sum(d["decision"] == "complete" for d in here)
+        # the cutoff the latest decision at this rung applied, not one recomputed afterwards
+        latest = max(here, key=lambda d: d["decided_at"]) if here else None
+        assert rung["cutoff"] == (latest["cutoff"] if latest else None)
+    assert body["rungs"][0]["stopped"] > 0 and body["rungs"][-1]["completed"] > 0
+    for trial_id, trial_decisions in decisions.items():
+        for d in trial_decisions:
+            # every stored decision agrees with its own cutoff: a pruned trial was below it
+            if d["decision"] == "stop":
+                assert d["value"] < d["cutoff"]
+            elif d["decision"] == "continue" and d["cutoff"] is not None:
+                assert d["value"] >= d["cutoff"]
+            assert 1 <= d["rank"] <= d["rung_size"]
+        states = [d["decision"] for d in trial_decisions]
+        assert ("stop" in states) == (trials[trial_id].state == "pruned")
+    stop = decisions[pruned.id][-1]
+    line = (
+        f"pruned at epoch {stop['milestone']}: val_accuracy {stop['value']:.4g} < cutoff "
+        f"{stop['cutoff']:.4g}, rank {stop['rank']} of {stop['rung_size']}"
+    )
+    assert pruned_read["early_stopping"] == stop["reason"] == line
 
 
 def test_rungs_are_empty_without_early_stopping(

@@ -73,6 +73,10 @@ def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
         events = [
             e["kind"] for e in all_pages(client, f"/api/v1/experiments/{experiment_id}/events")
         ]
+        decisions = {
+            t["id"]: client.get(f"/api/v1/trials/{t['id']}/decisions").json() for t in trials
+        }
+        rungs = client.get(f"/api/v1/experiments/{experiment_id}/rungs").json()["rungs"]
 
     assert experiment["state"] == "completed", experiment["error"]
     assert len(trials) == 5
@@ -93,6 +97,12 @@ def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
             assert trial["checkpoint_uri"] and Path(trial["checkpoint_uri"]).is_dir()
         if trial["state"] == "pruned":
             assert len(iterations) < 4
+            # ASHA's decision, stored when it was made, says why and agrees with itself
+            stop = decisions[trial["id"]][-1]
+            assert stop["decision"] == "stop" and stop["milestone"] <= trial["iteration"]
+            assert stop["value"] < stop["cutoff"] and trial["early_stopping"] == stop["reason"]
+        else:
+            assert all(d["decision"] in ("continue", "complete") for d in decisions[trial["id"]])
         assert all(
             {"train_loss", "val_loss", "val_accuracy", "samples_per_second"} <= set(r["metrics"])
             for r in results[trial["id"]]
@@ -102,6 +112,11 @@ def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
     assert experiment["best_metric"] == pytest.approx(best_stored)
     assert experiment["best_trial"]["best_metric"] == pytest.approx(best_stored)
     assert experiment["trial_counts"] == {s: states.count(s) for s in set(states)}
+    made = [d for ds in decisions.values() for d in ds]
+    for rung in rungs:
+        assert rung["stopped"] == sum(
+            d["milestone"] == rung["milestone"] and d["decision"] == "stop" for d in made
+        )
     assert {
         "driver_submitted",
         "trial_started",

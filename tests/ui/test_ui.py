@@ -150,7 +150,7 @@ def test_experiment_page_draws_every_view_and_updates_live(
     for row, rung in zip(rung_rows.all(), rungs, strict=True):
         reached = row.locator("[data-reached]")
         expect(reached).to_have_attribute("data-reached", str(rung["reached"]))
-    assert rungs[0]["reached"] == 24 and rungs[0]["continued"] < 24  # ASHA pruned some
+    assert rungs[0]["reached"] >= 20 and rungs[0]["stopped"] > 0  # ASHA pruned some
     expect(page.locator("[data-testid=parallel] polyline")).to_have_count(24)
     expect(page.locator("[data-testid=parallel]")).to_contain_text("optimizer")
     expect(page.get_by_test_id("best")).to_contain_text("trial")
@@ -290,6 +290,18 @@ def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
     expect(page.locator("[data-testid=checkpoints] tbody tr")).to_have_count(1)
     expect(page.get_by_test_id("config")).to_contain_text("optimizer")
     screenshot(page, tmp_path / "screenshots", "trial")
+
+    with db.begin() as session:  # a pruned trial says why, as the scheduler decided it
+        pruned = session.scalars(
+            select(TrialRow).where(
+                TrialRow.experiment_id == seeded.running, TrialRow.state == "pruned"
+            )
+        ).first()
+        assert pruned is not None and pruned.early_stopping is not None
+        pruned_id, line = pruned.id, pruned.early_stopping
+    assert line.startswith("pruned at epoch ") and "< cutoff" in line
+    page.goto(f"/#/trials/{pruned_id}")
+    expect(page.get_by_test_id("early-stopping")).to_have_text(line)
 
 
 def test_promote_from_the_ui_then_the_final_run_and_its_model_version(

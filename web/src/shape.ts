@@ -1,11 +1,12 @@
 // Pure data shaping for the views: no DOM, no fetch, so it is unit tested (shape.test.ts).
 import type { Config, ConfigRow, CurveSeries, ResultItem, ResultPoint, TrialState } from "./types";
 
-export const TRIAL_STATES: TrialState[] = ["running", "pending", "completed", "pruned", "failed", "cancelled"];
+export const TRIAL_STATES: TrialState[] = ["running", "pending", "paused", "completed", "pruned", "failed", "cancelled"];
 
 export const STATE_COLOURS: Record<TrialState, string> = {
   running: "#2563eb",
   pending: "#a3a3a3",
+  paused: "#8b5cf6",
   completed: "#16a34a",
   pruned: "#f59e0b",
   failed: "#dc2626",

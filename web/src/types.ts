@@ -2,7 +2,7 @@
 
 export type ExperimentState =
   | "queued" | "running" | "pausing" | "paused" | "cancelling" | "completed" | "failed" | "cancelled";
-export type TrialState = "pending" | "running" | "completed" | "pruned" | "failed" | "cancelled";
+export type TrialState = "pending" | "running" | "paused" | "completed" | "pruned" | "failed" | "cancelled";
 export type Role = "admin" | "member" | "viewer";
 export type Config = Record<string, unknown>;
 
@@ -16,6 +16,7 @@ export interface TrialSummary {
 export interface Trial extends TrialSummary {
   experiment_id: string; checkpoint_uri: string | null; restarts: number; error: string | null;
   waiting_for: string | null;
+  early_stopping: string | null;
   created_at: string; started_at: string | null; finished_at: string | null;
 }
 
@@ -36,7 +37,10 @@ export interface EventItem {
 export interface CurveSeries { trial_id: number; state: TrialState; config: Config; points: [number, number][] }
 export interface Curves { metric: string; mode: string; total_trials: number; series: CurveSeries[]; cursor: number }
 
-export interface Rung { milestone: number; reached: number; continued: number; stopped: number; cutoff: number | null }
+export interface Rung {
+  milestone: number; reached: number; continued: number; stopped: number;
+  paused: number; promoted: number; completed: number; cutoff: number | null;
+}
 export interface Rungs { scheduler: string; reduction_factor: number | null; rungs: Rung[] }
 
 export interface ConfigRow { trial_id: number; state: TrialState; metric: number | null; values: unknown[] }

@@ -6,7 +6,14 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
-from raysweep.schemas import CheckpointRead, Page, ResultRead, TrialRead, TrialState
+from raysweep.schemas import (
+    CheckpointRead,
+    Page,
+    ResultRead,
+    RungDecisionRead,
+    TrialRead,
+    TrialState,
+)
 from service.api.deps import Db, Limit, Offset, RowId, Viewer
 from service.api.errors import ERROR_RESPONSES
 from service.db.base import MAX_INT
@@ -53,3 +60,14 @@ def results(
 @router.get("/trials/{trial_id}/checkpoints", summary="A trial's checkpoints, oldest first")
 def checkpoints(trial_id: RowId, db: Db, _: Viewer) -> list[CheckpointRead]:
     return usecase.list_checkpoints(db, trial_id)
+
+
+@router.get(
+    "/trials/{trial_id}/decisions",
+    summary="The early-stopping decisions made about a trial",
+    description="Each as the scheduler made it: the rung, the trial's value, the cutoff, its "
+    "rank and the rung's size then, and the decision (continue, stop, pause, promote, "
+    "complete), oldest first. Empty without early stopping.",
+)
+def decisions(trial_id: RowId, db: Db, _: Viewer) -> list[RungDecisionRead]:
+    return usecase.list_decisions(db, trial_id)

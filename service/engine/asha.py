@@ -1,0 +1,423 @@
+"""ASHA in two forms, both storing every decision when they make it (``RungDecided``, through
+the recorder) and both rebuilding their rungs from the stored decisions in a restored driver
+(Tune does not save a scheduler's state with the experiment):
+
+- ``asha``: Ray's ``ASHAScheduler``; a trial below its rung's cutoff stops.
+- ``asha_promotion``: promotion-based ASHA (Li et al., MLSys 2020). A trial that reaches a rung
+  pauses there: its actor, Train workers and placement group go, its Train run's checkpoints
+  stay. Whenever a trial slot is free, the best paused trial of the highest rung that is in its
+  rung's top 1/reduction_factor is promoted and resumes from its checkpoint (its Train run is
+  named after the trial); only when none is does a new configuration start.
+
+Both are Tune schedulers. Under ``asha_promotion`` a trial trains in segments, each
+a Train run that ends at its next rung with a checkpoint; Tune's PAUSE (without a Tune checkpoint)
+then stops its actor, and a promotion restarts the function, whose Train run of the same name
+resumes from that checkpoint. Pausing a run midway instead lets it train on until its actor is
+stopped (a fast trainer had finished all its epochs by then).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+from typing import Any
+
+from ray.tune.experiment import Trial
+from ray.tune.schedulers import ASHAScheduler, FIFOScheduler, TrialScheduler
+from ray.tune.search import Searcher
+
+from raysweep.schemas import RungDecisionKind as Kind
+from service.engine.callback import DriverContext
+from service.engine.trial import BUDGET_KEY
+from service.usecases.decisions import RungDecided
+
+log = logging.getLogger(__name__)
+
+
+def rank_in(recorded: dict[str, float], trial_id: str) -> int:
+    """1 + the number of trials with a better (larger, sign-applied) value."""
+    mine = recorded[trial_id]
+    return 1 + sum(1 for other, value in recorded.items() if value > mine and other != trial_id)
+
+
+def submit(decision: RungDecided) -> None:
+    DriverContext.current().recorder.submit(decision)
+
+
+class RecordingASHA(ASHAScheduler):
+    """Ray's ASHA, storing each decision with the cutoff, rank and rung size it saw, and noting
+    the trials it pruned (stopped before ``max_t``): Tune ends both kinds as TERMINATED."""
+
+    def __init__(self, **asha: Any) -> None:
+        super().__init__(**asha)
+        self._restored = False
+        self._stored_bracket: dict[str, int] = {}  # restored trials' brackets
+
+    def on_trial_add(self, tune_controller: Any, trial: Trial) -> None:
+        self._restore()
+        bracket = self._stored_bracket.get(trial.trial_id)
+        super().on_trial_add(tune_controller, trial)
+        if bracket is not None:
+            self._trial_info[trial.trial_id] = self._brackets[bracket]
+
+    def on_trial_result(self, tune_controller: Any, trial: Trial, result: dict[str, Any]) -> str:
+        before = self._recorded_at(trial)
+        decision: str = super().on_trial_result(tune_controller, trial, result)
+        stopped = decision == TrialScheduler.STOP
+        if stopped and result.get(self._time_attr, 0) < self._max_t:
+            DriverContext.current().pruned.add(trial.trial_id)
+        self._submit_new(trial, before, Kind.stop if stopped else Kind.continue_)
+        return decision
+
+    def on_trial_complete(self, tune_controller: Any, trial: Trial, result: dict[str, Any]) -> None:
+        before = self._recorded_at(trial)
+        bracket = self._trial_info.get(trial.trial_id)
+        super().on_trial_complete(tune_controller, trial, result)
+        if bracket is not None and result.get(self._time_attr, 0) >= self._max_t:
+            self._submit_new(trial, before, Kind.complete, bracket)
+
+    @property
+    def _sign_of_metric(self) -> float:
+        """Ray's brackets hold values times this (1 for max, -1 for min)."""
+        return float(self._metric_op or 1.0)
+
+    def _recorded_at(self, trial: Trial) -> set[float]:
+        bracket = self._trial_info.get(trial.trial_id)
+        if bracket is None:
+            return set()
+        return {milestone for milestone, recorded in bracket._rungs if trial.trial_id in recorded}
+
+    def _submit_new(
+        self, trial: Trial, before: set[float], kind: Kind, bracket: Any | None = None
+    ) -> None:
+        """Submit the decision at the rung where Ray's bracket just recorded the trial."""
+        bracket = bracket or self._trial_info.get(trial.trial_id)
+        if bracket is None:
+            return
+        for milestone, recorded in bracket._rungs:
+            if trial.trial_id not in recorded or milestone in before:
+                continue
+            others = {k: v for k, v in recorded.items() if k != trial.trial_id}
+            cutoff = bracket.cutoff(others)
+            sign = self._sign_of_metric
+            submit(
+                RungDecided(
+                    trial.trial_id,
+                    self._brackets.index(bracket),
+                    math.ceil(milestone),
+                    recorded[trial.trial_id] * sign,
+                    None if cutoff is None else float(cutoff) * sign,
+                    rank_in(recorded, trial.trial_id),
+                    len(recorded),
+                    kind,
+                )
+            )
+            return
+
+    def _restore(self) -> None:
+        """Once per driver: put the stored decisions back into Ray's brackets."""
+        if self._restored:
+            return
+        self._restored = True
+        for tune_id, decision in DriverContext.current().read_decisions():
+            if decision.value is None or decision.bracket >= len(self._brackets):
+                continue
+            self._stored_bracket[tune_id] = decision.bracket
+            for milestone, recorded in self._brackets[decision.bracket]._rungs:
+                if math.ceil(milestone) == decision.milestone:
+                    recorded[tune_id] = decision.value * self._sign_of_metric
+
+
+def promotion_milestones(
+    grace_period: int, reduction_factor: float, max_t: int, bracket: int
+) -> list[int]:
+    """A bracket's rungs as Ray's ``_Bracket`` spaces them (grace * rf**(k + s)), rounded up
+    to iterations, with ``max_t`` as the last: reaching it completes a trial."""
+    count = int(math.log(max_t / grace_period) / math.log(reduction_factor) - bracket + 1)
+    marks = {math.ceil(grace_period * reduction_factor ** (k + bracket)) for k in range(count)}
+    return sorted({mark for mark in marks if mark < max_t} | {max_t})
+
+
+class PromotionASHA(FIFOScheduler):
+    """Promotion-based ASHA over Tune's PAUSE. Each trial trains in segments: its budget
+    (``BUDGET_KEY`` in its config, read by ``run_trial``) is its next rung, so its Train run ends
+    there with a checkpoint and the trial pauses; a promotion raises the budget to the next rung
+    and Tune restarts the function, whose Train run resumes from that checkpoint. ``max_running``
+    bounds the trials that train at once (paused ones hold nothing); new configurations start
+    only in a slot no promotion wants, through ``SlotLimiter`` (searchers) or by parking extra
+    trials (generators)."""
+
+    def __init__(
+        self,
+        *,
+        time_attr: str,
+        metric: str,
+        mode: str,
+        max_t: int,
+        grace_period: int,
+        reduction_factor: float,
+        brackets: int,
+        max_running: int,
+        seed: int | None,
+    ) -> None:
+        super().__init__()
+        self._time_attr, self._objective, self._max_t = time_attr, metric, max_t
+        self._sign = 1.0 if mode == "max" else -1.0
+        self._rf = reduction_factor
+        self._max_running = max(1, max_running)
+        self._milestones = [
+            promotion_milestones(grace_period, reduction_factor, max_t, s) for s in range(brackets)
+        ]
+        # bracket -> rung index -> trial -> sign-applied value (larger is better)
+        self._rungs: list[list[dict[str, float]]] = [[{} for _ in m] for m in self._milestones]
+        self._promoted: list[list[set[str]]] = [[set() for _ in m] for m in self._milestones]
+        self._bracket_of: dict[str, int] = {}
+        self._paused: dict[str, int] = {}  # waiting at a rung (its index) for a promotion
+        self._budget: dict[str, int] = {}  # the rung a promotion sent a trial to
+        self._parked: list[str] = []  # new trials waiting for a free slot
+        self._rng = random.Random(seed)
+        self._restored = False
+
+    # --- Tune's hooks ------------------------------------------------------------------------
+
+    def set_search_properties(self, metric: str | None, mode: str | None, **spec: Any) -> bool:
+        return True  # the metric and mode come from the spec, in the constructor
+
+    def on_trial_add(self, tune_controller: Any, trial: Trial) -> None:
+        self._restore()
+        tune_id = trial.trial_id
+        if tune_id not in self._bracket_of:
+            # Ray's choice: a bracket with more rungs is likelier (softmax over rung counts)
+            sizes = [len(m) for m in self._milestones]
+            weights = [math.exp(size - max(sizes)) for size in sizes]
+            self._bracket_of[tune_id] = self._rng.choices(range(len(sizes)), weights)[0]
+        if trial.status == Trial.TERMINATED:
+            return
+        self._adopt(trial)
+        busy = self._running(tune_controller, but=trial) >= self._max_running
+        if tune_id in self._paused or busy:
+            # a restored trial paused at a rung, or a new one with no free slot: Tune starts
+            # every PENDING trial, so it waits as PAUSED until this scheduler chooses it (Tune
+            # files a trial being added under the status it has after this hook)
+            if tune_id not in self._paused:
+                self._parked.append(tune_id)
+            trial.set_status(Trial.PAUSED)
+
+    def _adopt(self, trial: Trial) -> None:
+        """Set a trial's budget: the first rung for a new one; for one a restored driver took
+        over, the rung its last promotion set (Tune's snapshot may predate it), and if it had
+        reached its rung before the last driver stopped, it is paused there (that decision may
+        never have been stored)."""
+        tune_id, bracket = trial.trial_id, self._bracket_of[trial.trial_id]
+        marks = self._milestones[bracket]
+        budget = self._budget.get(tune_id, trial.config.get(BUDGET_KEY, marks[0]))
+        if trial.config.get(BUDGET_KEY) != budget:
+            trial.set_config({**trial.config, BUDGET_KEY: budget})
+        result = trial.last_result or {}
+        step, value = result.get(self._time_attr), result.get(self._objective)
+        if tune_id in self._paused or not isinstance(step, int | float):
+            return
+        if not budget <= step < self._max_t or not isinstance(value, int | float):
+            return
+        rung = max(r for r, mark in enumerate(marks) if mark <= step)
+        if tune_id not in self._rungs[bracket][rung]:
+            self._rungs[bracket][rung][tune_id] = self._sign * float(value)
+            self._decide(tune_id, bracket, rung, Kind.pause)
+        self._paused[tune_id] = rung
+
+    def on_trial_result(self, tune_controller: Any, trial: Trial, result: dict[str, Any]) -> str:
+        step, value = result.get(self._time_attr), result.get(self._objective)
+        if not isinstance(step, int | float) or not isinstance(value, int | float):
+            return TrialScheduler.CONTINUE
+        tune_id = trial.trial_id
+        bracket = self._bracket_of.setdefault(tune_id, 0)
+        marks, rungs = self._milestones[bracket], self._rungs[bracket]
+        due = [r for r, mark in enumerate(marks) if mark <= step and tune_id not in rungs[r]]
+        if due:
+            rungs[due[-1]][tune_id] = self._sign * float(value)
+        if step >= self._max_t:
+            if due:
+                self._decide(tune_id, bracket, len(marks) - 1, Kind.complete)
+            return TrialScheduler.STOP
+        if step < trial.config.get(BUDGET_KEY, self._max_t):
+            return TrialScheduler.CONTINUE
+        # the segment's last epoch: its Train run ends here, with a checkpoint
+        rung = max(r for r, mark in enumerate(marks) if mark <= step)
+        self._paused[tune_id] = rung
+        if due:
+            self._decide(tune_id, bracket, rung, Kind.pause)
+        tune_controller.pause_trial(trial, should_checkpoint=False)
+        return TrialScheduler.NOOP
+
+    def on_trial_complete(self, tune_controller: Any, trial: Trial, result: dict[str, Any]) -> None:
+        self._forget(trial.trial_id)
+
+    def on_trial_error(self, tune_controller: Any, trial: Trial) -> None:
+        self._forget(trial.trial_id)
+
+    def on_trial_remove(self, tune_controller: Any, trial: Trial) -> None:
+        self._forget(trial.trial_id)
+
+    def choose_trial_to_run(self, tune_controller: Any) -> Trial | None:
+        self._restore()
+        trials = {trial.trial_id: trial for trial in tune_controller.get_trials()}
+        free = self._max_running - self._running(tune_controller)
+        context = DriverContext.current()
+        context.new_trial_slots = 0
+        if free > 0 and context.request is None:
+            promotion = self._best_promotable()
+            if promotion is not None:
+                return self._promote(trials[promotion[2]], *promotion)
+            while self._parked:
+                tune_id = self._parked.pop(0)
+                if tune_id in trials and trials[tune_id].status == Trial.PAUSED:
+                    return trials[tune_id]
+            context.new_trial_slots = free
+        no_more = tune_controller.search_alg.is_finished() or context.request == "cancel"
+        if no_more and self._running(tune_controller) == 0 and not self._parked:
+            self._end_paused(tune_controller, trials)
+        return None
+
+    # --- the algorithm -------------------------------------------------------------------------
+
+    def _best_promotable(self) -> tuple[int, int, str] | None:
+        """(bracket, rung, trial) to promote: of the trials paused at a rung, those in their
+        rung's top floor(n / rf) not promoted from it yet; the highest rung first, then the
+        best value."""
+        best: tuple[int, float, int, int, str] | None = None
+        for bracket, rungs in enumerate(self._rungs):
+            for rung, recorded in enumerate(rungs[:-1]):
+                top = sorted(recorded, key=recorded.__getitem__, reverse=True)
+                for tune_id in top[: int(len(recorded) / self._rf)]:
+                    if self._paused.get(tune_id) != rung:
+                        continue
+                    if tune_id in self._promoted[bracket][rung]:
+                        continue
+                    mark = self._milestones[bracket][rung]
+                    key = (mark, recorded[tune_id], bracket, rung, tune_id)
+                    if best is None or key[:2] > best[:2]:
+                        best = key
+        return None if best is None else (best[2], best[3], best[4])
+
+    def _promote(self, trial: Trial, bracket: int, rung: int, tune_id: str) -> Trial:
+        """Raise the trial's budget to the next rung; Tune restarts it from PAUSED."""
+        del self._paused[tune_id]
+        self._promoted[bracket][rung].add(tune_id)
+        self._decide(tune_id, bracket, rung, Kind.promote)
+        self._budget[tune_id] = self._milestones[bracket][rung + 1]
+        trial.set_config({**trial.config, BUDGET_KEY: self._budget[tune_id]})
+        return trial
+
+    def _decide(self, tune_id: str, bracket: int, rung: int, kind: Kind) -> None:
+        recorded = self._rungs[bracket][rung]
+        keep = int(len(recorded) / self._rf)
+        ordered = sorted(recorded.values(), reverse=True)
+        # the worst value still promotable: what a trial had to reach
+        cutoff = ordered[keep - 1] * self._sign if keep and kind is not Kind.complete else None
+        submit(
+            RungDecided(
+                tune_id,
+                bracket,
+                self._milestones[bracket][rung],
+                recorded[tune_id] * self._sign,
+                cutoff,
+                rank_in(recorded, tune_id),
+                len(recorded),
+                kind,
+            )
+        )
+
+    def _running(self, tune_controller: Any, but: Trial | None = None) -> int:
+        waiting = self._paused.keys() | set(self._parked)
+        return sum(
+            1
+            for trial in tune_controller.get_trials()
+            if trial.status in (Trial.RUNNING, Trial.PENDING)
+            and trial is not but
+            and trial.trial_id not in waiting
+        )
+
+    def _end_paused(self, tune_controller: Any, trials: dict[str, Trial]) -> None:
+        """Nothing trains, nothing can be promoted and no configuration is left: the trials
+        waiting at a rung end there, pruned."""
+        context = DriverContext.current()
+        for tune_id, rung in list(self._paused.items()):
+            self._decide(tune_id, self._bracket_of[tune_id], rung, Kind.stop)
+            context.pruned.add(tune_id)
+            del self._paused[tune_id]
+            if tune_id in trials:
+                tune_controller.stop_trial(trials[tune_id])
+
+    def _forget(self, tune_id: str) -> None:
+        self._paused.pop(tune_id, None)
+        if tune_id in self._parked:
+            self._parked.remove(tune_id)
+
+    def _restore(self) -> None:
+        """Once per driver: the rungs, promotions and paused trials from the stored decisions
+        (a trial whose latest decision is a pause waits; the database's final trials do not)."""
+        if self._restored:
+            return
+        self._restored = True
+        context = DriverContext.current()
+        for tune_id, decision in context.read_decisions():
+            bracket = decision.bracket
+            if bracket >= len(self._milestones) or decision.value is None:
+                continue
+            marks = self._milestones[bracket]
+            if decision.milestone not in marks:
+                continue
+            rung = marks.index(decision.milestone)
+            self._bracket_of[tune_id] = bracket
+            self._rungs[bracket][rung][tune_id] = decision.value * self._sign
+            if decision.decision is Kind.pause and tune_id not in context.finished_trials:
+                self._paused[tune_id] = rung
+            elif decision.decision is Kind.promote:
+                self._promoted[bracket][rung].add(tune_id)
+                self._paused.pop(tune_id, None)
+                self._budget[tune_id] = marks[rung + 1]
+
+
+class SlotLimiter(Searcher):
+    """Suggests a new configuration only into a trial slot promotion ASHA left free (Tune's
+    ``ConcurrencyLimiter`` would count paused trials as running)."""
+
+    def __init__(self, searcher: Searcher) -> None:
+        super().__init__(metric=searcher.metric, mode=searcher.mode)
+        self.searcher = searcher
+
+    def set_search_properties(
+        self, metric: str | None, mode: str | None, config: dict[str, Any], **spec: Any
+    ) -> bool:
+        return self.searcher.set_search_properties(metric, mode, config, **spec)
+
+    def suggest(self, trial_id: str) -> dict[str, Any] | None:
+        context = DriverContext.current()
+        if context.new_trial_slots <= 0:
+            return None
+        suggestion = self.searcher.suggest(trial_id)
+        if suggestion is not None and suggestion is not Searcher.FINISHED:
+            context.new_trial_slots -= 1
+        return suggestion
+
+    def on_trial_result(self, trial_id: str, result: dict[str, Any]) -> None:
+        self.searcher.on_trial_result(trial_id, result)
+
+    def on_trial_complete(
+        self, trial_id: str, result: dict[str, Any] | None = None, error: bool = False
+    ) -> None:
+        self.searcher.on_trial_complete(trial_id, result=result, error=error)
+
+    def get_state(self) -> dict[str, Any]:
+        # its own state only (Tune saves the wrapped searcher's); the slots are per driver
+        return {}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        pass
+
+    def save(self, checkpoint_path: str) -> None:
+        self.searcher.save(checkpoint_path)
+
+    def restore(self, checkpoint_path: str) -> None:
+        self.searcher.restore(checkpoint_path)
