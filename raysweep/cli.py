@@ -77,6 +77,9 @@ def run(args: argparse.Namespace) -> Any:
         "cancel": lambda: client.experiment(args.id).cancel(),
         "pause": lambda: client.experiment(args.id).pause(),
         "resume": lambda: client.experiment(args.id).resume(),
+        "extend": lambda: client.experiment(args.id).extend(
+            num_samples=args.samples, max_t=args.max_t, time_budget_s=args.time_budget
+        ),
         "events": lambda: events(client, args, as_json),
         "promote": lambda: promote(client, args, as_json),
         "final-runs": lambda: final_runs(client, args, as_json),
@@ -212,6 +215,16 @@ def parser() -> argparse.ArgumentParser:
     add("cancel", "Cancel a sweep (idempotent).")
     add("pause", "Pause a sweep after its running trials checkpoint.")
     add("resume", "Resume a paused sweep.")
+    extend_cmd = add(
+        "extend",
+        "Extend a completed, cancelled or paused sweep: more configurations, a larger budget "
+        "(completed trials continue from their checkpoints) or more time.",
+    )
+    extend_cmd.add_argument(
+        "--samples", type=int, help="The sweep's new number of configurations in all."
+    )
+    extend_cmd.add_argument("--max-t", type=int, help="The new budget of every trial (epochs).")
+    extend_cmd.add_argument("--time-budget", type=float, help="Seconds the extension may run.")
     add("events", "An experiment's timeline.")
     promote_cmd = add(
         "promote",

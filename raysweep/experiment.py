@@ -222,6 +222,30 @@ class Experiment:
     def resume(self) -> Experiment:
         return self._control("resume")
 
+    def extend(
+        self,
+        num_samples: int | None = None,
+        max_t: int | None = None,
+        time_budget_s: float | None = None,
+    ) -> Experiment:
+        """Queue this completed, cancelled or paused sweep again with more configurations
+        (``num_samples``: the new total), a larger ``max_t`` (completed trials continue from
+        their checkpoints) or a time budget; it keeps its id, trials and results.
+
+        Example::
+
+            experiment.extend(num_samples=32, max_t=20).wait()
+        """
+        body = {"num_samples": num_samples, "max_t": max_t, "time_budget_s": time_budget_s}
+        self.data = ExperimentRead.model_validate(
+            self._api.request(
+                "POST",
+                f"/experiments/{self.data.id}/extend",
+                body={k: v for k, v in body.items() if v is not None},
+            )
+        )
+        return self
+
     def _control(self, action: str) -> Experiment:
         self.data = ExperimentRead.model_validate(
             self._api.request("POST", f"/experiments/{self.data.id}/{action}")

@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from raysweep.errors import Problem
 from raysweep.strict import StrictModel
@@ -152,6 +152,7 @@ class ExperimentRead(ReadModel):
     error: str | None
     driver_job_id: str | None
     driver_restarts: int
+    extensions: int = Field(default=0, description="Times the sweep was extended.")
     created_at: datetime
     updated_at: datetime
     started_at: datetime | None
@@ -313,6 +314,28 @@ class Page(BaseModel, Generic[T]):
     def whole(cls, items: list[T]) -> Page[T]:
         """A listing that is never paged: every item in one page."""
         return cls(items=items, total=len(items), limit=len(items), offset=0)
+
+
+class ExtendRequest(StrictModel):
+    """More of a finished or paused sweep: any of these, each beyond the sweep's own."""
+
+    num_samples: StrictInt | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        description="The sweep's new number of configurations in all (more than its spec's); "
+        "the new ones are suggested knowing every trial so far.",
+    )
+    max_t: StrictInt | None = Field(
+        default=None,
+        ge=1,
+        le=100_000,
+        description="A budget at least the current one; with a larger one, completed trials "
+        "continue from their checkpoints to it.",
+    )
+    time_budget_s: StrictFloat | None = Field(
+        default=None, gt=0, le=10**8, description="The extension's own time budget."
+    )
 
 
 class TokenCreate(StrictModel):

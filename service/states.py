@@ -37,9 +37,10 @@ EXPERIMENT_MOVES: dict[E, frozenset[E]] = {
     E.cancelling: frozenset({E.cancelled, E.failed, E.completed}),
     E.pausing: frozenset({E.paused, E.cancelling, E.failed, E.completed, E.cancelled}),
     E.paused: frozenset({E.queued, E.cancelled}),
-    E.completed: frozenset(),
+    # -> queued: extended (a new Tune run goes on from the stored trials)
+    E.completed: frozenset({E.queued}),
     E.failed: frozenset(),
-    E.cancelled: frozenset(),
+    E.cancelled: frozenset({E.queued}),
 }
 
 TRIAL_MOVES: dict[T, frozenset[T]] = {
@@ -49,7 +50,8 @@ TRIAL_MOVES: dict[T, frozenset[T]] = {
     T.running: frozenset({T.completed, T.pruned, T.failed, T.cancelled, T.pending, T.paused}),
     # promoted (running), or ended at its rung with the sweep (pruned)
     T.paused: frozenset({T.running, T.pruned, T.failed, T.cancelled}),
-    T.completed: frozenset(),
+    # -> pending: its sweep was extended to a larger max_t; it continues from its checkpoint
+    T.completed: frozenset({T.pending}),
     T.pruned: frozenset(),
     T.failed: frozenset(),
     T.cancelled: frozenset(),

@@ -54,7 +54,16 @@ def test_the_documented_lifecycles_are_allowed_and_finals_are_final() -> None:
         for state in path[1:]:
             move_experiment(row, state)
         assert row.started_at is not None or E.running not in path
-    for final in (E.completed, E.failed, E.cancelled):
-        assert EXPERIMENT_MOVES[final] == frozenset()
-    for final in (T.completed, T.pruned, T.failed, T.cancelled):
+    # a final sweep moves only when extended (queued again); a failed one never
+    assert EXPERIMENT_MOVES[E.failed] == frozenset()
+    for final in (E.completed, E.cancelled):
+        assert EXPERIMENT_MOVES[final] == frozenset({E.queued})
+    # a final trial moves only when an extension continues a completed one
+    assert TRIAL_MOVES[T.completed] == frozenset({T.pending})
+    for final in (T.pruned, T.failed, T.cancelled):
         assert TRIAL_MOVES[final] == frozenset()
+    # promotion ASHA: a trial pauses at a rung and is promoted, or ends there
+    row = TrialRow(state=T.running.value)
+    for state in (T.paused, T.running, T.paused, T.pruned):
+        move_trial(row, state)
+    assert row.finished_at is not None

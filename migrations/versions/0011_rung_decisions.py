@@ -1,5 +1,6 @@
 """rung_decisions: every early-stopping decision as the scheduler made it (the rung view and a
-restored driver's scheduler read them); trials.early_stopping: the latest one in a line.
+restored driver's scheduler read them); trials.early_stopping: the latest one in a line;
+experiments.extensions: how many times the sweep was extended.
 
 Sweeps run before this have no stored decisions: their rung view is empty.
 
@@ -51,9 +52,13 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("trials") as batch:
         batch.add_column(sa.Column("early_stopping", sa.Text(), nullable=True))
+    with op.batch_alter_table("experiments") as batch:
+        batch.add_column(sa.Column("extensions", sa.Integer(), nullable=False, server_default="0"))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("experiments") as batch:
+        batch.drop_column("extensions")
     with op.batch_alter_table("trials") as batch:
         batch.drop_column("early_stopping")
     op.drop_index("ix_rung_decisions_experiment_id_milestone", table_name="rung_decisions")

@@ -52,6 +52,8 @@ class ExperimentRow(Base):
     driver_restarts: Mapped[int] = mapped_column(Integer, default=0)
     # every driver submitted so far (first run, restarts, resumes): the next job's attempt number
     driver_attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # times the sweep was extended: the latest extension runs as its own Tune run
+    extensions: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     best_trial_id: Mapped[int | None] = mapped_column(
         ForeignKey("trials.id", ondelete="SET NULL", use_alter=True)
     )

@@ -25,20 +25,13 @@ from typing import Any
 
 from ray.tune.experiment import Trial
 from ray.tune.schedulers import ASHAScheduler, FIFOScheduler, TrialScheduler
-from ray.tune.search import Searcher
 
 from raysweep.schemas import RungDecisionKind as Kind
-from service.engine.callback import DriverContext
+from service.engine.callback import DriverContext, named
 from service.engine.trial import BUDGET_KEY
-from service.usecases.decisions import RungDecided
+from service.usecases.decisions import RungDecided, promotion_milestones, rank_in
 
 log = logging.getLogger(__name__)
-
-
-def rank_in(recorded: dict[str, float], trial_id: str) -> int:
-    """1 + the number of trials with a better (larger, sign-applied) value."""
-    mine = recorded[trial_id]
-    return 1 + sum(1 for other, value in recorded.items() if value > mine and other != trial_id)
 
 
 def submit(decision: RungDecided) -> None:
@@ -56,10 +49,15 @@ class RecordingASHA(ASHAScheduler):
 
     def on_trial_add(self, tune_controller: Any, trial: Trial) -> None:
         self._restore()
-        bracket = self._stored_bracket.get(trial.trial_id)
+        name = named(trial)
+        bracket = self._stored_bracket.get(name)
         super().on_trial_add(tune_controller, trial)
         if bracket is not None:
             self._trial_info[trial.trial_id] = self._brackets[bracket]
+            if name != trial.trial_id:  # it continues an earlier trial: its rungs are its own
+                for _, recorded in self._brackets[bracket]._rungs:
+                    if name in recorded:
+                        recorded[trial.trial_id] = recorded.pop(name)
 
     def on_trial_result(self, tune_controller: Any, trial: Trial, result: dict[str, Any]) -> str:
         before = self._recorded_at(trial)
@@ -103,7 +101,7 @@ class RecordingASHA(ASHAScheduler):
             sign = self._sign_of_metric
             submit(
                 RungDecided(
-                    trial.trial_id,
+                    named(trial),
                     self._brackets.index(bracket),
                     math.ceil(milestone),
                     recorded[trial.trial_id] * sign,
@@ -129,23 +127,13 @@ class RecordingASHA(ASHAScheduler):
                     recorded[tune_id] = decision.value * self._sign_of_metric
 
 
-def promotion_milestones(
-    grace_period: int, reduction_factor: float, max_t: int, bracket: int
-) -> list[int]:
-    """A bracket's rungs as Ray's ``_Bracket`` spaces them (grace * rf**(k + s)), rounded up
-    to iterations, with ``max_t`` as the last: reaching it completes a trial."""
-    count = int(math.log(max_t / grace_period) / math.log(reduction_factor) - bracket + 1)
-    marks = {math.ceil(grace_period * reduction_factor ** (k + bracket)) for k in range(count)}
-    return sorted({mark for mark in marks if mark < max_t} | {max_t})
-
-
 class PromotionASHA(FIFOScheduler):
     """Promotion-based ASHA over Tune's PAUSE. Each trial trains in segments: its budget
     (``BUDGET_KEY`` in its config, read by ``run_trial``) is its next rung, so its Train run ends
     there with a checkpoint and the trial pauses; a promotion raises the budget to the next rung
     and Tune restarts the function, whose Train run resumes from that checkpoint. ``max_running``
     bounds the trials that train at once (paused ones hold nothing); new configurations start
-    only in a slot no promotion wants, through ``SlotLimiter`` (searchers) or by parking extra
+    only in a slot no promotion wants, through ``SweepSearcher`` (searchers) or by parking extra
     trials (generators)."""
 
     def __init__(
@@ -175,6 +163,7 @@ class PromotionASHA(FIFOScheduler):
         self._bracket_of: dict[str, int] = {}
         self._paused: dict[str, int] = {}  # waiting at a rung (its index) for a promotion
         self._budget: dict[str, int] = {}  # the rung a promotion sent a trial to
+        self._names: dict[str, str] = {}  # Tune id -> the name the database knows it by
         self._parked: list[str] = []  # new trials waiting for a free slot
         self._rng = random.Random(seed)
         self._restored = False
@@ -186,7 +175,10 @@ class PromotionASHA(FIFOScheduler):
 
     def on_trial_add(self, tune_controller: Any, trial: Trial) -> None:
         self._restore()
-        tune_id = trial.trial_id
+        tune_id, name = trial.trial_id, named(trial)
+        self._names[tune_id] = name
+        if name != tune_id:
+            self._rekey(name, tune_id)
         if tune_id not in self._bracket_of:
             # Ray's choice: a bracket with more rungs is likelier (softmax over rung counts)
             sizes = [len(m) for m in self._milestones]
@@ -309,6 +301,19 @@ class PromotionASHA(FIFOScheduler):
         trial.set_config({**trial.config, BUDGET_KEY: self._budget[tune_id]})
         return trial
 
+    def _rekey(self, name: str, tune_id: str) -> None:
+        """A Tune trial continuing an earlier one (an extended sweep) takes over its rungs."""
+        for rungs, promoted in zip(self._rungs, self._promoted, strict=True):
+            for recorded, promoted_here in zip(rungs, promoted, strict=True):
+                if name in recorded:
+                    recorded[tune_id] = recorded.pop(name)
+                if name in promoted_here:
+                    promoted_here.discard(name)
+                    promoted_here.add(tune_id)
+        for by_trial in (self._bracket_of, self._paused, self._budget):
+            if name in by_trial:
+                by_trial[tune_id] = by_trial.pop(name)
+
     def _decide(self, tune_id: str, bracket: int, rung: int, kind: Kind) -> None:
         recorded = self._rungs[bracket][rung]
         keep = int(len(recorded) / self._rf)
@@ -317,7 +322,7 @@ class PromotionASHA(FIFOScheduler):
         cutoff = ordered[keep - 1] * self._sign if keep and kind is not Kind.complete else None
         submit(
             RungDecided(
-                tune_id,
+                self._names.get(tune_id, tune_id),
                 bracket,
                 self._milestones[bracket][rung],
                 recorded[tune_id] * self._sign,
@@ -377,47 +382,3 @@ class PromotionASHA(FIFOScheduler):
                 self._promoted[bracket][rung].add(tune_id)
                 self._paused.pop(tune_id, None)
                 self._budget[tune_id] = marks[rung + 1]
-
-
-class SlotLimiter(Searcher):
-    """Suggests a new configuration only into a trial slot promotion ASHA left free (Tune's
-    ``ConcurrencyLimiter`` would count paused trials as running)."""
-
-    def __init__(self, searcher: Searcher) -> None:
-        super().__init__(metric=searcher.metric, mode=searcher.mode)
-        self.searcher = searcher
-
-    def set_search_properties(
-        self, metric: str | None, mode: str | None, config: dict[str, Any], **spec: Any
-    ) -> bool:
-        return self.searcher.set_search_properties(metric, mode, config, **spec)
-
-    def suggest(self, trial_id: str) -> dict[str, Any] | None:
-        context = DriverContext.current()
-        if context.new_trial_slots <= 0:
-            return None
-        suggestion = self.searcher.suggest(trial_id)
-        if suggestion is not None and suggestion is not Searcher.FINISHED:
-            context.new_trial_slots -= 1
-        return suggestion
-
-    def on_trial_result(self, trial_id: str, result: dict[str, Any]) -> None:
-        self.searcher.on_trial_result(trial_id, result)
-
-    def on_trial_complete(
-        self, trial_id: str, result: dict[str, Any] | None = None, error: bool = False
-    ) -> None:
-        self.searcher.on_trial_complete(trial_id, result=result, error=error)
-
-    def get_state(self) -> dict[str, Any]:
-        # its own state only (Tune saves the wrapped searcher's); the slots are per driver
-        return {}
-
-    def set_state(self, state: dict[str, Any]) -> None:
-        pass
-
-    def save(self, checkpoint_path: str) -> None:
-        self.searcher.save(checkpoint_path)
-
-    def restore(self, checkpoint_path: str) -> None:
-        self.searcher.restore(checkpoint_path)

@@ -24,7 +24,13 @@ from sqlalchemy.exc import DBAPIError
 
 from raysweep.schemas import TrialState
 from service.engine.recorder import Recorder
-from service.engine.trial import BUDGET_KEY, RESTART_REASON_KEY, RESTARTS_KEY, CodeLoadError
+from service.engine.trial import (
+    CONTROL_KEYS,
+    RESTART_REASON_KEY,
+    RESTARTS_KEY,
+    CodeLoadError,
+    run_name,
+)
 from service.usecases.decisions import RungDecided
 from service.usecases.recording import (
     ResultReported,
@@ -155,6 +161,11 @@ class DriverContext:
         return TrialState.completed
 
 
+def named(trial: Trial) -> str:
+    """The trial as the database and storage know it (``run_name``)."""
+    return run_name(trial.trial_id, trial.config)
+
+
 def reported_metrics(result: dict[str, Any]) -> dict[str, Any]:
     metrics = {}
     for key, value in result.items():
@@ -188,8 +199,8 @@ class RecordingCallback(tune.Callback):
     def on_trial_start(
         self, iteration: int, trials: list[Trial], trial: Trial, **info: Any
     ) -> None:
-        config = {k: v for k, v in trial.config.items() if k != BUDGET_KEY}
-        DriverContext.current().recorder.submit(TrialStarted(trial.trial_id, config))
+        config = {k: v for k, v in trial.config.items() if k not in CONTROL_KEYS}
+        DriverContext.current().recorder.submit(TrialStarted(named(trial), config))
 
     def on_trial_result(
         self, iteration: int, trials: list[Trial], trial: Trial, result: dict[str, Any], **info: Any
@@ -198,13 +209,13 @@ class RecordingCallback(tune.Callback):
         restarts = result.get(RESTARTS_KEY)
         if isinstance(restarts, int) and restarts > 0:
             reason = str(result.get(RESTART_REASON_KEY, "a worker failure"))
-            context.recorder.submit(TrialRestarted(trial.trial_id, reason, restarts))
+            context.recorder.submit(TrialRestarted(named(trial), reason, restarts))
         step = result.get(context.time_attr, result.get("training_iteration", 0))
         if context.request == "pause" and result.get(CHECKPOINT_PATH_KEY):
             context.checkpointed_since_pause.add(trial.trial_id)
         context.recorder.submit(
             ResultReported(
-                trial.trial_id, int(step), reported_metrics(result), result.get(CHECKPOINT_PATH_KEY)
+                named(trial), int(step), reported_metrics(result), result.get(CHECKPOINT_PATH_KEY)
             )
         )
 
@@ -221,19 +232,19 @@ class RecordingCallback(tune.Callback):
         self, iteration: int, trials: list[Trial], trial: Trial, **info: Any
     ) -> None:
         context = DriverContext.current()
-        context.waiting.pop(trial.trial_id, None)
-        context.recorder.submit(TrialEnded(trial.trial_id, context.end_state(trial)))
+        context.waiting.pop(named(trial), None)
+        context.recorder.submit(TrialEnded(named(trial), context.end_state(trial)))
 
     def on_trial_error(
         self, iteration: int, trials: list[Trial], trial: Trial, **info: Any
     ) -> None:
         context = DriverContext.current()
-        context.waiting.pop(trial.trial_id, None)
+        context.waiting.pop(named(trial), None)
         text = trial_error_text(trial)
         if CodeLoadError.__name__ in text and context.code_error is None:
             context.code_error = code_load_message(text)
             log.error("trial %s cannot load its code; failing the sweep", trial.trial_id)
-        context.recorder.submit(TrialEnded(trial.trial_id, TrialState.failed, text))
+        context.recorder.submit(TrialEnded(named(trial), TrialState.failed, text))
 
 
 class SweepStopper(tune.Stopper):

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import ray
-from ray import tune
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
@@ -29,24 +28,20 @@ from service.db.models import TrialRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.callback import (
     DriverContext,
-    RecordingCallback,
-    SweepStopper,
     reported_metrics,
 )
 from service.engine.gate import gate
 from service.engine.leftovers import Leftovers, remove_dead_attempts, remove_own_leftovers
 from service.engine.recorder import Recorder
 from service.engine.retention import prune_experiment
-from service.engine.search import param_space, scheduler, search_algorithm
-from service.engine.trial import TrialPlan, run_trial
-from service.resources import TRIAL_FUNCTION_RESOURCES, min_workers, worker_bundle
-from service.settings import Settings, get_settings
-from service.storage import code_package_uri, experiment_uri, read_json, train_runs_uri
+from service.engine.tuner import build_tuner, runtime_env, time_attr_of
+from service.settings import get_settings
+from service.storage import read_json, train_runs_uri
 from service.usecases.decisions import RungDecided, stored_decisions
+from service.usecases.extension import History, sweep_history
 from service.usecases.job_outcomes import DriverOutcome, finish_sweep
 from service.usecases.recording import ResultReported
 from trainers.kit import REPORTS_FILE
-from trainers.registry import get_trainer
 
 log = logging.getLogger("raysweep.driver")
 
@@ -73,10 +68,6 @@ def with_db_retry(action: Callable[[], T], what: str, timeout_s: float = DB_OUTA
             log.warning("%s: database unavailable (%s); retrying", what, type(error.orig).__name__)
             time.sleep(backoff)
             backoff = min(backoff * 2, 10.0)
-
-
-def experiment_path(settings: Settings, experiment_id: str) -> str:
-    return experiment_uri(settings.storage_root, experiment_id)
 
 
 def read_request(db: sessionmaker[Session], experiment_id: str) -> str | None:
@@ -138,90 +129,6 @@ def stored_reports(run_uri: str, tune_id: str, time_attr: str) -> list[ResultRep
     return found
 
 
-def time_attr_of(spec: ExperimentSpec) -> str:
-    """The progress measure ASHA and the recorder use: the spec's, else the trainer's; user code
-    reports ``epoch`` (the contract in trainers/README.md)."""
-    if spec.early_stopping.time_attr:
-        return spec.early_stopping.time_attr
-    return get_trainer(spec.trainer).time_attr if spec.trainer is not None else "epoch"
-
-
-def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object] | None:
-    """User code reaches every trial and worker as the job's working_dir (a zip on storage);
-    this process never imports it."""
-    if spec.code is None:
-        return None
-    return {"working_dir": code_package_uri(settings.storage_root, spec.code.package)}
-
-
-def trial_plan(
-    spec: ExperimentSpec, settings: Settings, experiment_id: str, finished: frozenset[str]
-) -> TrialPlan:
-    return TrialPlan.from_spec(
-        spec,
-        epochs=spec.early_stopping.max_t,
-        num_workers=spec.resources.num_workers,
-        storage_path=train_runs_uri(settings.storage_root, experiment_id),
-        owner=experiment_id,
-        resource_wait_s=settings.trial_resource_wait_s,
-        finished_trials=finished,
-    )
-
-
-def trial_slots(spec: ExperimentSpec) -> int:
-    """How many trials promotion ASHA lets train at once: ``max_concurrent_trials``, else as
-    many worker groups as the cluster's resources hold (paused trials hold none)."""
-    if spec.search.max_concurrent_trials:
-        return spec.search.max_concurrent_trials
-    resources, total = spec.resources, ray.cluster_resources()
-    workers = min_workers(resources.num_workers)
-    bundle = worker_bundle(resources.cpus_per_worker, resources.gpus_per_worker, resources.use_gpu)
-    per_trial = {name: amount * workers for name, amount in bundle.items()}
-    for name, amount in TRIAL_FUNCTION_RESOURCES.items():  # the trial's own function
-        per_trial[name] = per_trial.get(name, 0.0) + amount
-    fits = [int(total.get(name, 0.0) // amount) for name, amount in per_trial.items() if amount]
-    return max(1, min(fits, default=1))
-
-
-def build_tuner(
-    spec: ExperimentSpec, settings: Settings, experiment_id: str, finished: frozenset[str]
-) -> tune.Tuner:
-    trainable = tune.with_resources(
-        tune.with_parameters(run_trial, plan=trial_plan(spec, settings, experiment_id, finished)),
-        TRIAL_FUNCTION_RESOURCES,
-    )
-    path = experiment_path(settings, experiment_id)
-    if tune.Tuner.can_restore(path):
-        log.info("restoring the sweep from %s (%d trials already final)", path, len(finished))
-        # unfinished and errored trials resume from their Train checkpoints, except those the
-        # database holds as final (run_trial returns at once for them): a trial that failed
-        # past max_failures stays failed, one pruned after Tune's last snapshot stays pruned
-        return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
-    time_attr = time_attr_of(spec)
-    promotion = spec.early_stopping.scheduler == "asha_promotion"
-    return tune.Tuner(
-        trainable,
-        param_space=param_space(spec),
-        tune_config=tune.TuneConfig(
-            metric=spec.metric,
-            mode=spec.mode,
-            search_alg=search_algorithm(spec),
-            scheduler=scheduler(spec, time_attr, trial_slots(spec) if promotion else 0),
-            num_samples=spec.search.num_samples,
-            # Tune's limiter counts paused trials as running: promotion ASHA limits itself
-            max_concurrent_trials=None if promotion else spec.search.max_concurrent_trials,
-            time_budget_s=spec.stop.time_budget_s,
-        ),
-        run_config=tune.RunConfig(
-            name=experiment_id,
-            storage_path=settings.storage_root,
-            stop=SweepStopper(),
-            callbacks=[RecordingCallback()],
-            verbose=1,
-        ),
-    )
-
-
 def record_leftovers(
     db: sessionmaker[Session], experiment_id: str, kind: str, what: str, found: Leftovers
 ) -> None:
@@ -250,10 +157,15 @@ def interrupt_tune_on_sigterm(context: DriverContext) -> None:
 
 def read_experiment(
     db: sessionmaker[Session], experiment_id: str
-) -> tuple[ExperimentState, dict[str, object]]:
+) -> tuple[ExperimentState, dict[str, object], int]:
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id)
-        return row.state, row.spec
+        return row.state, row.spec, row.extensions
+
+
+def read_history(db: sessionmaker[Session], experiment_id: str, spec: ExperimentSpec) -> History:
+    with db.begin() as session:
+        return sweep_history(session, experiment_id, spec)
 
 
 def run(experiment_id: str) -> int:
@@ -261,7 +173,7 @@ def run(experiment_id: str) -> int:
     os.environ.setdefault("TUNE_GLOBAL_CHECKPOINT_S", TUNE_SNAPSHOT_INTERVAL_S)
     engine = create_db_engine(settings.database_url_value)
     db = session_factory(engine)
-    state, spec_data = with_db_retry(
+    state, spec_data, extensions = with_db_retry(
         lambda: read_experiment(db, experiment_id), "reading the experiment"
     )
     if state not in ACTIVE:
@@ -318,7 +230,13 @@ def run(experiment_id: str) -> int:
                 found,
             )
         interrupt_tune_on_sigterm(context)
-        build_tuner(spec, settings, experiment_id, finished).fit()
+        # an extension's new Tune run starts from the stored trials (unused when restored)
+        history = (
+            with_db_retry(lambda: read_history(db, experiment_id, spec), "reading the trials")
+            if extensions
+            else None
+        )
+        build_tuner(spec, settings, experiment_id, finished, extensions, history).fit()
     except Exception:
         error = traceback.format_exc(limit=20)
         log.exception("the sweep failed")

@@ -28,9 +28,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.spec import ExperimentSpec
 from service.db.session import create_db_engine, session_factory
 from service.engine.callback import reported_metrics
-from service.engine.driver import runtime_env, with_db_retry
+from service.engine.driver import with_db_retry
 from service.engine.gate import admitted
 from service.engine.trial import TrialPlan, build_trainer, failure_summary, train_config
+from service.engine.tuner import runtime_env
 from service.settings import REPO_ROOT, Settings, get_settings
 from service.storage import artifact_uri, experiment_uri
 from service.usecases.job_outcomes import (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from optuna.samplers import RandomSampler, TPESampler
@@ -10,6 +11,7 @@ from ray.tune.schedulers import FIFOScheduler, TrialScheduler
 from ray.tune.search import BasicVariantGenerator, SearchAlgorithm, Searcher
 from ray.tune.search.optuna import OptunaSearch
 
+from raysweep.schemas import TrialState
 from raysweep.search_space import (
     Choice,
     Constant,
@@ -20,7 +22,10 @@ from raysweep.search_space import (
     Uniform,
 )
 from raysweep.spec import ExperimentSpec
-from service.engine.asha import PromotionASHA, RecordingASHA, SlotLimiter
+from service.engine.asha import PromotionASHA, RecordingASHA
+from service.engine.callback import DriverContext
+from service.engine.trial import RUN_KEY
+from service.usecases.extension import History
 
 
 def tune_domain(parameter: Parameter) -> Any:
@@ -50,9 +55,82 @@ def param_space(spec: ExperimentSpec) -> dict[str, Any]:
     return {name: tune_domain(p) for name, p in spec.search_space.items()}
 
 
-def search_algorithm(spec: ExperimentSpec) -> Searcher | SearchAlgorithm:
+class SweepSearcher(Searcher):
+    """Optuna, with what a sweep adds: under promotion ASHA a new configuration only goes into
+    a trial slot no promotion wants (Tune's ``ConcurrencyLimiter`` would count paused trials as
+    running); in an extended sweep, the earlier trials known to Optuna from the start and the
+    continuing ones suggested first (Optuna never hears of them: they are not its trials)."""
+
+    def __init__(self, searcher: OptunaSearch, limit_slots: bool, history: History) -> None:
+        super().__init__(metric=searcher.metric, mode=searcher.mode)
+        self.searcher = searcher
+        self.limit_slots = limit_slots
+        self.history = history
+        self.continuing = [(name, config) for name, config, _ in history.continuing]
+        self.continued: set[str] = set()  # Tune ids of the continuing trials
+
+    def set_search_properties(
+        self, metric: str | None, mode: str | None, config: dict[str, Any], **spec: Any
+    ) -> bool:
+        if not self.searcher.set_search_properties(metric, mode, config, **spec):
+            return False
+        for point in self.history.evaluated:
+            pruned = point.state is TrialState.pruned and point.value is not None
+            self.searcher.add_evaluated_point(
+                point.params,
+                point.value if point.value is not None else math.nan,
+                error=point.state is TrialState.failed or point.value is None,
+                pruned=pruned,
+                # Optuna reads a pruned trial's last intermediate value
+                intermediate_values=[point.value] if pruned and point.value is not None else None,
+            )
+        return True
+
+    def suggest(self, trial_id: str) -> dict[str, Any] | None:
+        context = DriverContext.current()
+        if self.limit_slots and context.new_trial_slots <= 0:
+            return None
+        suggestion: dict[str, Any] | None
+        if self.continuing:
+            name, config = self.continuing.pop(0)
+            self.continued.add(trial_id)
+            suggestion = {**config, RUN_KEY: name}
+        else:
+            suggestion = self.searcher.suggest(trial_id)
+        if self.limit_slots and suggestion not in (None, Searcher.FINISHED):
+            context.new_trial_slots -= 1
+        return suggestion
+
+    def on_trial_result(self, trial_id: str, result: dict[str, Any]) -> None:
+        if trial_id not in self.continued:
+            self.searcher.on_trial_result(trial_id, result)
+
+    def on_trial_complete(
+        self, trial_id: str, result: dict[str, Any] | None = None, error: bool = False
+    ) -> None:
+        if trial_id not in self.continued:
+            self.searcher.on_trial_complete(trial_id, result=result, error=error)
+
+    def get_state(self) -> dict[str, Any]:
+        # its own state (Tune saves the wrapped searcher's); the slots are per driver
+        return {"continuing": self.continuing, "continued": self.continued}
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self.continuing, self.continued = state["continuing"], state["continued"]
+
+    def save(self, checkpoint_path: str) -> None:
+        self.searcher.save(checkpoint_path)
+
+    def restore(self, checkpoint_path: str) -> None:
+        self.searcher.restore(checkpoint_path)
+
+
+def search_algorithm(
+    spec: ExperimentSpec, history: History | None = None
+) -> Searcher | SearchAlgorithm:
     search = spec.search
-    points = [dict(p) for p in search.points_to_evaluate] or None
+    # an extension's searcher has evaluated them already
+    points = [dict(p) for p in search.points_to_evaluate] or None if history is None else None
     space = spec.search_space if isinstance(spec.search_space, dict) else {}
     nothing_sampled = all(isinstance(p, Constant) for p in space.values())
     # Optuna refuses a space with nothing to sample; a fixed config needs no searcher anyway
@@ -72,8 +150,10 @@ def search_algorithm(spec: ExperimentSpec) -> Searcher | SearchAlgorithm:
         else RandomSampler(seed=search.seed)
     )
     optuna = OptunaSearch(sampler=sampler, points_to_evaluate=points)
-    # promotion ASHA starts a configuration only in a slot no promotion wants
-    return SlotLimiter(optuna) if spec.early_stopping.scheduler == "asha_promotion" else optuna
+    promotion = spec.early_stopping.scheduler == "asha_promotion"
+    if not promotion and history is None:
+        return optuna
+    return SweepSearcher(optuna, promotion, history or History())
 
 
 def scheduler(spec: ExperimentSpec, time_attr: str, max_running: int) -> TrialScheduler:

@@ -31,6 +31,18 @@ CONTROLLER_FAILURE_LIMIT = 3
 # in a trial's config under promotion ASHA: the epoch its current segment trains to (its next
 # rung); the scheduler raises it when it promotes the trial
 BUDGET_KEY = "raysweep_budget"
+# in the config of a Tune trial that continues an earlier one (an extended sweep): that trial's
+# name, which its Train run and its database row keep
+RUN_KEY = "raysweep_run"
+CONTROL_KEYS = frozenset({BUDGET_KEY, RUN_KEY})
+
+
+def run_name(trial_id: str, config: dict[str, Any]) -> str:
+    """The trial's identity in the database and on storage: its Tune id, or the one it
+    continues."""
+    return str(config.get(RUN_KEY, trial_id))
+
+
 PREEMPTION_FAILURE_LIMIT = 10
 
 
@@ -221,12 +233,13 @@ def build_trainer(
 
 def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     """Runs in the Tune trial actor; the Train run is named after the trial."""
-    trial_id = tune.get_context().get_trial_id()
+    trial_id = run_name(tune.get_context().get_trial_id(), config)
     if trial_id in plan.finished_trials:
         # the previous driver saw this trial end after Tune's last state snapshot
         return
-    config = dict(config)
-    if (budget := config.pop(BUDGET_KEY, None)) is not None:
+    budget = config.get(BUDGET_KEY)
+    config = {k: v for k, v in config.items() if k not in CONTROL_KEYS}
+    if budget is not None:
         # one segment: the Train run of the same name resumes from its checkpoint and ends,
         # with a checkpoint, at the rung the scheduler set
         plan = replace(plan, epochs=min(int(budget), plan.epochs))

@@ -45,6 +45,22 @@ def asha_cutoff(values: list[float], reduction_factor: float, mode: str) -> floa
     return percentile(values, 100 - keep) if mode == "max" else percentile(values, keep)
 
 
+def promotion_milestones(
+    grace_period: int, reduction_factor: float, max_t: int, bracket: int
+) -> list[int]:
+    """A bracket's rungs as Ray's ``_Bracket`` spaces them (grace * rf**(k + s)), rounded up
+    to iterations, with ``max_t`` as the last: reaching it completes a trial."""
+    count = int(math.log(max_t / grace_period) / math.log(reduction_factor) - bracket + 1)
+    marks = {math.ceil(grace_period * reduction_factor ** (k + bracket)) for k in range(count)}
+    return sorted({mark for mark in marks if mark < max_t} | {max_t})
+
+
+def rank_in(recorded: dict[str, float], trial_id: str) -> int:
+    """1 + the number of trials with a better (larger, sign-applied) value."""
+    mine = recorded[trial_id]
+    return 1 + sum(1 for other, value in recorded.items() if value > mine and other != trial_id)
+
+
 @dataclass(frozen=True)
 class RungDecided:
     """The scheduler's decision about one trial at one rung (values in the metric's own sign)."""

@@ -31,7 +31,7 @@ from service.db.models import (
 )
 from service.errors import Conflict
 from service.specs import check_spec
-from service.states import end_sweep, move_experiment
+from service.states import IllegalTransition, end_sweep, move_experiment
 from service.storage import delete_tree, experiment_uri
 from service.usecases.clusters import check_trial_fits
 from service.usecases.code import python_files_of
@@ -213,6 +213,8 @@ def resume_experiment(db: sessionmaker[Session], experiment_id: str) -> Experime
         state = row.state
         if state in (ExperimentState.queued, ExperimentState.running):
             return to_read(session, row)
+        if state is not ExperimentState.paused:  # a finished sweep is extended, not resumed
+            raise IllegalTransition("experiment", state, ExperimentState.queued)
         move_experiment(row, ExperimentState.queued)
         row.stop_requested_at = None  # the pause it asked for is over
         repo.add_event(session, row.id, "resume_requested", "resume requested")

@@ -96,6 +96,13 @@ def test_trials_events_and_controls(cli: Cli, db: sessionmaker[Session]) -> None
         session.get_one(ExperimentRow, experiment_id).error = "boom [/red] [Errno 2] [bold]x"
     shown = cli("show", experiment_id)
     assert shown.returncode == 0 and "boom [/red] [Errno 2] [bold]x" in shown.stdout
+    # extend: a finished sweep goes on under its id; once queued, the server's reason (exit 1)
+    finished = seed_sweep(db, trials=3, max_t=4, running=0, state=ExperimentState.completed)
+    extended = cli.json("extend", finished, "--samples", "12", "--max-t", "6")
+    assert extended["state"] == "queued" and extended["extensions"] == 1
+    assert extended["spec"]["search"]["num_samples"] == 12
+    refused = cli("extend", finished, "--max-t", "8")
+    assert refused.returncode == 1 and "the sweep is queued: only a completed" in refused.stderr
 
 
 def test_watch_ends_when_the_sweep_does(cli: Cli, db: sessionmaker[Session]) -> None:

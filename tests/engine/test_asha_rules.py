@@ -14,10 +14,10 @@ from ray.tune.experiment import Trial
 from ray.tune.schedulers import TrialScheduler
 
 from raysweep.schemas import RungDecisionKind as Kind
-from service.engine.asha import PromotionASHA, promotion_milestones
+from service.engine.asha import PromotionASHA
 from service.engine.callback import DriverContext
 from service.engine.trial import BUDGET_KEY
-from service.usecases.decisions import RungDecided
+from service.usecases.decisions import RungDecided, promotion_milestones
 
 RF = 2
 MAX_T = 8

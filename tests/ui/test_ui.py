@@ -304,6 +304,22 @@ def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
     expect(page.get_by_test_id("early-stopping")).to_have_text(line)
 
 
+def test_extend_a_finished_sweep_from_the_ui(
+    page: Page, server: ServerProcess, seeded: Seeded
+) -> None:
+    sign_in(page, server.admin_token)
+    page.goto(f"/#/experiments/{seeded.finished}")
+    answers = iter(["12", "5"])  # configurations in all, then max_t
+    page.on("dialog", lambda dialog: dialog.accept(next(answers)))
+    page.click("button[data-action=extend]")
+    expect(page.locator(".title .badge")).to_have_text("queued")
+    expect(page.locator("button[data-action=extend]")).to_have_count(0)
+    with server.client() as client:
+        read = client.get(f"/api/v1/experiments/{seeded.finished}").json()
+    assert read["extensions"] == 1 and read["spec"]["search"]["num_samples"] == 12
+    assert read["spec"]["early_stopping"]["max_t"] == 5
+
+
 def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
     page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session], tmp_path: Path
 ) -> None:

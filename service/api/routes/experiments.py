@@ -9,7 +9,14 @@ from fastapi import APIRouter, Query, Request, Response
 from pydantic import StringConstraints
 
 from raysweep.errors import Problem
-from raysweep.schemas import EventRead, ExperimentCreated, ExperimentRead, ExperimentState, Page
+from raysweep.schemas import (
+    EventRead,
+    ExperimentCreated,
+    ExperimentRead,
+    ExperimentState,
+    ExtendRequest,
+    Page,
+)
 from service.api.deps import (
     AppState,
     Db,
@@ -24,6 +31,7 @@ from service.api.errors import ERROR_RESPONSES
 from service.db.base import MAX_BIGINT
 from service.errors import BadRequest
 from service.usecases import experiments as usecase
+from service.usecases import extension
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"], responses=ERROR_RESPONSES)
 
@@ -134,6 +142,18 @@ def resume(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
     trials continue from their latest checkpoints. Resuming a queued or running sweep changes
     nothing; a pausing, cancelling or finished one is a 409."""
     return usecase.resume_experiment(db, experiment_id)
+
+
+@router.post("/{experiment_id}/extend", summary="Extend a completed, cancelled or paused sweep")
+def extend(experiment_id: str, body: ExtendRequest, db: Db, _: Member) -> ExperimentRead:
+    """Queues the sweep again with more configurations (`num_samples`: the new total), a larger
+    `max_t` or a `time_budget_s`. It keeps its id, trials and results: the new configurations
+    are suggested by a searcher that knows every stored trial (pruned ones as pruned), and with
+    a larger `max_t` completed trials (and a paused sweep's open ones) continue from their
+    checkpoints instead of starting again. An `extended` event records what changed. A queued,
+    running, pausing, cancelling or failed sweep is a 409; a `num_samples` not above the
+    sweep's, a `max_t` below it, a grid sweep, or an extension that would run nothing is a 422."""
+    return extension.extend_experiment(db, experiment_id, body)
 
 
 @router.delete(

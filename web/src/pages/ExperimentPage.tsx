@@ -21,6 +21,8 @@ const ACTIONS: Record<Action, { allowed: string[]; confirm: string }> = {
   resume: { allowed: ["paused"], confirm: "Resume this sweep from its checkpoints?" },
 };
 
+const EXTENDABLE = ["completed", "cancelled", "paused"];
+
 export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   const [experiment, setExperiment] = useState<Experiment | null>(null);
   const [curves, setCurves] = useState<Curves | null>(null);
@@ -107,6 +109,24 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
 
   usePoll(refresh, POLL_MS, [id]);
 
+  // extend: asks for the new totals (empty keeps the current one); the server names every problem
+  const extend = async () => {
+    const spec = experiment!.spec as { search?: { num_samples?: number }; early_stopping?: { max_t?: number } };
+    const samples = window.prompt(`Configurations in all (now ${spec.search?.num_samples ?? "?"}; empty keeps it)`, "");
+    if (samples === null) return;
+    const maxT = window.prompt(`Budget max_t of every trial (now ${spec.early_stopping?.max_t ?? "?"}; empty keeps it)`, "");
+    if (maxT === null) return;
+    const body: Record<string, number> = {};
+    if (samples.trim()) body.num_samples = Number(samples);
+    if (maxT.trim()) body.max_t = Number(maxT);
+    try {
+      setExperiment(await api<Experiment>(`/experiments/${id}/extend`, { method: "POST", body }));
+      setActionError(null);
+    } catch (caught) {
+      setActionError(errorText(caught));
+    }
+  };
+
   const act = async (action: Action) => {
     if (!window.confirm(ACTIONS[action].confirm)) return;
     try {
@@ -134,6 +154,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
             {(Object.keys(ACTIONS) as Action[]).filter((a) => ACTIONS[a].allowed.includes(experiment.state)).map((a) => (
               <button key={a} data-action={a} class={a === "cancel" ? "danger" : ""} onClick={() => act(a)}>{a}</button>
             ))}
+            {EXTENDABLE.includes(experiment.state) && <button data-action="extend" onClick={extend}>extend</button>}
           </span>
         )}
       </div>

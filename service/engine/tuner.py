@@ -1,0 +1,147 @@
+"""Spec -> the sweep's Tune run: the trials' plan, the Tuner (new, an extension's, or restored
+from the experiment's state), and where each Tune run lives."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import ray
+from ray import tune
+
+from raysweep.spec import ExperimentSpec
+from service.engine.callback import RecordingCallback, SweepStopper
+from service.engine.search import param_space, scheduler, search_algorithm
+from service.engine.trial import BUDGET_KEY, TrialPlan, run_trial
+from service.resources import TRIAL_FUNCTION_RESOURCES, min_workers, worker_bundle
+from service.settings import Settings
+from service.storage import code_package_uri, experiment_uri, train_runs_uri
+from service.usecases.decisions import promotion_milestones
+from service.usecases.extension import History
+from trainers.registry import get_trainer
+
+log = logging.getLogger("raysweep.driver")
+
+
+def time_attr_of(spec: ExperimentSpec) -> str:
+    """The progress measure ASHA and the recorder use: the spec's, else the trainer's; user code
+    reports ``epoch`` (the contract in trainers/README.md)."""
+    if spec.early_stopping.time_attr:
+        return spec.early_stopping.time_attr
+    return get_trainer(spec.trainer).time_attr if spec.trainer is not None else "epoch"
+
+
+def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object] | None:
+    """User code reaches every trial and worker as the job's working_dir (a zip on storage);
+    this process never imports it."""
+    if spec.code is None:
+        return None
+    return {"working_dir": code_package_uri(settings.storage_root, spec.code.package)}
+
+
+def trial_plan(
+    spec: ExperimentSpec, settings: Settings, experiment_id: str, finished: frozenset[str]
+) -> TrialPlan:
+    return TrialPlan.from_spec(
+        spec,
+        epochs=spec.early_stopping.max_t,
+        num_workers=spec.resources.num_workers,
+        storage_path=train_runs_uri(settings.storage_root, experiment_id),
+        owner=experiment_id,
+        resource_wait_s=settings.trial_resource_wait_s,
+        finished_trials=finished,
+    )
+
+
+def trial_slots(spec: ExperimentSpec) -> int:
+    """How many trials promotion ASHA lets train at once: ``max_concurrent_trials``, else as
+    many worker groups as the cluster's resources hold (paused trials hold none)."""
+    if spec.search.max_concurrent_trials:
+        return spec.search.max_concurrent_trials
+    resources, total = spec.resources, ray.cluster_resources()
+    workers = min_workers(resources.num_workers)
+    bundle = worker_bundle(resources.cpus_per_worker, resources.gpus_per_worker, resources.use_gpu)
+    per_trial = {name: amount * workers for name, amount in bundle.items()}
+    for name, amount in TRIAL_FUNCTION_RESOURCES.items():  # the trial's own function
+        per_trial[name] = per_trial.get(name, 0.0) + amount
+    fits = [int(total.get(name, 0.0) // amount) for name, amount in per_trial.items() if amount]
+    return max(1, min(fits, default=1))
+
+
+def tune_run(settings: Settings, experiment_id: str, extensions: int) -> tuple[str, str]:
+    """(storage path, name) of the sweep's current Tune run: the experiment's own directory,
+    and each extension's inside it."""
+    if extensions == 0:
+        return settings.storage_root, experiment_id
+    return experiment_uri(settings.storage_root, experiment_id), f"extension-{extensions}"
+
+
+def with_budgets(spec: ExperimentSpec, history: History) -> History:
+    """Under promotion ASHA a continuing trial trains first to the rung after its epoch."""
+    early = spec.early_stopping
+    marks = promotion_milestones(early.grace_period, early.reduction_factor, early.max_t, 0)
+    return replace(
+        history,
+        continuing=[
+            (name, {**config, BUDGET_KEY: min(m for m in marks if m > at)}, at)
+            for name, config, at in history.continuing
+        ],
+    )
+
+
+def build_tuner(
+    spec: ExperimentSpec,
+    settings: Settings,
+    experiment_id: str,
+    finished: frozenset[str],
+    extensions: int = 0,
+    history: History | None = None,
+) -> tune.Tuner:
+    """The sweep's Tune run, restored when its state exists; a new extension's starts from
+    ``history`` (the stored trials)."""
+    trainable = tune.with_resources(
+        tune.with_parameters(run_trial, plan=trial_plan(spec, settings, experiment_id, finished)),
+        TRIAL_FUNCTION_RESOURCES,
+    )
+    storage_path, name = tune_run(settings, experiment_id, extensions)
+    path = f"{storage_path.rstrip('/')}/{name}"
+    if tune.Tuner.can_restore(path):
+        log.info("restoring the sweep from %s (%d trials already final)", path, len(finished))
+        # unfinished and errored trials resume from their Train checkpoints, except those the
+        # database holds as final (run_trial returns at once for them): a trial that failed
+        # past max_failures stays failed, one pruned after Tune's last snapshot stays pruned
+        return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
+    time_attr = time_attr_of(spec)
+    promotion = spec.early_stopping.scheduler == "asha_promotion"
+    num_samples = spec.search.num_samples
+    if history is not None:
+        history = with_budgets(spec, history) if promotion else history
+        num_samples = len(history.continuing) + history.new_samples
+        log.info(
+            "extension %d: %d trial(s) continue, %d known to the searcher, %d new",
+            extensions,
+            len(history.continuing),
+            len(history.evaluated),
+            history.new_samples,
+        )
+    return tune.Tuner(
+        trainable,
+        param_space=param_space(spec),
+        tune_config=tune.TuneConfig(
+            metric=spec.metric,
+            mode=spec.mode,
+            search_alg=search_algorithm(spec, history),
+            scheduler=scheduler(spec, time_attr, trial_slots(spec) if promotion else 0),
+            num_samples=num_samples,
+            # Tune's limiter counts paused trials as running: promotion ASHA limits itself
+            max_concurrent_trials=None if promotion else spec.search.max_concurrent_trials,
+            time_budget_s=spec.stop.time_budget_s,
+        ),
+        run_config=tune.RunConfig(
+            name=name,
+            storage_path=storage_path,
+            stop=SweepStopper(),
+            callbacks=[RecordingCallback()],
+            verbose=1,
+        ),
+    )

@@ -1,0 +1,193 @@
+"""Extending a finished or paused sweep: more configurations, a larger budget, more time.
+
+The experiment keeps its id, trials and results. Its next driver runs the extension as a new Tune
+run (the sweep's ``extensions``-th) whose searcher is told every stored trial (Optuna's study
+rebuilt from the database: configs and final values, pruned ones as pruned) and whose first
+trials continue the earlier ones that have budget left, each from its own checkpoints under its
+own name, before the new configurations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.errors import Problem
+from raysweep.schemas import ExperimentRead, ExperimentState, ExtendRequest, TrialState
+from raysweep.search_space import Constant, Grid
+from raysweep.spec import ExperimentSpec, problems_from_error
+from service.db import repositories as repo
+from service.db.models import TrialRow
+from service.errors import Conflict, InvalidInput
+from service.states import move_experiment, move_trial
+from service.usecases.experiments import to_read
+
+EXTENDABLE = (ExperimentState.completed, ExperimentState.cancelled, ExperimentState.paused)
+# trials a paused sweep left open: the extension continues them
+OPEN = (TrialState.pending, TrialState.running, TrialState.paused)
+
+
+@dataclass(frozen=True)
+class Evaluated:
+    """A trial already run, as the extension's searcher is told of it."""
+
+    params: dict[str, Any]
+    value: float | None
+    state: TrialState
+
+
+@dataclass(frozen=True)
+class History:
+    """What an extension's Tune run starts from."""
+
+    evaluated: list[Evaluated] = field(default_factory=list)
+    # (the trial's name, its config, its iteration): trials with budget left, run first
+    continuing: list[tuple[str, dict[str, Any], int]] = field(default_factory=list)
+    new_samples: int = 0  # configurations the searcher suggests after them
+
+
+def sampled_names(spec: ExperimentSpec) -> list[str]:
+    space = spec.search_space if isinstance(spec.search_space, dict) else {}
+    return [name for name, p in space.items() if not isinstance(p, Constant)]
+
+
+def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) -> History:
+    """The stored trials as an extension to ``spec`` (already extended) sees them: those with
+    budget left continue; the other final ones inform the searcher (a trial whose config was
+    never stored, or was cancelled, does not)."""
+    rows = session.execute(
+        select(
+            TrialRow.tune_trial_id,
+            TrialRow.config,
+            TrialRow.state,
+            TrialRow.iteration,
+            TrialRow.last_metric,
+        )
+        .where(TrialRow.experiment_id == experiment_id)
+        .order_by(TrialRow.id)
+    ).all()
+    names = sampled_names(spec)
+    max_t = spec.early_stopping.max_t
+    history = History(new_samples=max(0, spec.search.num_samples - len(rows)))
+    for tune_id, config, state, iteration, value in rows:
+        if state in OPEN or (state is TrialState.completed and iteration < max_t):
+            history.continuing.append((tune_id, dict(config), iteration))
+        elif state in (TrialState.completed, TrialState.pruned, TrialState.failed):
+            params = {name: config[name] for name in names if name in config}
+            if len(params) == len(names):
+                history.evaluated.append(Evaluated(params, value, state))
+    return history
+
+
+def extended_spec(spec: ExperimentSpec, request: ExtendRequest) -> ExperimentSpec:
+    """The spec with the request's changes, or ``InvalidInput`` naming every problem."""
+    problems = []
+    search, early = spec.search, spec.early_stopping
+    space = spec.search_space if isinstance(spec.search_space, dict) else {}
+    if search.algorithm == "grid" or any(isinstance(p, Grid) for p in space.values()):
+        problems.append(
+            Problem(
+                path="search.algorithm",
+                message="a grid sweep cannot be extended: its grid is fixed",
+            )
+        )
+    elif not sampled_names(spec):
+        problems.append(
+            Problem(path="search_space", message="nothing is sampled: there is nothing to extend")
+        )
+    if request.num_samples is not None and request.num_samples <= search.num_samples:
+        problems.append(
+            Problem(
+                path="num_samples", message=f"must be more than the sweep's {search.num_samples}"
+            )
+        )
+    if request.max_t is not None and request.max_t < early.max_t:
+        problems.append(
+            Problem(path="max_t", message=f"must be at least the sweep's {early.max_t}")
+        )
+    if request.num_samples is None and request.max_t is None and request.time_budget_s is None:
+        problems.append(Problem(path="", message="give num_samples, max_t or time_budget_s"))
+    if problems:
+        raise InvalidInput("the extension is not valid", problems)
+    data = spec.model_dump(mode="json")
+    if request.num_samples is not None:
+        data["search"]["num_samples"] = request.num_samples
+    if request.max_t is not None:
+        data["early_stopping"]["max_t"] = request.max_t
+    if request.time_budget_s is not None:
+        data["stop"]["time_budget_s"] = request.time_budget_s
+    try:
+        return ExperimentSpec.model_validate(data)
+    except ValidationError as error:
+        raise InvalidInput("the extension is not valid", problems_from_error(error)) from None
+
+
+def extend_experiment(
+    db: sessionmaker[Session], experiment_id: str, request: ExtendRequest
+) -> ExperimentRead:
+    """Queue the sweep again with its spec extended; an ``extended`` event says what changed.
+    A sweep that is not completed, cancelled or paused is a ``Conflict``; an extension that
+    would run nothing (every trial at the budget, no new configuration) is ``InvalidInput``."""
+    with db.begin() as session:
+        row = repo.get_experiment_row(session, experiment_id, for_update=True)
+        if row.state not in EXTENDABLE:
+            hint = "; pause it first" if row.state is ExperimentState.running else ""
+            raise Conflict(
+                f"the sweep is {row.state.value}: only a completed, cancelled or paused sweep "
+                f"can be extended{hint}"
+            )
+        spec = ExperimentSpec.model_validate(row.spec)
+        extended = extended_spec(spec, request)
+        history = sweep_history(session, experiment_id, extended)
+        if not history.continuing and not history.new_samples:
+            raise InvalidInput(
+                "the extension would run nothing",
+                [
+                    Problem(
+                        path="",
+                        message="every trial has reached max_t and no configuration is added",
+                    )
+                ],
+            )
+        changes = [
+            f"{name} {before} -> {after}"
+            for name, before, after in (
+                ("num_samples", spec.search.num_samples, extended.search.num_samples),
+                ("max_t", spec.early_stopping.max_t, extended.early_stopping.max_t),
+                ("time_budget_s", spec.stop.time_budget_s, extended.stop.time_budget_s),
+            )
+            if before != after
+        ]
+        continuing = {name for name, _, _ in history.continuing}
+        for trial in session.scalars(
+            select(TrialRow).where(
+                TrialRow.experiment_id == experiment_id,
+                TrialRow.state == TrialState.completed,
+                TrialRow.tune_trial_id.in_(continuing),
+            )
+        ):
+            # open again: the next driver runs it on (and does not take it for final)
+            move_trial(trial, TrialState.pending)
+            trial.finished_at = None
+        row.spec = extended.model_dump(mode="json")
+        row.extensions += 1
+        row.error, row.stop_requested_at = None, None
+        move_experiment(row, ExperimentState.queued)
+        repo.add_event(
+            session,
+            row.id,
+            "extended",
+            f"extended ({', '.join(changes) or 'unchanged'}): {len(history.continuing)} "
+            f"trial(s) continue, {history.new_samples} new configuration(s)",
+            data={
+                "extension": row.extensions,
+                "continuing": len(history.continuing),
+                "new_samples": history.new_samples,
+            },
+        )
+        session.flush()
+        return to_read(session, row)

@@ -1,0 +1,114 @@
+"""Extending a sweep through REST, without Ray: who may, when, what a bad extension is told, and
+what a good one changes (the run itself: tests/engine/test_extend.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import ExperimentState, TrialState
+from raysweep.spec import ExperimentSpec
+from service.db.models import ExperimentRow, TrialRow
+from service.demo import seed_sweep
+from service.usecases.extension import sweep_history
+from tests.conftest import ServerProcess, row_counts
+
+
+def extend(server: ServerProcess, experiment_id: str, **body: Any) -> Any:
+    with server.client() as client:
+        return client.post(f"/api/v1/experiments/{experiment_id}/extend", json=body)
+
+
+def test_a_completed_sweep_is_extended_in_place_and_its_history_is_what_the_searcher_gets(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    sweep = seed_sweep(db, trials=10, max_t=9, running=0, state=ExperimentState.completed)
+    before = row_counts(db)
+    with db.begin() as session:
+        completed = set(
+            session.scalars(
+                select(TrialRow.tune_trial_id).where(
+                    TrialRow.experiment_id == sweep, TrialRow.state == TrialState.completed
+                )
+            )
+        )
+
+    answer = extend(server, sweep, num_samples=14, max_t=12)
+
+    assert answer.status_code == 200, answer.text
+    read = answer.json()
+    assert read["id"] == sweep and read["state"] == "queued" and read["extensions"] == 1
+    assert read["spec"]["search"]["num_samples"] == 14
+    assert read["spec"]["early_stopping"]["max_t"] == 12
+    after = row_counts(db)
+    assert after["trials"] == before["trials"] and after["trial_results"] == before["trial_results"]
+    with server.client() as client:
+        events = client.get(f"/api/v1/experiments/{sweep}/events").json()["items"]
+    extended = next(e for e in events if e["kind"] == "extended")
+    assert "num_samples 8 -> 14" in extended["message"] and "max_t 9 -> 12" in extended["message"]
+    with db.begin() as session:
+        trials = session.scalars(select(TrialRow).where(TrialRow.experiment_id == sweep)).all()
+        spec = ExperimentSpec.model_validate(session.get_one(ExperimentRow, sweep).spec)
+        history = sweep_history(session, sweep, spec)
+    # every completed trial has budget left (9 < 12): open again, it continues under its name
+    assert {name for name, _, _ in history.continuing} == completed
+    assert {t.tune_trial_id for t in trials if t.state is TrialState.pending} == completed
+    assert all(at == 9 for _, _, at in history.continuing)
+    # the pruned and failed ones are told to the searcher, with their sampled params only
+    told = [t for t in trials if t.state in (TrialState.pruned, TrialState.failed)]
+    assert len(history.evaluated) == len(told) > 0
+    assert all(set(e.params) == {"lr", "hidden", "optimizer"} for e in history.evaluated)
+    assert {e.state for e in history.evaluated} <= {TrialState.pruned, TrialState.failed}
+    assert history.new_samples == 14 - 10
+    assert extended["data"] == {"extension": 1, "continuing": len(completed), "new_samples": 4}
+
+
+def test_a_bad_extension_names_every_problem_and_changes_nothing(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    # as many trials as the spec's num_samples (8): a time budget alone would run nothing
+    sweep = seed_sweep(db, trials=8, max_t=6, running=0, state=ExperimentState.completed)
+    before = row_counts(db)
+
+    answer = extend(server, sweep, num_samples=8, max_t=3)
+    assert answer.status_code == 422
+    paths = {d["path"]: d["message"] for d in answer.json()["error"]["details"]}
+    assert paths == {
+        "num_samples": "must be more than the sweep's 8",
+        "max_t": "must be at least the sweep's 6",
+    }
+    empty = extend(server, sweep)
+    assert empty.status_code == 422 and "give num_samples, max_t or time_budget_s" in empty.text
+    # every trial at the budget and no new configuration: nothing would run
+    nothing = extend(server, sweep, time_budget_s=60)
+    assert nothing.status_code == 422 and "would run nothing" in nothing.text
+    strict = extend(server, sweep, num_samples="12")
+    assert strict.status_code == 422 and "num_samples" in strict.text
+    assert row_counts(db) == before
+    with db.begin() as session:
+        row = session.get_one(ExperimentRow, sweep)
+        assert row.state is ExperimentState.completed and row.extensions == 0
+        assert row.spec["early_stopping"]["max_t"] == 6
+
+
+def test_only_members_extend_and_only_an_ended_or_paused_sweep(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    running = seed_sweep(db, trials=3, max_t=4, running=1)
+    answer = extend(server, running, num_samples=20)
+    assert answer.status_code == 409
+    assert (
+        "the sweep is running: only a completed, cancelled or paused sweep can be extended"
+        in (answer.json()["error"]["message"])
+    )
+    finished = seed_sweep(db, trials=3, max_t=4, running=0, state=ExperimentState.completed)
+    viewer = server.create_token("reader", "viewer")
+    with server.client(token=viewer) as client:
+        refused = client.post(f"/api/v1/experiments/{finished}/extend", json={"num_samples": 20})
+    assert refused.status_code == 403
+    # a finished sweep is extended, never resumed
+    with server.client() as client:
+        resumed = client.post(f"/api/v1/experiments/{finished}/resume")
+    assert resumed.status_code == 409
