@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
@@ -24,10 +23,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from service.db import migrate  # noqa: E402
-from service.engine.cluster import RayConnection  # noqa: E402
+from bench.local import local_raysweep  # noqa: E402
 from service.harness import ServerProcess  # noqa: E402
-from service.settings import Settings  # noqa: E402
 
 METHODS = ("none", "asha", "asha_promotion")
 
@@ -105,23 +102,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     runs: dict[str, tuple[float, list[dict[str, Any]]]] = {}
-    with tempfile.TemporaryDirectory() as scratch:
-        root = Path(scratch)
-        with RayConnection(Settings(home=root / "ray", local_ray_cpus=2)) as ray:
-            db_url = f"sqlite:///{root / 'bench.db'}"
-            migrate.upgrade(db_url)
-            server = ServerProcess(
-                root / "home",
-                db_url,
-                {"RAYSWEEP_RAY_ADDRESS": str(ray.address), "RAYSWEEP_CONTROLLER_INTERVAL_S": "0.5"},
-            ).start()
-            try:
-                for method in METHODS:
-                    body = spec(method, args.samples, args.max_t, args.concurrency, args.seed)
-                    runs[method] = run_sweep(server, body)
-                    print(f"  {method}: done in {runs[method][0]:.0f} s", flush=True)
-            finally:
-                server.stop()
+    with local_raysweep() as (_, _, server):
+        for method in METHODS:
+            body = spec(method, args.samples, args.max_t, args.concurrency, args.seed)
+            runs[method] = run_sweep(server, body)
+            print(f"  {method}: done in {runs[method][0]:.0f} s", flush=True)
     full = [r for r in runs["none"][1] if r["iteration"] == args.max_t and r["value"] is not None]
     target = max(r["value"] for r in full)
     random_epochs = epochs_to_reach(runs["none"][1], target)

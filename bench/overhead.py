@@ -16,7 +16,6 @@ import argparse
 import json
 import subprocess
 import sys
-import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
@@ -24,11 +23,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.local import local_raysweep  # noqa: E402
 from bench.specs import CONFIG, single_trial_spec  # noqa: E402
-from service.db import migrate  # noqa: E402
-from service.engine.cluster import RayConnection  # noqa: E402
 from service.harness import ServerProcess  # noqa: E402
-from service.settings import Settings  # noqa: E402
 
 
 def through_raysweep(server: ServerProcess, epochs: int) -> tuple[float, float]:
@@ -81,21 +78,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epochs", type=int, default=8)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        root = Path(scratch)
-        with RayConnection(Settings(home=root / "ray", local_ray_cpus=2)) as ray:
-            db_url = f"sqlite:///{root / 'bench.db'}"
-            migrate.upgrade(db_url)
-            server = ServerProcess(
-                root / "home",
-                db_url,
-                {"RAYSWEEP_RAY_ADDRESS": str(ray.address), "RAYSWEEP_CONTROLLER_INTERVAL_S": "0.5"},
-            ).start()
-            try:
-                plain_wall, plain_startup = plain(str(ray.gcs_address), args.epochs, root / "plain")
-                sweep_wall, sweep_startup = through_raysweep(server, args.epochs)
-            finally:
-                server.stop()
+    with local_raysweep() as (root, ray, server):
+        plain_wall, plain_startup = plain(str(ray.gcs_address), args.epochs, root / "plain")
+        sweep_wall, sweep_startup = through_raysweep(server, args.epochs)
     print(f"one 2-worker digits_mlp trial, {args.epochs} epochs")
     print(
         f"  plain Tune + Train script : {plain_wall:7.1f} s wall, trial start-up "

@@ -17,7 +17,6 @@ import argparse
 import random
 import statistics
 import sys
-import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
@@ -25,8 +24,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.local import local_raysweep  # noqa: E402
 from bench.specs import single_trial_spec  # noqa: E402
-from service.db import migrate  # noqa: E402
 from service.engine.cluster import RayConnection  # noqa: E402
 from service.harness import (  # noqa: E402
     ServerProcess,
@@ -34,7 +33,6 @@ from service.harness import (  # noqa: E402
     kill,
     wait_for,
 )
-from service.settings import Settings  # noqa: E402
 
 
 def one_run(
@@ -80,22 +78,10 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     rows = []
-    with tempfile.TemporaryDirectory() as scratch:
-        root = Path(scratch)
-        with RayConnection(Settings(home=root / "ray", local_ray_cpus=2)) as ray:
-            db_url = f"sqlite:///{root / 'bench.db'}"
-            migrate.upgrade(db_url)
-            server = ServerProcess(
-                root / "home", db_url, {"RAYSWEEP_RAY_ADDRESS": str(ray.address)}
-            ).start()
-            try:
-                for _ in range(args.runs):
-                    kill_at = rng.randint(2, args.epochs - 3)
-                    rows.append(
-                        one_run(server, ray, args.epochs, args.checkpoint_frequency, kill_at)
-                    )
-            finally:
-                server.stop()
+    with local_raysweep(controller_interval_s=None) as (_, ray, server):
+        for _ in range(args.runs):
+            kill_at = rng.randint(2, args.epochs - 3)
+            rows.append(one_run(server, ray, args.epochs, args.checkpoint_frequency, kill_at))
     print(
         f"one 2-worker digits_mlp trial, {args.epochs} epochs, checkpoint every "
         f"{args.checkpoint_frequency} epochs; one Train worker SIGKILLed per run"

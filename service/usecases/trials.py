@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, TypeVar
 
+from pydantic import BaseModel
 from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
 from raysweep.schemas import (
     CheckpointRead,
@@ -69,23 +70,24 @@ def list_results(
 
 def list_checkpoints(db: sessionmaker[Session], trial_id: int) -> list[CheckpointRead]:
     """Every checkpoint the trial reported, oldest first; retention marks removed ones deleted."""
-    with db.begin() as session:
-        repo.get_trial_row(session, trial_id)
-        rows = session.scalars(
-            select(CheckpointRow)
-            .where(CheckpointRow.trial_id == trial_id)
-            .order_by(CheckpointRow.iteration)
-        )
-        return [CheckpointRead.model_validate(r) for r in rows]
+    return rows_of_trial(db, trial_id, CheckpointRow.iteration, CheckpointRead)
 
 
 def list_decisions(db: sessionmaker[Session], trial_id: int) -> list[RungDecisionRead]:
     """The early-stopping decisions made about the trial, in the order they were made."""
+    return rows_of_trial(db, trial_id, RungDecisionRow.id, RungDecisionRead)
+
+
+Read = TypeVar("Read", bound=BaseModel)
+
+
+def rows_of_trial(
+    db: sessionmaker[Session], trial_id: int, order: InstrumentedAttribute[int], read: type[Read]
+) -> list[Read]:
+    """The rows of ``order``'s table that belong to the trial (a ``NotFound`` when it does not
+    exist), in that order."""
     with db.begin() as session:
         repo.get_trial_row(session, trial_id)
-        rows = session.scalars(
-            select(RungDecisionRow)
-            .where(RungDecisionRow.trial_id == trial_id)
-            .order_by(RungDecisionRow.id)
-        )
-        return [RungDecisionRead.model_validate(r) for r in rows]
+        table = order.class_
+        rows = session.scalars(select(table).where(table.trial_id == trial_id).order_by(order))
+        return [read.model_validate(r) for r in rows]
