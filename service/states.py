@@ -50,9 +50,10 @@ TRIAL_MOVES: dict[T, frozenset[T]] = {
     T.running: frozenset({T.completed, T.pruned, T.failed, T.cancelled, T.pending, T.paused}),
     # promoted (running), or ended at its rung with the sweep (pruned)
     T.paused: frozenset({T.running, T.pruned, T.failed, T.cancelled}),
-    # -> pending: its sweep was extended to a larger max_t; it continues from its checkpoint
+    # -> pending: its sweep was extended to a larger max_t; it continues from its checkpoint;
+    # pruned -> paused: a promotion-ASHA sweep was extended, its rungs may grow
     T.completed: frozenset({T.pending}),
-    T.pruned: frozenset(),
+    T.pruned: frozenset({T.paused}),
     T.failed: frozenset(),
     T.cancelled: frozenset(),
 }

@@ -58,9 +58,11 @@ def test_the_documented_lifecycles_are_allowed_and_finals_are_final() -> None:
     assert EXPERIMENT_MOVES[E.failed] == frozenset()
     for final in (E.completed, E.cancelled):
         assert EXPERIMENT_MOVES[final] == frozenset({E.queued})
-    # a final trial moves only when an extension continues a completed one
+    # a final trial moves only when an extension continues it: a completed one, or one
+    # promotion ASHA ended at its rung (it waits there again)
     assert TRIAL_MOVES[T.completed] == frozenset({T.pending})
-    for final in (T.pruned, T.failed, T.cancelled):
+    assert TRIAL_MOVES[T.pruned] == frozenset({T.paused})
+    for final in (T.failed, T.cancelled):
         assert TRIAL_MOVES[final] == frozenset()
     # promotion ASHA: a trial pauses at a rung and is promoted, or ends there
     row = TrialRow(state=T.running.value)

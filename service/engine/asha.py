@@ -376,7 +376,9 @@ class PromotionASHA(FIFOScheduler):
             rung = marks.index(decision.milestone)
             self._bracket_of[tune_id] = bracket
             self._rungs[bracket][rung][tune_id] = decision.value * self._sign
-            if decision.decision is Kind.pause and tune_id not in context.finished_trials:
+            # it waits at its rung: paused there, or ended there with a sweep since extended
+            ended = decision.decision in (Kind.pause, Kind.stop)
+            if ended and tune_id not in context.finished_trials:
                 self._paused[tune_id] = rung
             elif decision.decision is Kind.promote:
                 self._promoted[bracket][rung].add(tune_id)

@@ -112,3 +112,36 @@ def test_only_members_extend_and_only_an_ended_or_paused_sweep(
     with server.client() as client:
         resumed = client.post(f"/api/v1/experiments/{finished}/resume")
     assert resumed.status_code == 409
+
+
+def test_extending_a_promotion_sweep_puts_its_pruned_trials_back_at_their_rungs(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    sweep = seed_sweep(db, trials=8, max_t=9, running=0, state=ExperimentState.completed)
+    with db.begin() as session:
+        row = session.get_one(ExperimentRow, sweep)
+        row.spec = {
+            **row.spec,
+            "early_stopping": {**row.spec["early_stopping"], "scheduler": "asha_promotion"},
+        }
+        pruned = set(
+            session.scalars(
+                select(TrialRow.tune_trial_id).where(
+                    TrialRow.experiment_id == sweep, TrialRow.state == TrialState.pruned
+                )
+            )
+        )
+    assert pruned
+
+    answer = extend(server, sweep, num_samples=12)
+
+    assert answer.status_code == 200, answer.text
+    with db.begin() as session:
+        states = dict(
+            session.execute(
+                select(TrialRow.tune_trial_id, TrialRow.state).where(
+                    TrialRow.experiment_id == sweep
+                )
+            ).all()
+        )
+    assert {name for name, state in states.items() if state is TrialState.paused} == pruned

@@ -16,7 +16,7 @@ from ray.tune.schedulers import TrialScheduler
 from raysweep.schemas import RungDecisionKind as Kind
 from service.engine.asha import PromotionASHA
 from service.engine.callback import DriverContext
-from service.engine.trial import BUDGET_KEY
+from service.engine.trial import BUDGET_KEY, RUN_KEY
 from service.usecases.decisions import RungDecided, promotion_milestones
 
 RF = 2
@@ -68,9 +68,10 @@ class Controller:
 
 
 def quality(tune_id: str) -> float:
-    """Trial n's final accuracy, in a shuffled order (7n mod 12: trial 5 is the best); curves
-    rise with the epoch and never cross."""
-    return (int(tune_id.split("_")[1]) * 7 % 12) / 100
+    """Trial n's final accuracy, in a shuffled order (7n mod 12: trial 5 is the best), and 0
+    for the weak ones ("w_" trials); curves rise with the epoch and never cross."""
+    prefix, number = tune_id.split("_")
+    return 0.0 if prefix == "w" else (int(number) * 7 % 12) / 100
 
 
 def value_at(tune_id: str, epoch: int) -> float:
@@ -104,7 +105,9 @@ def scheduler() -> PromotionASHA:
     )
 
 
-def run(controller: Controller, epochs: dict[str, int], steps: int | None = None) -> list[int]:
+def run(
+    controller: Controller, epochs: dict[str, int], steps: int | None = None, prefix: str = "t"
+) -> list[int]:
     """Tune's loop, one trial step at a time: the scheduler chooses, the searcher adds where
     it is allowed, each running trial reports its next epoch; until the sweep ends (or for
     ``steps`` steps). Returns the running counts."""
@@ -118,7 +121,7 @@ def run(controller: Controller, epochs: dict[str, int], steps: int | None = None
             context.new_trial_slots -= 1
             controller.search_alg.remaining -= 1
             number = len(controller.trials)
-            trial = controller.add(f"t_{number:05d}", {"lr": number})
+            trial = controller.add(f"{prefix}_{number:05d}", {"lr": number})
             if trial.status == Trial.PENDING:
                 trial.set_status(Trial.RUNNING)  # Tune starts every PENDING trial
         running = [t for t in controller.trials if t.status == Trial.RUNNING]
@@ -216,3 +219,38 @@ def test_a_restored_driver_rebuilds_the_rungs_and_keeps_paused_trials_waiting() 
     completed = {d.tune_id for d in decisions.made if d.decision is Kind.complete}
     assert completed and all(epochs[t] == MAX_T for t in completed)
     assert context.pruned | completed == {t.trial_id for t in second.trials}
+
+
+def test_an_extension_revives_the_trials_ended_at_their_rungs_as_waiting_there() -> None:
+    """A finished promotion sweep extended with more (weaker) configurations: its trials that
+    ended paused at a rung (stop decisions) wait there again, and the grown rungs promote
+    them."""
+    decisions = Decisions()
+    new_context(decisions)
+    first = Controller(scheduler(), SearchAlg(remaining=4))
+    epochs: dict[str, int] = {}
+    run(first, epochs)
+    ended = {d.tune_id: d.milestone for d in decisions.made if d.decision is Kind.stop}
+    assert ended  # some trials ended paused at a rung
+
+    stored = [(d.tune_id, d) for d in decisions.made]
+    completed = {d.tune_id for d in decisions.made if d.decision is Kind.complete}
+    context = new_context(decisions, read=lambda: stored)
+    context.finished_trials = frozenset(completed)  # the revived ones are open again
+    second = Controller(scheduler(), SearchAlg(remaining=8))
+    for name in ended:  # the extension's Tune trials continuing them, under new Tune ids
+        config = {"lr": 0, RUN_KEY: name, BUDGET_KEY: MAX_T}
+        revived = second.add(f"x{name}", config)
+        assert revived.status == Trial.PAUSED  # parked: it waits for a promotion
+    for trial in second.trials:
+        epochs[trial.trial_id] = ended[trial.config[RUN_KEY]]
+
+    run(second, epochs, prefix="w")
+
+    promoted_again = {
+        d.tune_id for d in decisions.made[len(stored) :] if d.decision is Kind.promote
+    }
+    # decisions about a revived trial are stored under the name it continues
+    assert promoted_again & ended.keys()
+    assert not {d.tune_id for d in decisions.made} & {f"x{name}" for name in ended}
+    replay([d for d in decisions.made if d.decision is not Kind.stop or d.tune_id not in ended])
