@@ -237,10 +237,10 @@ def test_cancel_from_the_ui_cancels_in_the_database(
     with db.begin() as session:
         row = session.get(ExperimentRow, seeded.running)
         assert row is not None and row.state == "cancelling"
-    # a finished sweep offers nothing to do
+    # a finished sweep offers no control but to be extended
     page.goto(f"/#/experiments/{seeded.finished}")
     expect(page.locator("h1 .badge")).to_have_text("completed")
-    expect(page.locator("[data-testid=actions] button")).to_have_count(0)
+    expect(page.locator("[data-testid=actions] button")).to_have_text(["extend"])
 
 
 def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
