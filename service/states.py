@@ -55,7 +55,8 @@ TRIAL_MOVES: dict[T, frozenset[T]] = {
     T.completed: frozenset({T.pending}),
     T.pruned: frozenset({T.paused}),
     T.failed: frozenset(),
-    T.cancelled: frozenset(),
+    # -> pending: its sweep, cancelled, was extended; it continues from its checkpoint
+    T.cancelled: frozenset({T.pending}),
 }
 
 

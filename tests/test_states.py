@@ -60,10 +60,9 @@ def test_the_documented_lifecycles_are_allowed_and_finals_are_final() -> None:
         assert EXPERIMENT_MOVES[final] == frozenset({E.queued})
     # a final trial moves only when an extension continues it: a completed one, or one
     # promotion ASHA ended at its rung (it waits there again)
-    assert TRIAL_MOVES[T.completed] == frozenset({T.pending})
+    assert TRIAL_MOVES[T.completed] == TRIAL_MOVES[T.cancelled] == frozenset({T.pending})
     assert TRIAL_MOVES[T.pruned] == frozenset({T.paused})
-    for final in (T.failed, T.cancelled):
-        assert TRIAL_MOVES[final] == frozenset()
+    assert TRIAL_MOVES[T.failed] == frozenset()
     # promotion ASHA: a trial pauses at a rung and is promoted, or ends there
     row = TrialRow(state=T.running.value)
     for state in (T.paused, T.running, T.paused, T.pruned):

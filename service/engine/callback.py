@@ -259,7 +259,10 @@ class SweepStopper(tune.Stopper):
             and isinstance(value, int | float)
             and (value >= context.target if context.mode == "max" else value <= context.target)
         ):
-            context.target_reached_by = context.target_reached_by or trial_id
+            # the name the database knows the trial by (Tune reports its config with the result)
+            config = result.get("config")
+            name = run_name(trial_id, config) if isinstance(config, dict) else trial_id
+            context.target_reached_by = context.target_reached_by or name
         return False
 
     def stop_all(self) -> bool:

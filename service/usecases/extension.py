@@ -57,10 +57,10 @@ def sampled_names(spec: ExperimentSpec) -> list[str]:
 
 def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) -> History:
     """The stored trials as an extension to ``spec`` (already extended) sees them: those with
-    budget left continue (under promotion ASHA, also the pruned ones: each was paused at its
+    budget left (completed or cancelled below ``max_t``) continue (under promotion ASHA, also
+    the pruned ones: each was paused at its
     rung when the sweep ended, and waits there again for a promotion as the rungs grow); the
-    other final ones inform the searcher (a trial whose config was never stored, or was
-    cancelled, does not)."""
+    other final ones inform the searcher (a trial whose config was never stored does not)."""
     rows = session.execute(
         select(
             TrialRow.tune_trial_id,
@@ -77,7 +77,8 @@ def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) ->
     waiting = TrialState.pruned if spec.early_stopping.scheduler == "asha_promotion" else None
     history = History(new_samples=max(0, spec.search.num_samples - len(rows)))
     for tune_id, config, state, iteration, value in rows:
-        budget_left = state is TrialState.completed and iteration < max_t
+        # completed below the new max_t, or stopped by a cancel before it
+        budget_left = state in (TrialState.completed, TrialState.cancelled) and iteration < max_t
         if state in OPEN or state is waiting or budget_left:
             history.continuing.append((tune_id, dict(config), iteration))
         elif state in (TrialState.completed, TrialState.pruned, TrialState.failed):
@@ -170,12 +171,12 @@ def extend_experiment(
         for trial in session.scalars(
             select(TrialRow).where(
                 TrialRow.experiment_id == experiment_id,
-                TrialRow.state.in_([TrialState.completed, TrialState.pruned]),
+                TrialRow.state.in_([TrialState.completed, TrialState.cancelled, TrialState.pruned]),
                 TrialRow.tune_trial_id.in_(continuing),
             )
         ):
             # open again, so the next driver runs it on (and does not take it for final): a
-            # completed one at once, a promotion-ASHA one paused at its rung when promoted
+            # completed or cancelled one at once, a promotion-ASHA one paused at its rung
             reopened = TrialState.paused if trial.state is TrialState.pruned else TrialState.pending
             move_trial(trial, reopened)
             trial.finished_at = None

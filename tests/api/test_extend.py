@@ -145,3 +145,34 @@ def test_extending_a_promotion_sweep_puts_its_pruned_trials_back_at_their_rungs(
             ).all()
         )
     assert {name for name, state in states.items() if state is TrialState.paused} == pruned
+
+
+def test_a_cancelled_sweeps_interrupted_trials_continue_when_it_is_extended(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    sweep = seed_sweep(db, trials=8, max_t=9, running=2, state=ExperimentState.running)
+    with server.client() as client:  # no driver runs here: a running sweep's cancel waits
+        assert client.post(f"/api/v1/experiments/{sweep}/cancel").status_code == 200
+    with db.begin() as session:  # what the driver records when it stops
+        row = session.get_one(ExperimentRow, sweep)
+        row.state = ExperimentState.cancelled
+        interrupted = set()
+        for trial in session.scalars(select(TrialRow).where(TrialRow.experiment_id == sweep)):
+            if trial.state is TrialState.running:
+                trial.state = TrialState.cancelled
+                interrupted.add(trial.tune_trial_id)
+    assert len(interrupted) == 2
+
+    answer = extend(server, sweep, time_budget_s=600)
+
+    assert answer.status_code == 200, answer.text
+    with db.begin() as session:
+        history = sweep_history(session, sweep, ExperimentSpec.model_validate(row.spec))
+        pending = set(
+            session.scalars(
+                select(TrialRow.tune_trial_id).where(
+                    TrialRow.experiment_id == sweep, TrialRow.state == TrialState.pending
+                )
+            )
+        )
+    assert pending == interrupted == {name for name, _, _ in history.continuing}

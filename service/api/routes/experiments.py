@@ -148,11 +148,13 @@ def resume(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
 def extend(experiment_id: str, body: ExtendRequest, db: Db, _: Member) -> ExperimentRead:
     """Queues the sweep again with more configurations (`num_samples`: the new total), a larger
     `max_t` or a `time_budget_s`. It keeps its id, trials and results: the new configurations
-    are suggested by a searcher that knows every stored trial (pruned ones as pruned), and with
-    a larger `max_t` completed trials (and a paused sweep's open ones) continue from their
-    checkpoints instead of starting again. An `extended` event records what changed. A queued,
-    running, pausing, cancelling or failed sweep is a 409; a `num_samples` not above the
-    sweep's, a `max_t` below it, a grid sweep, or an extension that would run nothing is a 422."""
+    are suggested by a searcher that knows every stored trial (pruned ones as pruned), and
+    trials with budget left (completed or cancelled below the new `max_t`, a paused sweep's
+    open ones, and under `asha_promotion` the pruned ones, paused at their rungs again)
+    continue from their checkpoints instead of starting again. An `extended` event records
+    what changed. A queued, running, pausing, cancelling or failed sweep is a 409; a
+    `num_samples` not above the sweep's, a `max_t` below it, a grid sweep, or an extension
+    that would run nothing is a 422."""
     return extension.extend_experiment(db, experiment_id, body)
 
 
