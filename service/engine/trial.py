@@ -28,6 +28,7 @@ RESTART_REASON_KEY = "raysweep_restart_reason"
 # Ray Train retries controller failures (a worker group that did not start in time) and node
 # preemptions without end by default; a run that keeps failing so ends with its error instead
 CONTROLLER_FAILURE_LIMIT = 3
+PREEMPTION_FAILURE_LIMIT = 10
 # in a trial's config under promotion ASHA: the epoch its current segment trains to (its next
 # rung); the scheduler raises it when it promotes the trial
 BUDGET_KEY = "raysweep_budget"
@@ -41,9 +42,6 @@ def run_name(trial_id: str, config: dict[str, Any]) -> str:
     """The trial's identity in the database and on storage: its Tune id, or the one it
     continues."""
     return str(config.get(RUN_KEY, trial_id))
-
-
-PREEMPTION_FAILURE_LIMIT = 10
 
 
 class CodeLoadError(RuntimeError):
