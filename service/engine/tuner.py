@@ -83,7 +83,11 @@ def with_budgets(spec: ExperimentSpec, history: History) -> History:
     return replace(
         history,
         continuing=[
-            (name, {**config, BUDGET_KEY: min(m for m in marks if m > at)}, at)
+            (
+                name,
+                {**config, BUDGET_KEY: min((m for m in marks if m > at), default=early.max_t)},
+                at,
+            )
             for name, config, at in history.continuing
         ],
     )

@@ -148,4 +148,6 @@ def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver(
     assert rungs["scheduler"] == "asha_promotion" and by_mark[1]["reached"] == 4
     assert by_mark[1]["promoted"] == sum(d["milestone"] == 1 for d in promotions)
     assert by_mark[4]["completed"] == len(completed)
+    # neither the killed driver's job nor the one that finished left anything in Ray
     wait_released(ray_cluster, job)
+    wait_released(ray_cluster, experiment["driver_job_id"])
