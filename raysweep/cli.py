@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> Any:
             num_samples=args.samples, max_t=args.max_t, time_budget_s=args.time_budget
         ),
         "events": lambda: events(client, args, as_json),
+        "importance": lambda: importance(client, args, as_json),
         "promote": lambda: promote(client, args, as_json),
         "final-runs": lambda: final_runs(client, args, as_json),
         "cancel-final-run": lambda: cancel_final_run(client, args, as_json),
@@ -128,6 +129,26 @@ def events(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     for event in found:
         trial = f" trial {event.trial_id}" if event.trial_id is not None else ""
         console.print(f"{event.created_at:%Y-%m-%d %H:%M:%S} {event.kind}{trial}: {event.message}")
+    return None
+
+
+def importance(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
+    ranked = client.experiment(args.id).importance(args.evaluator)
+    if as_json:
+        return ranked
+    if ranked.message:
+        console.print(ranked.message)
+        return None
+    console.print(
+        f"{ranked.evaluator} importance for {ranked.metric} ({ranked.mode}): "
+        f"{ranked.trials_used} trials compared at iteration {ranked.at_iteration}"
+    )
+    table = Table()
+    table.add_column("parameter")
+    table.add_column("importance", justify="right")
+    for parameter in ranked.importances:
+        table.add_row(parameter.name, f"{parameter.importance:.3f}")
+    console.print(table)
     return None
 
 
@@ -226,6 +247,17 @@ def parser() -> argparse.ArgumentParser:
     extend_cmd.add_argument("--max-t", type=int, help="The new budget of every trial (epochs).")
     extend_cmd.add_argument("--time-budget", type=float, help="Seconds the extension may run.")
     add("events", "An experiment's timeline.")
+    importance_cmd = add(
+        "importance",
+        "Which hyperparameters decided the metric, most important first (the trials compared "
+        "at the deepest iteration a quarter of them reached).",
+    )
+    importance_cmd.add_argument(
+        "--evaluator",
+        choices=("ped_anova", "fanova"),
+        default="ped_anova",
+        help="Optuna's PED-ANOVA (default) or fANOVA.",
+    )
     promote_cmd = add(
         "promote",
         "Train an ended sweep's top completed trials again, with more workers and optionally "

@@ -14,7 +14,8 @@ from raysweep.strict import StrictModel
 
 
 class Retune(StrictModel):
-    """A small sweep before the retrain, warm-started from the previous study's best configs."""
+    """A small sweep before the retrain: the previous study's best configs tried first, and
+    its searcher told every finished trial of that study (``search.warm_start_from``)."""
 
     num_samples: StrictInt = Field(
         default=4, ge=1, le=1000, description="Trials of the re-tuning sweep."

@@ -284,6 +284,37 @@ class ConfigTable(BaseModel):
     rows: list[ConfigRow]
 
 
+class ImportanceEvaluator(StrEnum):
+    ped_anova = "ped_anova"  # Optuna's PED-ANOVA: where the best trials lie vs the whole space
+    fanova = "fanova"  # Optuna's fANOVA: variance explained, from a random forest
+
+
+class ParameterImportance(BaseModel):
+    name: str
+    importance: float = Field(description="Share of the importance, 0-1; all sum to 1.")
+
+
+class Importance(BaseModel):
+    """Which sampled hyperparameters decided the metric, most important first."""
+
+    evaluator: ImportanceEvaluator
+    metric: str
+    mode: str
+    at_iteration: int | None = Field(
+        description="The iteration every ranked trial is compared at: the deepest that a "
+        "quarter of the trials, and at least 5, reached (under ASHA most stop early); null "
+        "before any result."
+    )
+    trials_used: int = Field(
+        description="Trials ranked: those with a value at `at_iteration`, whatever their state "
+        "now; fANOVA takes at most 200 (the best 100 and an even spread of the rest)."
+    )
+    importances: list[ParameterImportance]
+    message: str | None = Field(
+        default=None, description="Why there is no ranking yet (too few trials), else null."
+    )
+
+
 class ResultPoint(BaseModel):
     id: int
     trial_id: int

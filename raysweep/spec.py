@@ -46,12 +46,29 @@ LABEL_KEY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
 # --- the experiment spec ------------------------------------------------------------------------
 
 
+EXPERIMENT_ID_PATTERN = r"^[0-9a-f]{12}$"
+
+
 class SearchConfig(StrictModel):
-    algorithm: Literal["tpe", "random", "grid"] = "tpe"
+    algorithm: Literal["tpe", "random", "grid", "gp", "cmaes", "qmc"] = Field(
+        default="tpe",
+        description="Optuna's samplers, each seeded by `seed`: `tpe` (the default), `random`, "
+        "`gp` (Gaussian process, for small budgets: random for the first third of "
+        "num_samples, at most 10, then modelled), `cmaes` "
+        "(CMA-ES: two or more numeric parameters; choices are sampled at random beside it), "
+        "`qmc` (Sobol quasi-random, scrambled); `grid` is Tune's grid over `grid` parameters.",
+    )
     num_samples: StrictInt = Field(default=8, ge=1, le=100_000)
     max_concurrent_trials: StrictInt = Field(default=2, ge=1, le=1_000)
     seed: StrictInt | None = Field(default=None, ge=0, le=2**32 - 1)  # NumPy's seed range
     points_to_evaluate: list[dict[str, Scalar]] = Field(default_factory=list)
+    warm_start_from: list[Annotated[str, Field(pattern=EXPERIMENT_ID_PATTERN)]] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Experiments whose finished trials the searcher is told before it "
+        "suggests anything: they must sample the same parameters (names and types) for the "
+        "same metric and mode; their configurations outside this space are left out.",
+    )
 
 
 class EarlyStopping(StrictModel):

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from raysweep.errors import Problem, SpecError
-from raysweep.search_space import Constant, Grid, Parameter
+from raysweep.search_space import Choice, Constant, Grid, IntRange, LogUniform, Parameter, Uniform
 from raysweep.spec import CodeRef, ExperimentSpec, parse_search_space, parse_spec, read_mapping
 from service.errors import InvalidInput
 from service.packages import module_problems
@@ -21,6 +21,8 @@ from trainers.registry import KIT_CHOICES, TRAINERS, TrainerInfo
 
 # a stored package's .py files (path -> syntax error or None), or None when there is no such one
 PackageLookup = Callable[[str], dict[str, str | None] | None]
+# a stored experiment's spec, or None when there is no such experiment
+ExperimentLookup = Callable[[str], ExperimentSpec | None]
 
 
 def load_search_space_file(name: str, directory: Path) -> dict[str, Parameter]:
@@ -150,8 +152,33 @@ def _hyperparameter_problems(space: dict[str, Parameter], trainer: TrainerInfo) 
     ]
 
 
+# samplers that model numeric parameters only (choices go to their independent random sampler)
+NUMERIC_SAMPLERS = {"cmaes": 2, "qmc": 1}
+
+
+def _sampler_problems(algorithm: str, space: dict[str, Parameter]) -> list[Problem]:
+    """CMA-ES needs two numeric parameters, QMC one; a space without them would be sampled at
+    random under the algorithm's name."""
+    needed = NUMERIC_SAMPLERS.get(algorithm)
+    if needed is None:
+        return []
+    numeric = [n for n, p in space.items() if isinstance(p, Uniform | LogUniform | IntRange)]
+    if len(numeric) >= needed:
+        return []
+    choices = [n for n, p in space.items() if isinstance(p, Choice)]
+    which = f"; {', '.join(choices)} {'is a choice' if len(choices) == 1 else 'are choices'}"
+    return [
+        Problem(
+            path="search.algorithm",
+            message=f"{algorithm} needs at least {needed} numeric parameter(s) (uniform, "
+            f"loguniform, int) to sample; the space has {len(numeric)}"
+            + (which if choices else ""),
+        )
+    ]
+
+
 def _space_problems(spec: ExperimentSpec, space: dict[str, Parameter]) -> list[Problem]:
-    problems = []
+    problems = _sampler_problems(spec.search.algorithm, space)
     if spec.search.algorithm != "grid":
         problems += [
             Problem(
@@ -176,11 +203,76 @@ def no_packages(sha256: str) -> None:
     return None
 
 
+def no_experiments(experiment_id: str) -> None:
+    return None
+
+
+def parameter_kinds(space: dict[str, Parameter]) -> dict[str, str]:
+    """The sampled parameters and the kind of value each takes, as Optuna tells them apart."""
+    kinds = {}
+    for name, parameter in space.items():
+        if isinstance(parameter, Uniform | LogUniform):
+            kinds[name] = "float"
+        elif isinstance(parameter, IntRange):
+            kinds[name] = "int"
+        elif isinstance(parameter, Choice | Grid):
+            kinds[name] = "choice"
+    return kinds
+
+
+def _warm_start_problems(
+    spec: ExperimentSpec, space: dict[str, Parameter], experiments: ExperimentLookup
+) -> list[Problem]:
+    """Each sweep to warm-start from exists, is judged by the same metric and mode, and samples
+    the same parameters with values of the same kinds."""
+    ours = parameter_kinds(space)
+    if spec.search.warm_start_from and (spec.search.algorithm == "grid" or not ours):
+        return [
+            Problem(
+                path="search.warm_start_from",
+                message="a grid, or a space with nothing sampled, has no searcher to warm-start",
+            )
+        ]
+    problems = []
+    for index, source_id in enumerate(spec.search.warm_start_from):
+        path = f"search.warm_start_from.{index}"
+        source = experiments(source_id)
+        if source is None:
+            problems.append(Problem(path=path, message=f"no experiment {source_id!r}"))
+            continue
+        if (source.metric, source.mode) != (spec.metric, spec.mode):
+            problems.append(
+                Problem(
+                    path=path,
+                    message=f"experiment {source_id} optimises {source.metric} ({source.mode}); "
+                    f"this sweep {spec.metric} ({spec.mode})",
+                )
+            )
+        theirs = (
+            parameter_kinds(source.search_space) if isinstance(source.search_space, dict) else {}
+        )
+        mismatches = [
+            f"{name}: {theirs.get(name, 'not sampled')} there, {ours.get(name, 'not sampled')} here"
+            for name in sorted(ours.keys() | theirs.keys())
+            if ours.get(name) != theirs.get(name)
+        ]
+        if mismatches:
+            problems.append(
+                Problem(
+                    path=path,
+                    message=f"experiment {source_id} samples other parameters: "
+                    + "; ".join(mismatches),
+                )
+            )
+    return problems
+
+
 def check_spec(
     data: Any,
     search_spaces_dir: Path,
     packages: PackageLookup = no_packages,
     final_clusters: list[str] | None = None,
+    experiments: ExperimentLookup = no_experiments,
 ) -> ExperimentSpec:
     problems: list[Problem] = []
     spec: ExperimentSpec | None = None
@@ -217,6 +309,7 @@ def check_spec(
         problems += _hyperparameter_problems(space, trainer)
     if spec is not None and space is not None:
         problems += _space_problems(spec, space)
+        problems += _warm_start_problems(spec, space, experiments)
 
     cluster = spec.promotion.cluster if spec is not None else None
     if cluster is not None and final_clusters is not None and cluster not in final_clusters:

@@ -170,6 +170,11 @@ def test_retune_first_warm_starts_from_the_best_configs_then_retrains_the_new_be
     # the previous study's best configs first, best first
     assert spec["search"]["points_to_evaluate"] == [{"lr": 0.01, "hidden": 64},
                                                     {"lr": 0.1, "hidden": 16}]  # fmt: skip
+    # and its searcher told every finished trial of the champion's sweep
+    with db.begin() as session:
+        champion_run = session.scalars(select(FinalRunRow)).first()
+        assert champion_run is not None
+        assert spec["search"]["warm_start_from"] == [champion_run.experiment_id]
     assert labels["schedule"] == "retrain" and sweep.name.startswith("digits-retune-")
     assert tick(db, minute(1)) == 0  # the sweep is still queued
 

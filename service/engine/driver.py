@@ -38,7 +38,7 @@ from service.engine.tuner import build_tuner, runtime_env, time_attr_of
 from service.settings import get_settings
 from service.storage import read_json, train_runs_uri
 from service.usecases.decisions import RungDecided, stored_decisions
-from service.usecases.extension import History, sweep_history
+from service.usecases.extension import History, starting_history
 from service.usecases.job_outcomes import DriverOutcome, finish_sweep
 from service.usecases.recording import ResultReported
 from trainers.kit import REPORTS_FILE
@@ -163,9 +163,11 @@ def read_experiment(
         return row.state, row.spec, row.extensions
 
 
-def read_history(db: sessionmaker[Session], experiment_id: str, spec: ExperimentSpec) -> History:
+def read_history(
+    db: sessionmaker[Session], experiment_id: str, spec: ExperimentSpec, extensions: int
+) -> History | None:
     with db.begin() as session:
-        return sweep_history(session, experiment_id, spec)
+        return starting_history(session, experiment_id, spec, extensions)
 
 
 def run(experiment_id: str) -> int:
@@ -230,11 +232,10 @@ def run(experiment_id: str) -> int:
                 found,
             )
         interrupt_tune_on_sigterm(context)
-        # an extension's new Tune run starts from the stored trials (unused when restored)
-        history = (
-            with_db_retry(lambda: read_history(db, experiment_id, spec), "reading the trials")
-            if extensions
-            else None
+        # an extension's new Tune run starts from the stored trials, a warm-started one from
+        # other sweeps' (unused when restored)
+        history = with_db_retry(
+            lambda: read_history(db, experiment_id, spec, extensions), "reading the trials"
         )
         build_tuner(spec, settings, experiment_id, finished, extensions, history).fit()
     except Exception:

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
-from optuna.samplers import RandomSampler, TPESampler
+from optuna.exceptions import ExperimentalWarning
+from optuna.samplers import (
+    BaseSampler,
+    CmaEsSampler,
+    GPSampler,
+    QMCSampler,
+    RandomSampler,
+    TPESampler,
+)
 from ray import tune
 from ray.tune.schedulers import FIFOScheduler, TrialScheduler
 from ray.tune.search import BasicVariantGenerator, SearchAlgorithm, Searcher
@@ -87,8 +96,8 @@ class SweepSearcher(Searcher):
         return True
 
     def suggest(self, trial_id: str) -> dict[str, Any] | None:
-        context = DriverContext.current()
-        if self.limit_slots and context.new_trial_slots <= 0:
+        context = DriverContext.current() if self.limit_slots else None
+        if context is not None and context.new_trial_slots <= 0:
             return None
         suggestion: dict[str, Any] | None
         if self.continuing:
@@ -97,7 +106,7 @@ class SweepSearcher(Searcher):
             suggestion = {**config, RUN_KEY: name}
         else:
             suggestion = self.searcher.suggest(trial_id)
-        if self.limit_slots and suggestion not in (None, Searcher.FINISHED):
+        if context is not None and suggestion not in (None, Searcher.FINISHED):
             context.new_trial_slots -= 1
         return suggestion
 
@@ -125,12 +134,38 @@ class SweepSearcher(Searcher):
         self.searcher.restore(checkpoint_path)
 
 
+def sampler(algorithm: str, seed: int | None, num_samples: int) -> BaseSampler:
+    """Optuna's sampler for ``search.algorithm``; the spec check (``service.specs``) has made
+    sure it can take the space."""
+    match algorithm:
+        case "tpe":
+            return TPESampler(seed=seed)
+        case "random":
+            return RandomSampler(seed=seed)
+        case "gp":
+            # GP is for small budgets: random for a third of them at most (Optuna's 10 would
+            # leave a 12-trial sweep two modelled suggestions)
+            startup = min(10, max(2, num_samples // 3))
+            return GPSampler(seed=seed, n_startup_trials=startup)
+        case "cmaes":
+            # choices go to its independent sampler, seeded the same
+            return CmaEsSampler(seed=seed, warn_independent_sampling=False)
+        case "qmc":
+            with warnings.catch_warnings():  # "experimental" since Optuna 3.0, said once a sweep
+                warnings.simplefilter("ignore", ExperimentalWarning)
+                return QMCSampler(
+                    qmc_type="sobol", scramble=True, seed=seed, warn_independent_sampling=False
+                )
+    raise ValueError(f"no Optuna sampler for algorithm {algorithm!r}")
+
+
 def search_algorithm(
     spec: ExperimentSpec, history: History | None = None
 ) -> Searcher | SearchAlgorithm:
     search = spec.search
     # an extension's searcher has evaluated them already
-    points = [dict(p) for p in search.points_to_evaluate] or None if history is None else None
+    extends = history is not None and history.extends
+    points = None if extends else [dict(p) for p in search.points_to_evaluate] or None
     space = spec.search_space if isinstance(spec.search_space, dict) else {}
     nothing_sampled = all(isinstance(p, Constant) for p in space.values())
     # Optuna refuses a space with nothing to sample; a fixed config needs no searcher anyway
@@ -144,12 +179,10 @@ def search_algorithm(
             random_state=search.seed,
             max_concurrent=0 if promotion else search.max_concurrent_trials or 0,
         )
-    sampler = (
-        TPESampler(seed=search.seed)
-        if search.algorithm == "tpe"
-        else RandomSampler(seed=search.seed)
+    optuna = OptunaSearch(
+        sampler=sampler(search.algorithm, search.seed, search.num_samples),
+        points_to_evaluate=points,
     )
-    optuna = OptunaSearch(sampler=sampler, points_to_evaluate=points)
     promotion = spec.early_stopping.scheduler == "asha_promotion"
     if not promotion and history is None:
         return optuna

@@ -48,6 +48,12 @@ def package_files(db: sessionmaker[Session], sha256: str) -> dict[str, str | Non
         return python_files_of(session, sha256)
 
 
+def stored_spec(db: sessionmaker[Session], experiment_id: str) -> ExperimentSpec | None:
+    with db.begin() as session:
+        row = session.get(ExperimentRow, experiment_id)
+        return None if row is None else ExperimentSpec.model_validate(row.spec)
+
+
 def submit_experiment(
     db: sessionmaker[Session],
     data: Any,
@@ -59,7 +65,11 @@ def submit_experiment(
     """Validate completely (raising ``InvalidInput`` with every problem), then store as queued.
     With ``fixed_sweep_cluster`` (a cluster that does not autoscale) a trial must fit it."""
     spec = check_spec(
-        data, search_spaces_dir, lambda sha256: package_files(db, sha256), final_clusters
+        data,
+        search_spaces_dir,
+        lambda sha256: package_files(db, sha256),
+        final_clusters,
+        lambda experiment_id: stored_spec(db, experiment_id),
     )
     source = data.get("search_space") if isinstance(data, dict) else None
     with db.begin() as session:

@@ -9,7 +9,8 @@ own name, before the new configurations.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -18,7 +19,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.errors import Problem
 from raysweep.schemas import ExperimentRead, ExperimentState, ExtendRequest, TrialState
-from raysweep.search_space import Constant, Grid
+from raysweep.search_space import (
+    Choice,
+    Constant,
+    Grid,
+    IntRange,
+    LogUniform,
+    Parameter,
+    Uniform,
+)
 from raysweep.spec import ExperimentSpec, problems_from_error
 from service.db import repositories as repo
 from service.db.models import TrialRow
@@ -42,17 +51,75 @@ class Evaluated:
 
 @dataclass(frozen=True)
 class History:
-    """What an extension's Tune run starts from."""
+    """What a Tune run starts from when it is not a sweep's first from scratch: an extension's
+    (its own stored trials), or a warm-started sweep's (other sweeps' finished trials)."""
 
     evaluated: list[Evaluated] = field(default_factory=list)
     # (the trial's name, its config, its iteration): trials with budget left, run first
     continuing: list[tuple[str, dict[str, Any], int]] = field(default_factory=list)
     new_samples: int = 0  # configurations the searcher suggests after them
+    extends: bool = True  # an extension: the spec's points_to_evaluate have been run
 
 
 def sampled_names(spec: ExperimentSpec) -> list[str]:
     space = spec.search_space if isinstance(spec.search_space, dict) else {}
     return [name for name, p in space.items() if not isinstance(p, Constant)]
+
+
+def finite(value: float | None) -> float | None:
+    """A stored metric as Optuna may be told it: a NaN or infinite value as none (a failure)."""
+    return value if value is not None and math.isfinite(value) else None
+
+
+def fits(parameter: Parameter, value: Any) -> bool:
+    """Whether ``value`` is one the parameter can take (Optuna refuses a trial outside its
+    distributions)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    match parameter:
+        case Uniform(low=low, high=high) | LogUniform(low=low, high=high):
+            return number and low <= value <= high
+        case IntRange(low=low, high=high, step=step):
+            return isinstance(value, int) and low <= value <= high and (value - low) % step == 0
+        case Choice(values=values) | Grid(values=values):
+            return value in values
+    return False
+
+
+def warm_start_points(session: Session, spec: ExperimentSpec) -> list[Evaluated]:
+    """The finished trials of the sweeps ``search.warm_start_from`` names whose configurations
+    lie in this sweep's space (the spec check made sure the parameters match)."""
+    space = spec.search_space if isinstance(spec.search_space, dict) else {}
+    names = sampled_names(spec)
+    points = []
+    for source_id in dict.fromkeys(spec.search.warm_start_from):
+        for config, state, value in session.execute(
+            select(TrialRow.config, TrialRow.state, TrialRow.last_metric)
+            .where(
+                TrialRow.experiment_id == source_id,
+                TrialRow.state.in_([TrialState.completed, TrialState.pruned, TrialState.failed]),
+            )
+            .order_by(TrialRow.id)
+        ):
+            if all(name in config and fits(space[name], config[name]) for name in names):
+                points.append(
+                    Evaluated({name: config[name] for name in names}, finite(value), state)
+                )
+    return points
+
+
+def starting_history(
+    session: Session, experiment_id: str, spec: ExperimentSpec, extensions: int
+) -> History | None:
+    """What the sweep's next Tune run starts from: for an extension its stored trials, and for
+    any run the sweeps it warm-starts from; None for a first run from scratch."""
+    if not extensions and not spec.search.warm_start_from:
+        return None
+    own = (
+        sweep_history(session, experiment_id, spec)
+        if extensions
+        else History(new_samples=spec.search.num_samples, extends=False)
+    )
+    return replace(own, evaluated=warm_start_points(session, spec) + own.evaluated)
 
 
 def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) -> History:
@@ -84,7 +151,7 @@ def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) ->
         elif state in (TrialState.completed, TrialState.pruned, TrialState.failed):
             params = {name: config[name] for name in names if name in config}
             if len(params) == len(names):
-                history.evaluated.append(Evaluated(params, value, state))
+                history.evaluated.append(Evaluated(params, finite(value), state))
     return history
 
 

@@ -244,7 +244,9 @@ def training(
 def retune_spec(
     session: Session, champion: Champion, retune: Retune, schedule_name: str, due: datetime
 ) -> ExperimentSpec:
-    """The champion's sweep again, smaller: its best completed configs are tried first."""
+    """The champion's sweep again, smaller: its best completed configs are tried first (the
+    data may have moved), and its searcher knows every finished trial of the champion's sweep
+    (``warm_start_from``) where it samples anything beyond a grid."""
     spec = champion.spec
     space = spec.search_space if isinstance(spec.search_space, dict) else {}
     sampled = {name for name, parameter in space.items() if not isinstance(parameter, Constant)}
@@ -264,6 +266,9 @@ def retune_spec(
                 update={
                     "num_samples": retune.num_samples,
                     "points_to_evaluate": points[: retune.num_samples],
+                    "warm_start_from": []
+                    if spec.search.algorithm == "grid" or not sampled
+                    else [champion.experiment.id],
                 }
             ),
             "promotion": spec.promotion.model_copy(update={"auto": False}),

@@ -27,7 +27,7 @@ from service.db.models import ScheduleFiringRow, ScheduleRow
 from service.errors import Conflict, InvalidInput, NotFound
 from service.specs import check_spec
 from service.usecases.clusters import check_trial_fits
-from service.usecases.experiments import package_files
+from service.usecases.experiments import package_files, stored_spec
 from service.usecases.retrain import retrain_problems
 
 BATCH = 20
@@ -72,6 +72,7 @@ def create_schedule(
                     search_spaces_dir,
                     lambda sha: package_files(db, sha),
                     final_clusters,
+                    lambda experiment_id: stored_spec(db, experiment_id),
                 )
                 with db.begin() as session:
                     check_trial_fits(session, spec, fixed_sweep_cluster)

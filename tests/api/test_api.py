@@ -227,3 +227,34 @@ def test_health_readiness_and_openapi(server: ServerProcess) -> None:
     assert "HTTPBearer" in openapi["components"]["securitySchemes"]
     body = openapi["paths"]["/api/v1/experiments"]["post"]["requestBody"]
     assert body["content"]["application/json"]["schema"]["$ref"].endswith("/ExperimentSpec")
+
+
+def test_a_warm_start_names_stored_sweeps_with_the_same_parameters(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    space = {"lr": {"type": "loguniform", "low": 1e-4, "high": 0.1}}
+    with server.client() as client:
+        source = submit(client, search_space=space)
+        before = row_counts(db)
+        refused = client.post(
+            "/api/v1/experiments",
+            json=minimal_spec(
+                search_space={**space, "dropout": {"type": "uniform", "low": 0.0, "high": 0.5}},
+                search={"algorithm": "gp", "warm_start_from": [source, "0123456789ab"]},
+            ),
+        )
+        assert row_counts(db) == before
+        accepted = client.post(
+            "/api/v1/experiments",
+            json=minimal_spec(search_space=space, search={"warm_start_from": [source]}),
+        )
+    assert refused.status_code == 422
+    assert refused.json()["error"]["details"] == [
+        {
+            "path": "search.warm_start_from.0",
+            "message": f"experiment {source} samples other parameters: dropout: not sampled "
+            "there, float here",
+        },
+        {"path": "search.warm_start_from.1", "message": "no experiment '0123456789ab'"},
+    ]
+    assert accepted.status_code == 201, accepted.text

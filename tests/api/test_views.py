@@ -126,6 +126,32 @@ def test_configs_list_best_first_with_one_value_per_param(
         assert row["values"] == [config["hidden"], config["lr"], config["optimizer"]]
 
 
+def test_importance_ranks_the_sampled_parameters_from_completed_and_pruned_trials(
+    server: ServerProcess, db: sessionmaker[Session], sweep: str
+) -> None:
+    with server.client() as client:
+        ranked = client.get(f"/api/v1/experiments/{sweep}/importance").json()
+        fanova = client.get(
+            f"/api/v1/experiments/{sweep}/importance", params={"evaluator": "fanova"}
+        ).json()
+        bad = client.get(f"/api/v1/experiments/{sweep}/importance", params={"evaluator": "shap"})
+        missing = client.get("/api/v1/experiments/nope/importance")
+    # ASHA stopped most trials early: they are compared at the deepest iteration a quarter of
+    # them reached (30 trials: the 8th deepest), each by its value there
+    reached = sorted((t.iteration for t in trials_by_id(db, sweep).values()), reverse=True)
+    deepest = reached[7]
+    for body, evaluator in ((ranked, "ped_anova"), (fanova, "fanova")):
+        assert body["evaluator"] == evaluator and body["message"] is None
+        assert body["at_iteration"] == deepest and body["metric"] == "val_accuracy"
+        assert body["trials_used"] == sum(i >= deepest for i in reached)
+        shares = {p["name"]: p["importance"] for p in body["importances"]}
+        assert set(shares) == {"hidden", "lr", "optimizer"}
+        assert sum(shares.values()) == pytest.approx(1.0)
+        assert list(shares.values()) == sorted(shares.values(), reverse=True)
+    assert bad.status_code == 422 and "evaluator" in bad.text
+    assert missing.status_code == 404
+
+
 @BOTH_BACKENDS  # the metric is extracted from JSON by the database
 def test_updates_return_only_what_is_newer_than_the_cursor(
     server: ServerProcess, db: sessionmaker[Session], sweep: str
@@ -181,7 +207,7 @@ def test_trial_checkpoints_events_filter_and_me(
 
 def test_view_routes_need_a_token_and_viewers_may_read(server: ServerProcess, sweep: str) -> None:
     viewer = server.create_token("reader", "viewer")
-    paths = ["curves", "rungs", "configs", "updates"]
+    paths = ["curves", "rungs", "configs", "importance", "updates"]
     for path in paths:
         url = f"{server.url}/api/v1/experiments/{sweep}/{path}"
         with server.client("rsw_wrong") as wrong:

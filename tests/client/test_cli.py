@@ -88,6 +88,17 @@ def test_trials_events_and_controls(cli: Cli, db: sessionmaker[Session]) -> None
         "trial_restarted",
     ]
     assert "trial_restarted" in cli("events", experiment_id).stdout
+    ranked = cli.json("importance", experiment_id, "--evaluator", "fanova")
+    assert ranked["evaluator"] == "fanova" and ranked["message"] is None
+    shown = cli("importance", experiment_id, "--evaluator", "fanova").stdout
+    assert (
+        f"fanova importance for val_accuracy (max): {ranked['trials_used']} trials compared at "
+        f"iteration {ranked['at_iteration']}"
+    ) in shown
+    rows = [line.split("│")[1:3] for line in shown.splitlines() if line.startswith("│")]
+    assert [(name.strip(), float(share)) for name, share in rows] == [
+        (p["name"], round(p["importance"], 3)) for p in ranked["importances"]
+    ]
     assert cli.json("pause", experiment_id)["state"] == "pausing"
     assert cli.json("cancel", experiment_id)["state"] == "cancelling"
     assert "cancelling" in cli("show", experiment_id).stdout

@@ -106,6 +106,9 @@ def test_handle_reads_trials_frames_events_and_controls(
     assert best is not None and best.id == trials[0].id and best.config == trials[0].config
     kinds = [e.kind for e in experiment.events()]
     assert kinds == ["submitted", "trial_restarted"]
+    ranked = experiment.importance("fanova")
+    assert ranked.evaluator == "fanova" and ranked.trials_used >= 5
+    assert {p.name for p in ranked.importances} == {"lr", "hidden", "optimizer"}
     assert "<table>" in experiment._repr_html_() and experiment.name in experiment._repr_html_()
     assert experiment.pause().state == "pausing"
     with pytest.raises(Conflict):

@@ -31,7 +31,8 @@ def extend_spec() -> dict[str, Any]:
             "batch_size": {"type": "constant", "value": 64},
         },
         "search": {
-            "algorithm": "tpe",
+            # GP in the driver: saved with the sweep, told the stored trials by the extension
+            "algorithm": "gp",
             "num_samples": 2,
             "max_concurrent_trials": 2,
             "seed": 5,

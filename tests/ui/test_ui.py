@@ -155,6 +155,12 @@ def test_experiment_page_draws_every_view_and_updates_live(
     expect(page.locator("[data-testid=parallel]")).to_contain_text("optimizer")
     expect(page.get_by_test_id("best")).to_contain_text("trial")
     expect(page.locator("[data-testid=events] li[data-kind=trial_restarted]")).to_have_count(1)
+    # importance: one bar per sampled parameter, in the API's order
+    ranked = api.get(f"{base}/importance").json()["importances"]
+    bars = page.locator("[data-testid=importance] tr[data-param]")
+    expect(bars).to_have_count(3)
+    assert [b.get_attribute("data-param") for b in bars.all()] == [p["name"] for p in ranked]
+    expect(page.get_by_test_id("importance")).to_contain_text("PED-ANOVA")
     screenshot(page, tmp_path / "screenshots", "experiment")
 
     # hovering a curve names its trial and config: sweep the pointer over the chart until one

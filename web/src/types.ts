@@ -46,6 +46,12 @@ export interface Rungs { scheduler: string; reduction_factor: number | null; run
 export interface ConfigRow { trial_id: number; state: TrialState; metric: number | null; values: unknown[] }
 export interface ConfigTable { metric: string; mode: string; total_trials: number; params: string[]; rows: ConfigRow[] }
 
+export interface ParameterImportance { name: string; importance: number }
+export interface Importance {
+  evaluator: "ped_anova" | "fanova"; metric: string; mode: string; at_iteration: number | null; trials_used: number;
+  importances: ParameterImportance[]; message: string | null;
+}
+
 export interface ResultPoint { id: number; trial_id: number; iteration: number; value: number | null }
 export interface Updates {
   experiment: Experiment; results: ResultPoint[]; events: EventItem[]; cursor: number; more: boolean;

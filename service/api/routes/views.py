@@ -1,5 +1,5 @@
-"""Aggregated, downsampled reads for live views (the web UI): curves, ASHA rungs, configs, and
-the changes since a cursor."""
+"""Aggregated, downsampled reads for live views (the web UI): curves, ASHA rungs, configs,
+hyperparameter importance, and the changes since a cursor."""
 
 from __future__ import annotations
 
@@ -7,9 +7,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from raysweep.schemas import ConfigTable, Curves, ExperimentUpdates, Rungs, TokenRead
+from raysweep.schemas import (
+    ConfigTable,
+    Curves,
+    ExperimentUpdates,
+    Importance,
+    ImportanceEvaluator,
+    Rungs,
+    TokenRead,
+)
 from service.api.deps import Db, Viewer, id_cursor
 from service.api.errors import ERROR_RESPONSES
+from service.usecases import importance as importance_usecase
 from service.usecases import views as usecase
 
 router = APIRouter(prefix="/api/v1", tags=["views"], responses=ERROR_RESPONSES)
@@ -48,6 +57,24 @@ def configs(
     limit: Annotated[int, Query(ge=1, le=5000, description="Trials at most, best first.")] = 1000,
 ) -> ConfigTable:
     return usecase.experiment_configs(db, experiment_id, limit)
+
+
+@router.get("/experiments/{experiment_id}/importance", summary="Hyperparameter importance")
+def importance(
+    experiment_id: str,
+    db: Db,
+    _: Viewer,
+    evaluator: Annotated[
+        ImportanceEvaluator,
+        Query(description="`ped_anova` (Optuna's PED-ANOVA, the default) or `fanova`."),
+    ] = ImportanceEvaluator.ped_anova,
+) -> Importance:
+    """How much each sampled hyperparameter decided the metric, most important first, from the
+    trials' values at one iteration (`at_iteration`: the deepest that a quarter of the trials,
+    and at least 5, reached, so trials ASHA stopped early are compared with the others at the
+    same budget). Below 5 such
+    trials `importances` is empty and `message` says how many there are."""
+    return importance_usecase.experiment_importance(db, experiment_id, evaluator)
 
 
 @router.get("/experiments/{experiment_id}/updates", summary="What changed since a cursor")

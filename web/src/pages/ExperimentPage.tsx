@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { CurvesChart } from "../charts/CurvesChart";
+import { ImportanceChart } from "../charts/ImportanceChart";
 import { ParallelChart } from "../charts/ParallelChart";
 import { RungView } from "../charts/RungView";
 import { Labels, Progress, StateBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
 import { formatAgo, formatConfig, formatValue, mergeResults } from "../shape";
-import type { ConfigTable, Curves, EventItem, Experiment, Me, Rungs, Updates } from "../types";
+import type { ConfigTable, Curves, EventItem, Experiment, Importance, Me, Rungs, Updates } from "../types";
 import { FinalRuns } from "./FinalRuns";
 import { TrialTable } from "./TrialTable";
 
@@ -29,6 +30,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   const [curvesVersion, setCurvesVersion] = useState(0);
   const [rungs, setRungs] = useState<Rungs | null>(null);
   const [configs, setConfigs] = useState<ConfigTable | null>(null);
+  const [importance, setImportance] = useState<Importance | null>(null);
   const [events, setEvents] = useState<EventItem[]>([]);
   const [tableVersion, setTableVersion] = useState(0);
   const [error, setError] = useState<string | null>(null);
@@ -45,13 +47,15 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   // caches these until a trial changes. The fresh curves hold every result up to their cursor.
   const loadSlow = async () => {
     lastSlowRefresh.current = Date.now();
-    const [newRungs, newConfigs, newCurves] = await Promise.all([
+    const [newRungs, newConfigs, newImportance, newCurves] = await Promise.all([
       api<Rungs>(`/experiments/${id}/rungs`),
       api<ConfigTable>(`/experiments/${id}/configs`),
+      api<Importance>(`/experiments/${id}/importance`),
       api<Curves>(`/experiments/${id}/curves`),
     ]);
     setRungs(newRungs);
     setConfigs(newConfigs);
+    setImportance(newImportance);
     curvesRef.current = newCurves;
     setCurves(newCurves);
     cursor.current = newCurves.cursor;
@@ -205,6 +209,9 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
           {configs.rows.length < configs.total_trials && <p class="muted">best {configs.rows.length} of {configs.total_trials} trials</p>}
         </>
       )}
+
+      <h2>Importance</h2>
+      {importance && <ImportanceChart importance={importance} />}
 
       <h2>Trials</h2>
       <TrialTable experiment={experiment} version={tableVersion} params={configs?.params ?? []} />

@@ -1,0 +1,184 @@
+"""Hyperparameter importance from the stored trials, by Optuna's evaluators: which parameters
+decided the metric. PED-ANOVA (the default) compares where the best trials' parameters lie with
+the whole space and costs milliseconds at any size; fANOVA fits a random forest, which grows
+with the trials, so it sees at most ``FANOVA_MAX_TRIALS`` of them (the best ones and an even
+spread of the rest, like the curves)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import optuna
+from optuna.distributions import (
+    BaseDistribution,
+    CategoricalDistribution,
+    FloatDistribution,
+    IntDistribution,
+)
+from optuna.importance import (
+    FanovaImportanceEvaluator,
+    PedAnovaImportanceEvaluator,
+    get_param_importances,
+)
+from sqlalchemy import func, select
+from sqlalchemy.orm import sessionmaker
+from sqlalchemy.orm.session import Session
+
+from raysweep.schemas import Importance, ImportanceEvaluator, ParameterImportance
+from raysweep.search_space import Choice, Grid, IntRange, LogUniform, Parameter, Uniform
+from raysweep.spec import ExperimentSpec
+from service.db import repositories as repo
+from service.db.models import ResultRow, TrialRow
+from service.usecases.extension import fits
+from service.usecases.views import CACHE, metric_value, version
+
+optuna.logging.set_verbosity(optuna.logging.WARNING)  # no line per in-memory study
+
+MIN_TRIALS = 5
+FANOVA_MAX_TRIALS = 200
+
+
+def distribution(parameter: Parameter) -> BaseDistribution | None:
+    """The Optuna distribution Ray's ``OptunaSearch`` samples the parameter from; None for a
+    constant."""
+    match parameter:
+        case Uniform(low=low, high=high):
+            return FloatDistribution(low, high)
+        case LogUniform(low=low, high=high):
+            return FloatDistribution(low, high, log=True)
+        case IntRange(low=low, high=high, step=step, log=log):
+            return IntDistribution(low, high, log=log, step=step)
+        case Choice(values=values) | Grid(values=values):
+            return CategoricalDistribution(values)
+    return None
+
+
+@dataclass(frozen=True)
+class Inputs:
+    metric: str
+    mode: str
+    distributions: dict[str, BaseDistribution]
+    iteration: int | None  # the budget every ranked trial is compared at
+    points: list[tuple[dict[str, Any], float]]  # best first
+
+
+def common_iteration(session: Session, experiment_id: str) -> int | None:
+    """The deepest iteration that a quarter of the trials with a result, and at least
+    ``MIN_TRIALS``, reached: under ASHA most trials stop early, and a pruned trial's value after
+    one epoch says little next to a finished one's after fifty, so every ranked trial is
+    compared at the same budget, with enough of them to rank."""
+    reached = session.execute(
+        select(TrialRow.iteration, func.count())
+        .where(TrialRow.experiment_id == experiment_id, TrialRow.iteration > 0)
+        .group_by(TrialRow.iteration)
+        .order_by(TrialRow.iteration.desc())
+    ).all()
+    if not reached:
+        return None
+    needed = max(MIN_TRIALS, math.ceil(sum(count for _, count in reached) / 4))
+    total = 0
+    for iteration, count in reached:
+        total += count
+        if total >= needed:
+            return int(iteration)
+    return int(reached[-1][0])
+
+
+def read_inputs(session: Session, experiment_id: str) -> Inputs:
+    experiment = repo.get_experiment_row(session, experiment_id)
+    spec = ExperimentSpec.model_validate(experiment.spec)
+    space = spec.search_space if isinstance(spec.search_space, dict) else {}
+    distributions = {
+        name: found for name, p in space.items() if (found := distribution(p)) is not None
+    }
+    iteration = common_iteration(session, experiment_id)
+    value = metric_value(experiment)
+    rows = session.execute(
+        select(TrialRow.config, value)
+        .join(ResultRow, ResultRow.trial_id == TrialRow.id)
+        .where(TrialRow.experiment_id == experiment_id, ResultRow.iteration == iteration)
+        .order_by(repo.metric_order(value, experiment.mode), TrialRow.id)
+    ).all()
+    points = [
+        ({name: config[name] for name in distributions}, found)
+        for config, found in rows
+        if found is not None
+        and math.isfinite(found)
+        and all(name in config and fits(space[name], config[name]) for name in distributions)
+    ]
+    return Inputs(experiment.metric, experiment.mode, distributions, iteration, points)
+
+
+def spread(points: list[Any], limit: int) -> list[Any]:
+    """The first half of ``limit`` (the best) and the rest evenly over the others."""
+    if len(points) <= limit:
+        return points
+    best, rest = points[: limit // 2], points[limit // 2 :]
+    wanted = limit - len(best)
+    return best + [rest[i * len(rest) // wanted] for i in range(wanted)]
+
+
+def evaluate(inputs: Inputs, evaluator: ImportanceEvaluator) -> Importance:
+    points = inputs.points
+    if evaluator is ImportanceEvaluator.fanova:
+        points = spread(points, FANOVA_MAX_TRIALS)
+    answer = Importance(
+        evaluator=evaluator,
+        metric=inputs.metric,
+        mode=inputs.mode,
+        trials_used=len(points),
+        at_iteration=inputs.iteration,
+        importances=[],
+    )
+    if not inputs.distributions:
+        return answer.model_copy(update={"message": "nothing is sampled: no parameter to rank"})
+    if len(points) < MIN_TRIALS:
+        return answer.model_copy(
+            update={
+                "message": f"needs at least {MIN_TRIALS} trials with a value of "
+                f"{inputs.metric} at one iteration; {len(points)} so far"
+            }
+        )
+    study = optuna.create_study(direction="maximize" if inputs.mode == "max" else "minimize")
+    study.add_trials(
+        [
+            optuna.trial.create_trial(params=params, distributions=inputs.distributions, value=v)
+            for params, v in points
+        ]
+    )
+    chosen = (
+        PedAnovaImportanceEvaluator()
+        if evaluator is ImportanceEvaluator.ped_anova
+        else FanovaImportanceEvaluator(seed=0)
+    )
+    with warnings.catch_warnings():  # PED-ANOVA is marked experimental
+        warnings.simplefilter("ignore")
+        ranked = get_param_importances(study, evaluator=chosen)
+    return answer.model_copy(
+        update={
+            "importances": [
+                ParameterImportance(name=name, importance=float(value))
+                for name, value in ranked.items()
+            ]
+        }
+    )
+
+
+def experiment_importance(
+    db: sessionmaker[Session], experiment_id: str, evaluator: ImportanceEvaluator
+) -> Importance:
+    """Cached like the other views while no trial changes; the trials are read in a short
+    transaction of their own and ranked after it, so no connection waits on the evaluator."""
+    with db.begin() as session:
+        experiment = repo.get_experiment_row(session, experiment_id)
+        key = ("importance", *version(session, experiment), evaluator)
+
+    def compute() -> Importance:
+        with db.begin() as session:
+            inputs = read_inputs(session, experiment_id)
+        return evaluate(inputs, evaluator)
+
+    return CACHE.get(key, compute)

@@ -1,0 +1,280 @@
+"""Search beyond TPE, through the driver's own code path (``search_algorithm`` ->
+Ray's ``OptunaSearch`` -> Optuna's real samplers) on a synthetic objective, without Ray's
+cluster: every algorithm seeded and inside the space, the spaces a sampler cannot take refused
+by name, warm starts checked and told to the searcher, and parameter importance."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from optuna.samplers import CmaEsSampler, GPSampler, QMCSampler, RandomSampler, TPESampler
+from ray.tune.search.optuna import OptunaSearch
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import ExperimentState, ImportanceEvaluator, TrialState
+from raysweep.spec import ExperimentSpec
+from service.db.models import TrialRow
+from service.demo import seed_sweep
+from service.engine.search import SweepSearcher, param_space, search_algorithm
+from service.errors import InvalidInput
+from service.specs import check_spec
+from service.usecases.experiments import add_experiment, stored_spec
+from service.usecases.extension import starting_history
+from service.usecases.importance import experiment_importance
+from tests.conftest import minimal_spec
+from tests.test_spec import SPACES
+
+SPACE: dict[str, Any] = {
+    "lr": {"type": "loguniform", "low": 1e-4, "high": 0.3},
+    "dropout": {"type": "uniform", "low": 0.0, "high": 0.5},
+    "depth": {"type": "int", "low": 1, "high": 3},
+    "optimizer": {"type": "choice", "values": ["sgd", "adam"]},
+}
+SAMPLERS = {
+    "tpe": TPESampler,
+    "random": RandomSampler,
+    "gp": GPSampler,
+    "cmaes": CmaEsSampler,
+    "qmc": QMCSampler,
+}
+
+
+def spec_of(**changes: Any) -> ExperimentSpec:
+    return check_spec(minimal_spec(**{"search_space": SPACE, **changes}), SPACES)
+
+
+def objective(config: dict[str, Any]) -> float:
+    """A bowl in log(lr) and dropout, best at lr 1e-2, dropout 0.1, adam."""
+    return (
+        1.0
+        - (math.log10(config["lr"]) + 2) ** 2 / 4
+        - (config["dropout"] - 0.1) ** 2
+        - 0.05 * (config["optimizer"] == "sgd")
+    )
+
+
+def run_searcher(
+    spec: ExperimentSpec, trials: int, searcher: OptunaSearch | None = None
+) -> list[dict[str, Any]]:
+    """Suggest and tell ``trials`` times as Tune's controller does."""
+    if searcher is None:
+        searcher = search_algorithm(spec)
+        assert isinstance(searcher, OptunaSearch)
+        assert searcher.set_search_properties(spec.metric, spec.mode, param_space(spec))
+    configs = []
+    for _ in range(trials):
+        number = len(searcher._ot_trials)
+        config = searcher.suggest(f"t{number}")
+        assert isinstance(config, dict)
+        configs.append(config)
+        searcher.on_trial_complete(f"t{number}", {spec.metric: objective(config)})
+    return configs
+
+
+@pytest.mark.parametrize("algorithm", sorted(SAMPLERS))
+def test_each_algorithm_is_its_optuna_sampler_seeded_and_inside_the_space(
+    algorithm: str, tmp_path: Path
+) -> None:
+    spec = spec_of(search={"algorithm": algorithm, "seed": 3, "num_samples": 30})
+    searcher = search_algorithm(spec)
+    assert isinstance(searcher, OptunaSearch)
+    assert type(searcher._sampler) is SAMPLERS[algorithm]
+    # past the model-based samplers' random start-up trials (10 for GP and TPE)
+    first, again = run_searcher(spec, 12), run_searcher(spec, 12)
+    assert first == again  # the seed decides every suggestion
+    other_seed = spec_of(search={"algorithm": algorithm, "seed": 4, "num_samples": 30})
+    assert run_searcher(other_seed, 12) != first
+    for config in first:
+        assert 1e-4 <= config["lr"] <= 0.3 and 0.0 <= config["dropout"] <= 0.5
+        assert config["depth"] in (1, 2, 3) and config["optimizer"] in ("sgd", "adam")
+    # a restored driver's searcher (Tune saves it with the sweep) goes on as the saved one does
+    saved = search_algorithm(spec)
+    assert isinstance(saved, OptunaSearch)
+    saved.set_search_properties(spec.metric, spec.mode, param_space(spec))
+    run_searcher(spec, 11, saved)
+    saved.save(str(tmp_path / "searcher.pkl"))
+    restored = search_algorithm(spec)
+    assert isinstance(restored, OptunaSearch)
+    restored.restore(str(tmp_path / "searcher.pkl"))
+    assert run_searcher(spec, 2, restored) == run_searcher(spec, 2, saved)
+
+
+def test_gp_models_from_a_third_of_a_small_budget_on() -> None:
+    for samples, startup in ((6, 2), (12, 4), (30, 10), (200, 10)):
+        searcher = search_algorithm(spec_of(search={"algorithm": "gp", "num_samples": samples}))
+        assert isinstance(searcher, OptunaSearch)
+        assert searcher._sampler._n_startup_trials == startup
+
+
+def problems(data: dict[str, Any], **lookups: Any) -> dict[str, str]:
+    with pytest.raises(InvalidInput) as caught:
+        check_spec(data, SPACES, **lookups)
+    return {p.path: p.message for p in caught.value.details}
+
+
+def test_a_sampler_refuses_a_space_it_cannot_sample_naming_the_parameters() -> None:
+    choices = {
+        "optimizer": {"type": "choice", "values": ["sgd", "adam"]},
+        "hidden": {"type": "choice", "values": [16, 32]},
+    }
+    found = problems(minimal_spec(search_space=choices, search={"algorithm": "cmaes"}))
+    assert found == {
+        "search.algorithm": "cmaes needs at least 2 numeric parameter(s) (uniform, loguniform, "
+        "int) to sample; the space has 0; optimizer, hidden are choices"
+    }
+    one = {"lr": SPACE["lr"], "optimizer": SPACE["optimizer"]}
+    assert (
+        "the space has 1; optimizer is a choice"
+        in problems(minimal_spec(search_space=one, search={"algorithm": "cmaes"}))[
+            "search.algorithm"
+        ]
+    )
+    assert (
+        "qmc needs at least 1"
+        in problems(minimal_spec(search_space=choices, search={"algorithm": "qmc"}))[
+            "search.algorithm"
+        ]
+    )
+    # GP and TPE model choices themselves
+    for algorithm in ("gp", "tpe"):
+        check_spec(minimal_spec(search_space=choices, search={"algorithm": algorithm}), SPACES)
+    assert problems(minimal_spec(search={"algorithm": "bayes"}))["search.algorithm"].startswith(
+        "must be one of 'tpe', 'random', 'grid', 'gp', 'cmaes' or 'qmc'"
+    )
+
+
+def test_warm_start_sources_must_exist_and_match_the_metric_and_every_parameter() -> None:
+    other = spec_of(
+        metric="val_loss",
+        mode="min",
+        search_space={**SPACE, "depth": {"type": "uniform", "low": 1.0, "high": 3.0}},
+    )
+    fewer = spec_of(search_space={k: v for k, v in SPACE.items() if k != "dropout"})
+    known = {"aaaaaaaaaaaa": spec_of(), "bbbbbbbbbbbb": other, "cccccccccccc": fewer}
+    data = minimal_spec(search_space=SPACE, search={"warm_start_from": [*known, "dddddddddddd"]})
+    with pytest.raises(InvalidInput) as caught:
+        check_spec(data, SPACES, experiments=known.get)
+    assert [(p.path, p.message) for p in caught.value.details] == [
+        (
+            "search.warm_start_from.1",
+            "experiment bbbbbbbbbbbb optimises val_loss (min); this sweep val_accuracy (max)",
+        ),
+        (
+            "search.warm_start_from.1",
+            "experiment bbbbbbbbbbbb samples other parameters: depth: float there, int here",
+        ),
+        (
+            "search.warm_start_from.2",
+            "experiment cccccccccccc samples other parameters: dropout: not sampled there, "
+            "float here",
+        ),
+        ("search.warm_start_from.3", "no experiment 'dddddddddddd'"),
+    ]
+    grid = minimal_spec(
+        search_space={"lr": {"type": "grid", "values": [0.1, 0.01]}},
+        search={"algorithm": "grid", "warm_start_from": ["aaaaaaaaaaaa"]},
+    )
+    assert problems(grid, experiments=known.get) == {
+        "search.warm_start_from": "a grid, or a space with nothing sampled, has no searcher to "
+        "warm-start"
+    }
+    assert problems(minimal_spec(search={"warm_start_from": ["not-an-id"]}))[
+        "search.warm_start_from.0"
+    ].startswith("has characters")
+
+
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+def test_a_warm_started_sweep_tells_its_searcher_the_sources_finished_trials(
+    db: sessionmaker[Session],
+) -> None:
+    with db.begin() as session:
+        source = add_experiment(session, spec_of(), "seeded", "tester")
+        source.state = ExperimentState.completed
+        trials = [
+            ({"lr": 0.01, "dropout": 0.1, "depth": 2, "optimizer": "adam"}, "completed", 0.97),
+            ({"lr": 0.2, "dropout": 0.4, "depth": 1, "optimizer": "sgd"}, "pruned", 0.5),
+            ({"lr": 0.02, "dropout": 0.3, "depth": 3, "optimizer": "sgd"}, "failed", None),
+            ({"lr": 0.05, "dropout": 0.2, "depth": 2, "optimizer": "adam"}, "running", 0.9),
+            # a diverged one: told as failed (Optuna takes no NaN)
+            ({"lr": 0.1, "dropout": 0.0, "depth": 1, "optimizer": "sgd"}, "completed", math.nan),
+            # outside the new sweep's lr range: left out, Optuna would refuse it
+            ({"lr": 0.29, "dropout": 0.2, "depth": 2, "optimizer": "adam"}, "completed", 0.8),
+        ]
+        for index, (config, state, value) in enumerate(trials):
+            session.add(
+                TrialRow(
+                    experiment_id=source.id,
+                    tune_trial_id=f"t{index}",
+                    config={**config, "hidden": 32},
+                    state=state,
+                    iteration=2,
+                    last_metric=value,
+                    best_metric=value,
+                )
+            )
+        source_id = source.id
+    first = {"lr": 0.03, "dropout": 0.0, "depth": 1, "optimizer": "adam"}
+    narrower = {**SPACE, "lr": {"type": "loguniform", "low": 1e-4, "high": 0.25}}
+    data = minimal_spec(
+        search_space=narrower,
+        search={"warm_start_from": [source_id], "points_to_evaluate": [first]},
+    )
+    spec = check_spec(data, SPACES, experiments=lambda i: stored_spec(db, i))
+    with db.begin() as session:
+        target = add_experiment(session, spec, "seeded", "tester")
+        history = starting_history(session, target.id, spec, extensions=0)
+        assert starting_history(session, target.id, spec_of(), extensions=0) is None
+    assert history is not None and not history.extends and not history.continuing
+    assert history.new_samples == spec.search.num_samples
+    assert [(p.params["lr"], p.state, p.value) for p in history.evaluated] == [
+        (0.01, TrialState.completed, 0.97),
+        (0.2, TrialState.pruned, 0.5),
+        (0.02, TrialState.failed, None),
+        (0.1, TrialState.completed, None),
+    ]
+    searcher = search_algorithm(spec, history)
+    assert isinstance(searcher, SweepSearcher)
+    assert searcher.set_search_properties(spec.metric, spec.mode, param_space(spec))
+    # (the spec's points wait in the study as enqueued trials)
+    told = [t for t in searcher.searcher._ot_study.trials if t.state.name != "WAITING"]
+    assert [t.params["lr"] for t in told] == [0.01, 0.2, 0.02, 0.1]
+    assert [t.state.name for t in told] == ["COMPLETE", "PRUNED", "FAIL", "FAIL"]
+    # a warm start is not an extension: the spec's own points are still tried first
+    assert searcher.suggest("first") == first
+
+
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+def test_importance_ranks_the_parameter_that_decides_the_metric_first(
+    db: sessionmaker[Session],
+) -> None:
+    # the demo's curves: lr decides val_accuracy, hidden a little; the optimizer sets the speed,
+    # which 27 epochs leave little of
+    sweep = seed_sweep(db, trials=40, max_t=27, running=0, asha=False, seed=1)
+    finished = completed(db, sweep)
+    assert 30 < finished < 40  # the demo fails one in a while: compared where it failed
+    for evaluator in ImportanceEvaluator:
+        ranked = experiment_importance(db, sweep, evaluator)
+        assert ranked.message is None and ranked.at_iteration == 27, ranked
+        assert ranked.trials_used == finished
+        names = [p.name for p in ranked.importances]
+        assert names[0] == "lr" and set(names) == {"lr", "hidden", "optimizer"}
+        assert sum(p.importance for p in ranked.importances) == pytest.approx(1.0)
+        assert ranked.importances[0].importance > 0.5
+    few = seed_sweep(db, trials=4, max_t=9, running=2, asha=False)
+    empty = experiment_importance(db, few, ImportanceEvaluator.ped_anova)
+    assert empty.importances == [] and empty.trials_used == 4  # all 4 at the first iteration
+    assert empty.message == (
+        "needs at least 5 trials with a value of val_accuracy at one iteration; 4 so far"
+    )
+
+
+def completed(db: sessionmaker[Session], experiment_id: str) -> int:
+    with db.begin() as session:
+        states = session.scalars(
+            select(TrialRow.state).where(TrialRow.experiment_id == experiment_id)
+        )
+        return sum(state is TrialState.completed for state in states)
