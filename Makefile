@@ -74,6 +74,7 @@ bench: $(STAMP_DEV) web chromium
 	$(PY) bench/api_load.py --postgres postgresql+psycopg://postgres@127.0.0.1:5432/test
 	$(PY) bench/scaling.py
 	$(PY) bench/asha_efficiency.py
+	$(PY) bench/searcher.py
 	$(PY) bench/amp_gpu.py
 
 clean:
