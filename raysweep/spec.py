@@ -113,10 +113,37 @@ class FaultTolerance(StrictModel):
     )
 
 
+class Converged(StrictModel):
+    """Ending a sweep once more trials are unlikely to help, by Optuna's terminator."""
+
+    min_trials: StrictInt = Field(
+        default=20,
+        ge=4,
+        le=100_000,
+        description="Completed trials before the terminator is asked; the regret bounds of "
+        "the second half of them set the threshold.",
+    )
+    threshold_ratio: StrictFloat = Field(
+        default=0.01,
+        gt=0,
+        le=10**6,
+        description="The threshold as a share of the median early regret bound (Optuna's "
+        "default 0.01); larger stops sooner.",
+    )
+
+
 class StopConfig(StrictModel):
     time_budget_s: StrictFloat | None = Field(default=None, gt=0, le=10**8)
     target: StrictFloat | None = Field(
         default=None, description="A trial reaching this metric value ends the sweep."
+    )
+    converged: Converged | None = Field(
+        default=None,
+        description="End the sweep when Optuna's terminator judges it converged: the regret "
+        "bound (a Gaussian process's bound on how much better than the best completed trial "
+        "the space could still do) falls below threshold_ratio (1%) of its median over the "
+        "trials after the first min_trials/2. Asked at most every 10 s; trials still running "
+        "are cancelled and an event says why the sweep ended. Not with a grid.",
     )
 
 

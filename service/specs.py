@@ -220,6 +220,27 @@ def parameter_kinds(space: dict[str, Parameter]) -> dict[str, str]:
     return kinds
 
 
+def _converged_problems(spec: ExperimentSpec, space: dict[str, Parameter]) -> list[Problem]:
+    if spec.stop.converged is None:
+        return []
+    if spec.search.algorithm == "grid" or not parameter_kinds(space):
+        return [
+            Problem(
+                path="stop.converged",
+                message="a grid, or a space with nothing sampled, has no search to converge",
+            )
+        ]
+    if spec.stop.converged.min_trials > spec.search.num_samples:
+        return [
+            Problem(
+                path="stop.converged.min_trials",
+                message=f"must be <= search.num_samples ({spec.search.num_samples}): the "
+                "terminator would never be asked",
+            )
+        ]
+    return []
+
+
 def _warm_start_problems(
     spec: ExperimentSpec, space: dict[str, Parameter], experiments: ExperimentLookup
 ) -> list[Problem]:
@@ -310,6 +331,7 @@ def check_spec(
     if spec is not None and space is not None:
         problems += _space_problems(spec, space)
         problems += _warm_start_problems(spec, space, experiments)
+        problems += _converged_problems(spec, space)
 
     cluster = spec.promotion.cluster if spec is not None else None
     if cluster is not None and final_clusters is not None and cluster not in final_clusters:

@@ -1,30 +1,38 @@
 """Search beyond TPE, through the driver's own code path (``search_algorithm`` ->
 Ray's ``OptunaSearch`` -> Optuna's real samplers) on a synthetic objective, without Ray's
 cluster: every algorithm seeded and inside the space, the spaces a sampler cannot take refused
-by name, warm starts checked and told to the searcher, and parameter importance."""
+by name, warm starts checked and told to the searcher, parameter importance, and the
+terminator's stop on convergence."""
 
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from optuna.samplers import CmaEsSampler, GPSampler, QMCSampler, RandomSampler, TPESampler
+from optuna.terminator import MedianErrorEvaluator, RegretBoundEvaluator, Terminator
+from ray.tune.experiment import Trial
 from ray.tune.search.optuna import OptunaSearch
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ExperimentState, ImportanceEvaluator, TrialState
-from raysweep.spec import ExperimentSpec
-from service.db.models import TrialRow
+from raysweep.spec import Converged, ExperimentSpec
+from service.db.models import EventRow, TrialRow
 from service.demo import seed_sweep
+from service.engine.callback import CONVERGENCE_CHECK_S, DriverContext, SweepStopper
 from service.engine.search import SweepSearcher, param_space, search_algorithm
 from service.errors import InvalidInput
 from service.specs import check_spec
+from service.usecases.convergence import ConvergenceCheck
 from service.usecases.experiments import add_experiment, stored_spec
 from service.usecases.extension import starting_history
 from service.usecases.importance import experiment_importance
+from service.usecases.job_outcomes import DriverOutcome, finish_sweep
+from service.usecases.studies import completed_study, distributions_of
 from tests.conftest import minimal_spec
 from tests.test_spec import SPACES
 
@@ -278,3 +286,120 @@ def completed(db: sessionmaker[Session], experiment_id: str) -> int:
             select(TrialRow.state).where(TrialRow.experiment_id == experiment_id)
         )
         return sum(state is TrialState.completed for state in states)
+
+
+def converging_spec(**converged: Any) -> ExperimentSpec:
+    return spec_of(
+        search={"algorithm": "tpe", "num_samples": 30, "seed": 2},
+        stop={"converged": {"min_trials": 8, **converged}},
+    )
+
+
+def add_completed(db: sessionmaker[Session], experiment_id: str, configs: list[dict]) -> None:
+    with db.begin() as session:
+        for config in configs:
+            session.add(
+                TrialRow(
+                    experiment_id=experiment_id,
+                    tune_trial_id=f"t{len(config)}-{id(config)}",
+                    config=config,
+                    state="completed",
+                    iteration=3,
+                    last_metric=objective(config),
+                    best_metric=objective(config),
+                )
+            )
+
+
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+def test_the_convergence_check_is_optunas_terminator_on_the_completed_trials(
+    db: sessionmaker[Session],
+) -> None:
+    spec = converging_spec()
+    configs = run_searcher(spec, 12)
+    with db.begin() as session:
+        experiment_id = add_experiment(session, spec, "seeded", "tester").id
+    check = ConvergenceCheck(spec, spec.stop.converged)  # type: ignore[arg-type]
+    add_completed(db, experiment_id, configs[:7])
+    with db.begin() as session:
+        assert check.check(session, experiment_id) is None  # below min_trials
+    add_completed(db, experiment_id, configs[7:])
+    with db.begin() as session:
+        verdict = check.check(session, experiment_id)
+        assert check.check(session, experiment_id) is None  # nothing new completed since
+    # the same verdict Optuna's own Terminator gives on a study of those trials
+    study = completed_study(
+        "max", distributions_of(spec.search_space), [(c, objective(c)) for c in configs]
+    )
+    improvement = RegretBoundEvaluator(seed=2)
+    terminator = Terminator(
+        improvement,
+        MedianErrorEvaluator(improvement, warm_up_trials=4, n_initial_trials=4),
+        min_n_trials=8,
+    )
+    assert verdict is not None and verdict.trials == 12
+    assert verdict.converged == terminator.should_terminate(study)
+    assert verdict.reason.startswith("converged after 12 completed trials: the regret bound")
+    # the threshold ratio decides how soon: far above every bound, far below
+    for ratio, converged in ((1e6, True), (1e-9, False)):
+        ratio_check = ConvergenceCheck(spec, Converged(min_trials=8, threshold_ratio=ratio))
+        with db.begin() as session:
+            judged = ratio_check.check(session, experiment_id)
+        assert judged is not None and judged.converged is converged
+
+
+def test_converged_stops_the_sweep_through_the_stopper_and_cancels_what_runs() -> None:
+    asked: list[float] = []
+    context = DriverContext(
+        recorder=None,  # type: ignore[arg-type]
+        read_request=lambda: None,
+        time_attr="epoch",
+        max_t=10,
+        metric="val_accuracy",
+        mode="max",
+        target=None,
+        check_convergence=lambda: asked.append(time.monotonic()) or None,  # type: ignore[func-returns-value]
+    ).bind()
+    stopper = SweepStopper()
+    assert not stopper.stop_all() and not stopper.stop_all()
+    assert len(asked) == 1  # at most every CONVERGENCE_CHECK_S: it fits a Gaussian process
+    context._last_convergence_check -= CONVERGENCE_CHECK_S
+    context.check_convergence = lambda: "converged after 9 completed trials: ..."
+    assert stopper.stop_all()
+    running = Trial("trainable", config={}, stub=True)
+    running.update_last_result({"epoch": 4})
+    assert context.end_state(running) is TrialState.cancelled
+
+
+def test_converged_needs_a_searcher_and_a_reachable_minimum() -> None:
+    grid = minimal_spec(
+        search_space={"lr": {"type": "grid", "values": [0.1, 0.01]}},
+        search={"algorithm": "grid"},
+        stop={"converged": {}},
+    )
+    assert problems(grid) == {
+        "stop.converged": "a grid, or a space with nothing sampled, has no search to converge"
+    }
+    too_few = minimal_spec(search={"num_samples": 10}, stop={"converged": {"min_trials": 20}})
+    assert problems(too_few) == {
+        "stop.converged.min_trials": "must be <= search.num_samples (10): the terminator would "
+        "never be asked"
+    }
+
+
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+def test_a_converged_sweep_completes_with_an_event_saying_why(db: sessionmaker[Session]) -> None:
+    with db.begin() as session:
+        row = add_experiment(session, converging_spec(), "seeded", "tester")
+        row.state = ExperimentState.running
+        experiment_id = row.id
+    reason = "converged after 9 completed trials: the regret bound 0.01 fell below 0.02"
+    assert finish_sweep(db, experiment_id, DriverOutcome(converged=reason)) == "completed"
+    with db.begin() as session:
+        events = session.scalars(
+            select(EventRow).where(EventRow.experiment_id == experiment_id).order_by(EventRow.id)
+        ).all()
+        assert [(e.kind, e.message) for e in events[-2:]] == [
+            ("converged", reason),
+            ("completed", f"sweep completed: {reason}"),
+        ]

@@ -53,6 +53,7 @@ SKIPPED_KEYS = set(AUTO_RESULT_KEYS) - {"time_total_s"} | {
     RESTART_REASON_KEY,
 }
 CHECKPOINT_PATH_KEY = "checkpoint_path"  # added by TuneReportCallback
+CONVERGENCE_CHECK_S = 10.0
 log = logging.getLogger(__name__)
 
 
@@ -89,8 +90,12 @@ class DriverContext:
     finished_trials: frozenset[str] = frozenset()
     # promotion ASHA: new configurations the searcher may start now (one before it first says)
     new_trial_slots: int = 1
+    # stop.converged: asks the terminator (the reason when converged); what it said last
+    check_convergence: Callable[[], str | None] | None = None
+    converged: str | None = None
     _last_poll: float = 0.0
     _last_waiting_poll: float = 0.0
+    _last_convergence_check: float = 0.0
 
     _current: ClassVar[DriverContext | None] = None
 
@@ -116,6 +121,22 @@ class DriverContext:
             if self.request == "pause" and self.pause_asked_at is None:
                 self.pause_asked_at = now
         return self.request
+
+    def poll_convergence(self) -> str | None:
+        """Why the sweep has converged, once the terminator says so; asked at most every
+        ``CONVERGENCE_CHECK_S`` (it fits a Gaussian process on the completed trials)."""
+        now = time.monotonic()
+        if (
+            self.converged is None
+            and self.check_convergence is not None
+            and now - self._last_convergence_check >= CONVERGENCE_CHECK_S
+        ):
+            self._last_convergence_check = now
+            try:
+                self.converged = self.check_convergence()
+            except Exception:  # the database or the fit failing is no reason to stop the sweep
+                log.warning("cannot ask the terminator whether the sweep converged", exc_info=True)
+        return self.converged
 
     def report_waiting(self) -> None:
         """Record which trials wait for resources (and which stopped waiting), at most every
@@ -156,7 +177,7 @@ class DriverContext:
             return TrialState.pruned
         if (trial.last_result or {}).get(self.time_attr, 0) >= self.max_t:
             return TrialState.completed
-        if self.request == "cancel" or self.target_reached_by is not None:
+        if self.request == "cancel" or self.target_reached_by or self.converged:
             return TrialState.cancelled
         return TrialState.completed
 
@@ -249,7 +270,7 @@ class RecordingCallback(tune.Callback):
 
 class SweepStopper(tune.Stopper):
     """Stops the whole sweep on a control request found in the database (polled at most every
-    ``poll_s``), or once a trial reaches the target metric."""
+    ``poll_s``), once a trial reaches the target metric, or once the sweep has converged."""
 
     def __call__(self, trial_id: str, result: dict[str, Any]) -> bool:
         context = DriverContext.current()
@@ -271,4 +292,5 @@ class SweepStopper(tune.Stopper):
             context.poll_request() == "cancel"
             or context.target_reached_by is not None
             or context.code_error is not None
+            or context.poll_convergence() is not None
         )

@@ -37,6 +37,7 @@ from service.engine.retention import prune_experiment
 from service.engine.tuner import build_tuner, runtime_env, time_attr_of
 from service.settings import get_settings
 from service.storage import read_json, train_runs_uri
+from service.usecases.convergence import ConvergenceCheck
 from service.usecases.decisions import RungDecided, stored_decisions
 from service.usecases.extension import History, starting_history
 from service.usecases.job_outcomes import DriverOutcome, finish_sweep
@@ -170,6 +171,31 @@ def read_history(
         return starting_history(session, experiment_id, spec, extensions)
 
 
+def convergence_reader(
+    db: sessionmaker[Session], experiment_id: str, spec: ExperimentSpec
+) -> Callable[[], str | None] | None:
+    """For ``stop.converged``: asks the terminator about the stored completed trials; the
+    reason once it judges the sweep converged."""
+    if spec.stop.converged is None:
+        return None
+    convergence = ConvergenceCheck(spec, spec.stop.converged)
+
+    def read() -> str | None:
+        with db.begin() as session:
+            verdict = convergence.check(session, experiment_id)
+        if verdict is None:
+            return None
+        log.info(
+            "terminator after %d completed trials: regret bound %.4g, threshold %.4g",
+            verdict.trials,
+            verdict.regret_bound,
+            verdict.threshold,
+        )
+        return verdict.reason if verdict.converged else None
+
+    return read
+
+
 def run(experiment_id: str) -> int:
     settings = get_settings()
     os.environ.setdefault("TUNE_GLOBAL_CHECKPOINT_S", TUNE_SNAPSHOT_INTERVAL_S)
@@ -204,6 +230,7 @@ def run(experiment_id: str) -> int:
         read_decisions=lambda: with_db_retry(
             lambda: read_decisions(db, experiment_id), "reading early-stopping decisions"
         ),
+        check_convergence=convergence_reader(db, experiment_id, spec),
     ).bind()
     finished, unfinished = with_db_retry(
         lambda: trials_by_finality(db, experiment_id), "reading the trials"
@@ -255,6 +282,7 @@ def run(experiment_id: str) -> int:
         context.terminated,
         context.interrupted,
         context.target_reached_by,
+        context.converged,
     )
     final = with_db_retry(lambda: finish_sweep(db, experiment_id, outcome), "recording the outcome")
     log.info("experiment %s is %s", experiment_id, final.value)

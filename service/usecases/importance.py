@@ -11,13 +11,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-import optuna
-from optuna.distributions import (
-    BaseDistribution,
-    CategoricalDistribution,
-    FloatDistribution,
-    IntDistribution,
-)
+from optuna.distributions import BaseDistribution
 from optuna.importance import (
     FanovaImportanceEvaluator,
     PedAnovaImportanceEvaluator,
@@ -28,32 +22,15 @@ from sqlalchemy.orm import sessionmaker
 from sqlalchemy.orm.session import Session
 
 from raysweep.schemas import Importance, ImportanceEvaluator, ParameterImportance
-from raysweep.search_space import Choice, Grid, IntRange, LogUniform, Parameter, Uniform
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.models import ResultRow, TrialRow
 from service.usecases.extension import fits
+from service.usecases.studies import completed_study, distributions_of
 from service.usecases.views import CACHE, metric_value, version
-
-optuna.logging.set_verbosity(optuna.logging.WARNING)  # no line per in-memory study
 
 MIN_TRIALS = 5
 FANOVA_MAX_TRIALS = 200
-
-
-def distribution(parameter: Parameter) -> BaseDistribution | None:
-    """The Optuna distribution Ray's ``OptunaSearch`` samples the parameter from; None for a
-    constant."""
-    match parameter:
-        case Uniform(low=low, high=high):
-            return FloatDistribution(low, high)
-        case LogUniform(low=low, high=high):
-            return FloatDistribution(low, high, log=True)
-        case IntRange(low=low, high=high, step=step, log=log):
-            return IntDistribution(low, high, log=log, step=step)
-        case Choice(values=values) | Grid(values=values):
-            return CategoricalDistribution(values)
-    return None
 
 
 @dataclass(frozen=True)
@@ -91,9 +68,7 @@ def read_inputs(session: Session, experiment_id: str) -> Inputs:
     experiment = repo.get_experiment_row(session, experiment_id)
     spec = ExperimentSpec.model_validate(experiment.spec)
     space = spec.search_space if isinstance(spec.search_space, dict) else {}
-    distributions = {
-        name: found for name, p in space.items() if (found := distribution(p)) is not None
-    }
+    distributions = distributions_of(space)
     iteration = common_iteration(session, experiment_id)
     value = metric_value(experiment)
     rows = session.execute(
@@ -142,13 +117,7 @@ def evaluate(inputs: Inputs, evaluator: ImportanceEvaluator) -> Importance:
                 f"{inputs.metric} at one iteration; {len(points)} so far"
             }
         )
-    study = optuna.create_study(direction="maximize" if inputs.mode == "max" else "minimize")
-    study.add_trials(
-        [
-            optuna.trial.create_trial(params=params, distributions=inputs.distributions, value=v)
-            for params, v in points
-        ]
-    )
+    study = completed_study(inputs.mode, inputs.distributions, points)
     chosen = (
         PedAnovaImportanceEvaluator()
         if evaluator is ImportanceEvaluator.ped_anova

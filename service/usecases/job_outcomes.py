@@ -20,12 +20,14 @@ from service.usecases.models import challenge_champion, register_version
 @dataclass(frozen=True)
 class DriverOutcome:
     """How a sweep's driver ended: its error (None when Tune returned), whether its job was
-    stopped (SIGTERM) or Tune interrupted for a pause, and which trial reached ``stop.target``."""
+    stopped (SIGTERM) or Tune interrupted for a pause, which trial reached ``stop.target``, and
+    why the terminator judged the sweep converged (``stop.converged``)."""
 
     error: str | None = None
     terminated: bool = False
     interrupted: bool = False
     target_reached_by: str | None = None
+    converged: str | None = None
 
 
 def finish_sweep(
@@ -58,6 +60,9 @@ def finish_sweep(
             target = ExperimentState.completed
             by = outcome.target_reached_by
             message = "sweep completed" + (f" (target reached by trial {by})" if by else "")
+            if outcome.converged and not by:
+                message = f"sweep completed: {outcome.converged}"
+                repo.add_event(session, experiment_id, "converged", outcome.converged)
         end_sweep(session, row, target)
         row.error = outcome.error
         repo.add_event(
