@@ -143,7 +143,8 @@ class StopConfig(StrictModel):
         "bound (a Gaussian process's bound on how much better than the best completed trial "
         "the space could still do) falls below threshold_ratio (1%) of its median over the "
         "trials after the first min_trials/2. Asked at most every 10 s; trials still running "
-        "are cancelled and an event says why the sweep ended. Not with a grid.",
+        "are cancelled and an event says why the sweep ended. Not with a grid; an extension "
+        "of the sweep drops it.",
     )
 
 

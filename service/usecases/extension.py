@@ -192,6 +192,9 @@ def extended_spec(spec: ExperimentSpec, request: ExtendRequest) -> ExperimentSpe
         data["early_stopping"]["max_t"] = request.max_t
     if request.time_budget_s is not None:
         data["stop"]["time_budget_s"] = request.time_budget_s
+    # an extension asks for more trials: the terminator would judge the trials it judged
+    # before and end the extension at once
+    data["stop"]["converged"] = None
     try:
         return ExperimentSpec.model_validate(data)
     except ValidationError as error:
@@ -233,7 +236,7 @@ def extend_experiment(
                 ("time_budget_s", spec.stop.time_budget_s, extended.stop.time_budget_s),
             )
             if before != after
-        ]
+        ] + (["stop.converged dropped"] if spec.stop.converged else [])
         continuing = {name for name, _, _ in history.continuing}
         for trial in session.scalars(
             select(TrialRow).where(

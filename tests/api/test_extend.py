@@ -176,3 +176,20 @@ def test_a_cancelled_sweeps_interrupted_trials_continue_when_it_is_extended(
             )
         )
     assert pending == interrupted == {name for name, _, _ in history.continuing}
+
+
+def test_an_extension_drops_the_convergence_stop_that_ended_the_sweep(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    sweep = seed_sweep(db, trials=6, max_t=4, running=0, state=ExperimentState.completed)
+    with db.begin() as session:
+        row = session.get_one(ExperimentRow, sweep)
+        row.spec = {**row.spec, "stop": {"converged": {"min_trials": 5}}}
+    answer = extend(server, sweep, num_samples=12)
+    assert answer.status_code == 200, answer.text
+    # the terminator would judge the same trials again and end the extension at once
+    assert answer.json()["spec"]["stop"]["converged"] is None
+    with server.client() as client:
+        events = client.get(f"/api/v1/experiments/{sweep}/events").json()["items"]
+    extended = next(e for e in events if e["kind"] == "extended")
+    assert "num_samples 8 -> 12, stop.converged dropped" in extended["message"]
