@@ -220,10 +220,15 @@ def parameter_kinds(space: dict[str, Parameter]) -> dict[str, str]:
     return kinds
 
 
+def has_searcher(spec: ExperimentSpec, space: dict[str, Parameter]) -> bool:
+    """Whether an Optuna searcher runs the sweep: not for a grid or a fixed config."""
+    return spec.search.algorithm != "grid" and bool(parameter_kinds(space))
+
+
 def _converged_problems(spec: ExperimentSpec, space: dict[str, Parameter]) -> list[Problem]:
     if spec.stop.converged is None:
         return []
-    if spec.search.algorithm == "grid" or not parameter_kinds(space):
+    if not has_searcher(spec, space):
         return [
             Problem(
                 path="stop.converged",
@@ -247,7 +252,7 @@ def _warm_start_problems(
     """Each sweep to warm-start from exists, is judged by the same metric and mode, and samples
     the same parameters with values of the same kinds."""
     ours = parameter_kinds(space)
-    if spec.search.warm_start_from and (spec.search.algorithm == "grid" or not ours):
+    if spec.search.warm_start_from and not has_searcher(spec, space):
         return [
             Problem(
                 path="search.warm_start_from",

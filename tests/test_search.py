@@ -27,7 +27,7 @@ from service.engine.callback import CONVERGENCE_CHECK_S, DriverContext, SweepSto
 from service.engine.search import SweepSearcher, param_space, search_algorithm
 from service.errors import InvalidInput
 from service.specs import check_spec
-from service.usecases.convergence import ConvergenceCheck
+from service.usecases.convergence import ConvergenceCheck, Verdict
 from service.usecases.experiments import add_experiment, stored_spec
 from service.usecases.extension import starting_history
 from service.usecases.importance import experiment_importance
@@ -320,13 +320,17 @@ def test_the_convergence_check_is_optunas_terminator_on_the_completed_trials(
     with db.begin() as session:
         experiment_id = add_experiment(session, spec, "seeded", "tester").id
     check = ConvergenceCheck(spec, spec.stop.converged)  # type: ignore[arg-type]
+
+    def judged(check: ConvergenceCheck) -> Verdict | None:
+        with db.begin() as session:
+            points = check.completed(session, experiment_id)
+        return check.judge(points)
+
     add_completed(db, experiment_id, configs[:7])
-    with db.begin() as session:
-        assert check.check(session, experiment_id) is None  # below min_trials
+    assert judged(check) is None  # below min_trials
     add_completed(db, experiment_id, configs[7:])
-    with db.begin() as session:
-        verdict = check.check(session, experiment_id)
-        assert check.check(session, experiment_id) is None  # nothing new completed since
+    verdict = judged(check)
+    assert judged(check) is None  # nothing new completed since
     # the same verdict Optuna's own Terminator gives on a study of those trials
     study = completed_study(
         "max", distributions_of(spec.search_space), [(c, objective(c)) for c in configs]
@@ -343,9 +347,8 @@ def test_the_convergence_check_is_optunas_terminator_on_the_completed_trials(
     # the threshold ratio decides how soon: far above every bound, far below
     for ratio, converged in ((1e6, True), (1e-9, False)):
         ratio_check = ConvergenceCheck(spec, Converged(min_trials=8, threshold_ratio=ratio))
-        with db.begin() as session:
-            judged = ratio_check.check(session, experiment_id)
-        assert judged is not None and judged.converged is converged
+        ratio_verdict = judged(ratio_check)
+        assert ratio_verdict is not None and ratio_verdict.converged is converged
 
 
 def test_converged_stops_the_sweep_through_the_stopper_and_cancels_what_runs() -> None:

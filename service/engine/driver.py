@@ -182,7 +182,8 @@ def convergence_reader(
 
     def read() -> str | None:
         with db.begin() as session:
-            verdict = convergence.check(session, experiment_id)
+            points = convergence.completed(session, experiment_id)
+        verdict = convergence.judge(points)
         if verdict is None:
             return None
         log.info(

@@ -7,7 +7,6 @@ judges the same ones."""
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,8 +21,7 @@ from sqlalchemy.orm import Session
 from raysweep.schemas import TrialState
 from raysweep.spec import Converged, ExperimentSpec
 from service.db.models import TrialRow
-from service.usecases.extension import fits
-from service.usecases.studies import completed_study, distributions_of
+from service.usecases.studies import completed_study, distributions_of, finite, params_in
 
 
 @dataclass(frozen=True)
@@ -64,9 +62,9 @@ class ConvergenceCheck:
             )
         self.judged = 0  # completed trials at the last verdict
 
-    def check(self, session: Session, experiment_id: str) -> Verdict | None:
-        """The terminator's verdict on the completed trials (in the order they were created,
-        as the searcher saw them); None below ``min_trials`` or when none completed since."""
+    def completed(self, session: Session, experiment_id: str) -> list[tuple[dict, float]]:
+        """The completed trials' params and values, in the order they were created (as the
+        searcher saw them)."""
         rows = session.execute(
             select(TrialRow.config, TrialRow.last_metric)
             .where(
@@ -75,13 +73,15 @@ class ConvergenceCheck:
             )
             .order_by(TrialRow.id)
         ).all()
-        points = [
-            ({name: config[name] for name in self.distributions}, value)
+        return [
+            (params, value)
             for config, value in rows
-            if value is not None
-            and math.isfinite(value)
-            and all(n in config and fits(self.space[n], config[n]) for n in self.distributions)
+            if (params := params_in(self.space, config)) is not None and finite(value) is not None
         ]
+
+    def judge(self, points: list[tuple[dict, float]]) -> Verdict | None:
+        """The terminator's verdict on ``completed``'s points (a Gaussian process fit: outside
+        any transaction); None below ``min_trials`` or when none completed since the last."""
         if len(points) < self.min_trials or len(points) == self.judged:
             return None
         self.judged = len(points)

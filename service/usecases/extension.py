@@ -9,7 +9,6 @@ own name, before the new configurations.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,21 +18,14 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.errors import Problem
 from raysweep.schemas import ExperimentRead, ExperimentState, ExtendRequest, TrialState
-from raysweep.search_space import (
-    Choice,
-    Constant,
-    Grid,
-    IntRange,
-    LogUniform,
-    Parameter,
-    Uniform,
-)
+from raysweep.search_space import Constant, Grid
 from raysweep.spec import ExperimentSpec, problems_from_error
 from service.db import repositories as repo
 from service.db.models import TrialRow
 from service.errors import Conflict, InvalidInput
 from service.states import move_experiment, move_trial
 from service.usecases.experiments import to_read
+from service.usecases.studies import finite, params_in
 
 EXTENDABLE = (ExperimentState.completed, ExperimentState.cancelled, ExperimentState.paused)
 # trials a paused sweep left open: the extension continues them
@@ -66,30 +58,10 @@ def sampled_names(spec: ExperimentSpec) -> list[str]:
     return [name for name, p in space.items() if not isinstance(p, Constant)]
 
 
-def finite(value: float | None) -> float | None:
-    """A stored metric as Optuna may be told it: a NaN or infinite value as none (a failure)."""
-    return value if value is not None and math.isfinite(value) else None
-
-
-def fits(parameter: Parameter, value: Any) -> bool:
-    """Whether ``value`` is one the parameter can take (Optuna refuses a trial outside its
-    distributions)."""
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    match parameter:
-        case Uniform(low=low, high=high) | LogUniform(low=low, high=high):
-            return number and low <= value <= high
-        case IntRange(low=low, high=high, step=step):
-            return isinstance(value, int) and low <= value <= high and (value - low) % step == 0
-        case Choice(values=values) | Grid(values=values):
-            return value in values
-    return False
-
-
 def warm_start_points(session: Session, spec: ExperimentSpec) -> list[Evaluated]:
     """The finished trials of the sweeps ``search.warm_start_from`` names whose configurations
     lie in this sweep's space (the spec check made sure the parameters match)."""
     space = spec.search_space if isinstance(spec.search_space, dict) else {}
-    names = sampled_names(spec)
     points = []
     for source_id in dict.fromkeys(spec.search.warm_start_from):
         for config, state, value in session.execute(
@@ -100,10 +72,8 @@ def warm_start_points(session: Session, spec: ExperimentSpec) -> list[Evaluated]
             )
             .order_by(TrialRow.id)
         ):
-            if all(name in config and fits(space[name], config[name]) for name in names):
-                points.append(
-                    Evaluated({name: config[name] for name in names}, finite(value), state)
-                )
+            if (params := params_in(space, config)) is not None:
+                points.append(Evaluated(params, finite(value), state))
     return points
 
 

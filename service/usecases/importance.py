@@ -25,8 +25,7 @@ from raysweep.schemas import Importance, ImportanceEvaluator, ParameterImportanc
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.models import ResultRow, TrialRow
-from service.usecases.extension import fits
-from service.usecases.studies import completed_study, distributions_of
+from service.usecases.studies import completed_study, distributions_of, finite, params_in
 from service.usecases.views import CACHE, metric_value, version
 
 MIN_TRIALS = 5
@@ -78,11 +77,9 @@ def read_inputs(session: Session, experiment_id: str) -> Inputs:
         .order_by(repo.metric_order(value, experiment.mode), TrialRow.id)
     ).all()
     points = [
-        ({name: config[name] for name in distributions}, found)
+        (params, found)
         for config, found in rows
-        if found is not None
-        and math.isfinite(found)
-        and all(name in config and fits(space[name], config[name]) for name in distributions)
+        if (params := params_in(space, config)) is not None and finite(found) is not None
     ]
     return Inputs(experiment.metric, experiment.mode, distributions, iteration, points)
 

@@ -4,6 +4,7 @@ and one completed Optuna trial per stored configuration and value."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import optuna
@@ -14,7 +15,7 @@ from optuna.distributions import (
     IntDistribution,
 )
 
-from raysweep.search_space import Choice, Grid, IntRange, LogUniform, Parameter, Uniform
+from raysweep.search_space import Choice, Constant, Grid, IntRange, LogUniform, Parameter, Uniform
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)  # no line per in-memory study
 
@@ -31,6 +32,34 @@ def distribution(parameter: Parameter) -> BaseDistribution | None:
             return IntDistribution(low, high, log=log, step=step)
         case Choice(values=values) | Grid(values=values):
             return CategoricalDistribution(values)
+    return None
+
+
+def finite(value: float | None) -> float | None:
+    """A stored metric as Optuna may be told it: a NaN or infinite value as none (a failure)."""
+    return value if value is not None and math.isfinite(value) else None
+
+
+def fits(parameter: Parameter, value: Any) -> bool:
+    """Whether ``value`` is one the parameter can take (Optuna refuses a trial outside its
+    distributions)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    match parameter:
+        case Uniform(low=low, high=high) | LogUniform(low=low, high=high):
+            return number and low <= value <= high
+        case IntRange(low=low, high=high, step=step):
+            return isinstance(value, int) and low <= value <= high and (value - low) % step == 0
+        case Choice(values=values) | Grid(values=values):
+            return value in values
+    return False
+
+
+def params_in(space: dict[str, Parameter], config: dict[str, Any]) -> dict[str, Any] | None:
+    """A stored config's sampled parameters, or None when one is missing or outside ``space``
+    (another sweep's, or a config from before the space changed)."""
+    sampled = [name for name, p in space.items() if not isinstance(p, Constant)]
+    if all(name in config and fits(space[name], config[name]) for name in sampled):
+        return {name: config[name] for name in sampled}
     return None
 
 
