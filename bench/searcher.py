@@ -63,7 +63,7 @@ def spec_for(space: dict[str, Any], algorithm: str, seed: int, samples: int) -> 
 def searcher_for(spec: ExperimentSpec) -> OptunaSearch:
     searcher = search_algorithm(spec)
     assert isinstance(searcher, OptunaSearch)
-    searcher.set_search_properties(spec.metric, spec.mode, param_space(spec))
+    searcher.set_search_properties(spec.primary.metric, spec.primary.mode, param_space(spec))
     return searcher
 
 

@@ -17,10 +17,12 @@ from rich.live import Live
 from rich.table import Table
 
 from raysweep.cli_commands import (
+    bound,
     cancel_final_run,
     code_command,
     final_runs,
     models_command,
+    pareto,
     promote,
     schedules_command,
 )
@@ -82,6 +84,7 @@ def run(args: argparse.Namespace) -> Any:
         ),
         "events": lambda: events(client, args, as_json),
         "importance": lambda: importance(client, args, as_json),
+        "pareto": lambda: pareto(client, args, as_json),
         "promote": lambda: promote(client, args, as_json),
         "final-runs": lambda: final_runs(client, args, as_json),
         "cancel-final-run": lambda: cancel_final_run(client, args, as_json),
@@ -258,6 +261,14 @@ def parser() -> argparse.ArgumentParser:
         default="ped_anova",
         help="Optuna's PED-ANOVA (default) or fANOVA.",
     )
+    pareto_cmd = add(
+        "pareto",
+        "The Pareto front of a sweep's objectives: the completed feasible trials no other "
+        "dominates, by the first objective.",
+    )
+    pareto_cmd.add_argument(
+        "--limit", type=int, default=1000, help="Trials fetched at most (the front first)."
+    )
     promote_cmd = add(
         "promote",
         "Train an ended sweep's top completed trials again, with more workers and optionally "
@@ -281,6 +292,20 @@ def parser() -> argparse.ArgumentParser:
         "--precision",
         choices=["fp32", "bf16", "fp16"],
         help="Mixed precision of a bundled trainer's final run (default: the trial's).",
+    )
+    promote_cmd.add_argument(
+        "--trial-ids", type=int, nargs="+", help="Promote these trials instead of the top-k."
+    )
+    promote_cmd.add_argument(
+        "--pick",
+        metavar="OBJECTIVE",
+        help="Promote the Pareto front's trials within --max/--min, best first by OBJECTIVE.",
+    )
+    promote_cmd.add_argument(
+        "--max", type=bound, action="append", metavar="METRIC=VALUE", help="With --pick."
+    )
+    promote_cmd.add_argument(
+        "--min", type=bound, action="append", metavar="METRIC=VALUE", help="With --pick."
     )
     add("final-runs", "An experiment's final runs and the model versions they made.")
     cancel_final_cmd = add(

@@ -24,6 +24,8 @@ def promote(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
             ("cpus_per_worker", args.cpus_per_worker),
             ("gpus_per_worker", args.gpus_per_worker),
             ("precision", args.precision),
+            ("trial_ids", args.trial_ids),
+            ("pick", pick_of(args)),
         )
         if value is not None
     }
@@ -31,6 +33,50 @@ def promote(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     if as_json:
         return runs
     console.print(final_runs_table(runs))
+    return None
+
+
+def bound(text: str) -> tuple[str, float]:
+    """``METRIC=VALUE`` from the command line."""
+    metric, _, value = text.partition("=")
+    try:
+        return metric, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not METRIC=NUMBER") from None
+
+
+def pick_of(args: argparse.Namespace) -> dict[str, Any] | None:
+    if args.pick is None:
+        if args.max or args.min:
+            raise UsageError("--max and --min bound a --pick; give --pick OBJECTIVE too")
+        return None
+    return {"objective": args.pick, "max": dict(args.max or []), "min": dict(args.min or [])}
+
+
+def pareto(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
+    found = client.experiment(args.id).pareto(args.limit)
+    if as_json:
+        return found
+    if found.message:
+        console.print(found.message)
+        return None
+    names = [o.metric for o in found.objectives]
+    console.print(
+        f"Pareto front of {', '.join(f'{o.metric} ({o.mode})' for o in found.objectives)}: "
+        f"{len(found.front)} of {found.completed_trials} completed trial(s)"
+    )
+    table = Table()
+    for column in ("trial", *names, "feasible", "config"):
+        table.add_column(column)
+    for trial in found.trials:
+        if trial.on_front:
+            table.add_row(
+                str(trial.trial_id),
+                *(f"{trial.values[n]:.6g}" for n in names),
+                "" if trial.feasible is None else str(trial.feasible).lower(),
+                ", ".join(f"{k}={v}" for k, v in trial.config.items()),
+            )
+    console.print(table)
     return None
 
 

@@ -16,6 +16,7 @@ from raysweep.schemas import (
     ExperimentRead,
     ExperimentState,
     Importance,
+    Pareto,
     TrialRead,
 )
 
@@ -158,11 +159,20 @@ class Experiment:
                 "iteration": t.iteration,
                 "last_metric": t.last_metric,
                 "best_metric": t.best_metric,
+                "feasible": t.feasible,
                 "restarts": t.restarts,
             }
             for t in self.trials()
         ]
-        columns = ["trial_id", "state", "iteration", "last_metric", "best_metric", "restarts"]
+        columns = [
+            "trial_id",
+            "state",
+            "iteration",
+            "last_metric",
+            "best_metric",
+            "feasible",
+            "restarts",
+        ]
         return pandas.DataFrame(rows, columns=None if rows else columns)
 
     def results_frame(self) -> pandas.DataFrame:
@@ -215,17 +225,49 @@ class Experiment:
             )
         )
 
+    def pareto(self, limit: int = 1000) -> Pareto:
+        """The completed trials that no other dominates on the spec's objectives (infeasible
+        ones never), by the first objective, then a spread of the rest, ``limit`` in all."""
+        path = f"/experiments/{self.data.id}/pareto"
+        return Pareto.model_validate(self._api.request("GET", path, params={"limit": limit}))
+
+    def pareto_frame(self, limit: int = 1000) -> pandas.DataFrame:
+        """One row per completed trial (the front first): trial_id, on_front, feasible, a
+        column per objective and per hyperparameter. Needs pandas.
+
+        Example::
+
+            frame = experiment.pareto_frame()
+            frame[frame.on_front].plot.scatter("model_params", "val_accuracy")
+        """
+        pandas = require_pandas()
+        front = self.pareto(limit)
+        columns = ["trial_id", "on_front", "feasible", *(o.metric for o in front.objectives)]
+        rows = [
+            {
+                "trial_id": t.trial_id,
+                "on_front": t.on_front,
+                "feasible": t.feasible,
+                **t.values,
+                **{k: v for k, v in t.config.items() if k not in columns},
+            }
+            for t in front.trials
+        ]
+        return pandas.DataFrame(rows, columns=None if rows else columns)
+
     # --- control -------------------------------------------------------------------------------
 
     def promote(self, **overrides: Any) -> list[FinalRunRead]:
-        """Queue final runs for the top completed trials of this ended sweep (``Conflict`` while
-        it goes on or when none completed); ``overrides``: top_k, num_workers, epochs,
-        lr_scaling, warm_start, model_name, cluster, and the final run's own use_gpu,
-        cpus_per_worker, gpus_per_worker and precision.
+        """Queue final runs for the top completed feasible trials of this ended sweep (with
+        objectives: the Pareto front's; ``Conflict`` while it goes on or when none completed);
+        ``overrides``: top_k, num_workers, epochs, lr_scaling, warm_start, model_name, cluster,
+        the final run's own use_gpu, cpus_per_worker, gpus_per_worker and precision, and which
+        trials: ``trial_ids`` or ``pick``.
 
         Example::
 
             runs = experiment.promote(top_k=2, num_workers=8, gpus_per_worker=1, precision="bf16")
+            experiment.promote(pick={"objective": "val_accuracy", "max": {"model_params": 1e5}})
         """
         page = self._api.request("POST", f"/experiments/{self.data.id}/promote", body=overrides)
         return [FinalRunRead.model_validate(item) for item in page["items"]]

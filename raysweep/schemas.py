@@ -138,13 +138,25 @@ class TrialSummary(ReadModel):
     iteration: int
     last_metric: float | None
     best_metric: float | None
+    objective_values: dict[str, float | None] | None = Field(
+        default=None,
+        description="The latest result's value of each objective and constrained metric.",
+    )
+    feasible: bool | None = Field(
+        default=None,
+        description="Whether the latest result keeps the spec's constraints; null without "
+        "constraints. An infeasible trial is never the best and never promoted.",
+    )
 
 
 class ExperimentRead(ReadModel):
     id: str
     name: str
     trainer: str
-    metric: str
+    metric: str = Field(
+        description="The metric best_metric and best_trial judge by: the spec's, or with "
+        "`objectives` the one early_stopping.objective names (see GET .../pareto for the front)."
+    )
     mode: str
     state: ExperimentState
     spec: dict[str, Any]
@@ -164,7 +176,17 @@ class ExperimentRead(ReadModel):
     trial_counts: dict[str, int] = Field(
         default_factory=dict, description="Number of trials in each state."
     )
-    best_trial: TrialSummary | None = None
+    best_trial: TrialSummary | None = Field(
+        default=None,
+        description="The feasible trial with the best `metric` (with objectives: the scalar "
+        "objective ASHA uses).",
+    )
+    pareto_front: list[int] | None = Field(
+        default=None,
+        description="With objectives, in GET /experiments/{id}: the best trials, the Pareto "
+        "front's ids by the first objective (at most 100; GET .../pareto has their values). "
+        "Null for one metric, and in lists.",
+    )
 
 
 class TrialRead(TrialSummary):
@@ -312,6 +334,34 @@ class Importance(BaseModel):
     importances: list[ParameterImportance]
     message: str | None = Field(
         default=None, description="Why there is no ranking yet (too few trials), else null."
+    )
+
+
+class ObjectiveRead(BaseModel):
+    metric: str
+    mode: str
+
+
+class ParetoTrial(BaseModel):
+    trial_id: int
+    config: dict[str, Any]
+    values: dict[str, float] = Field(description="Its latest value of each objective.")
+    feasible: bool | None = Field(description="Null when the sweep has no constraints.")
+    on_front: bool = Field(description="Feasible and dominated by no other trial.")
+
+
+class Pareto(BaseModel):
+    """The completed trials against the objectives, the Pareto front first (ordered by the
+    first objective), then a spread of the rest."""
+
+    objectives: list[ObjectiveRead]
+    front: list[int] = Field(description="The front's trial ids, by the first objective.")
+    trials: list[ParetoTrial]
+    completed_trials: int = Field(
+        description="Completed trials with every objective's value: those the front is of."
+    )
+    message: str | None = Field(
+        default=None, description="Why the front is empty (no completed trial yet), else null."
     )
 
 

@@ -14,6 +14,7 @@ in the same problem list.
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -72,6 +73,13 @@ class SearchConfig(StrictModel):
 
 
 class EarlyStopping(StrictModel):
+    objective: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=128,
+        description="With `objectives`: the one ASHA judges trials by (and stop.target, "
+        "best_metric, importance and retention read); default the first. Without: the metric.",
+    )
     scheduler: Literal["asha", "asha_promotion", "none"] = Field(
         default="asha",
         description="`asha` stops a trial below its rung's cutoff; `asha_promotion` pauses "
@@ -132,6 +140,39 @@ class Converged(StrictModel):
     )
 
 
+class Objective(StrictModel):
+    """One metric a sweep optimises, in its direction."""
+
+    metric: str = Field(min_length=1, max_length=128)
+    mode: Literal["min", "max"]
+
+
+class Constraint(StrictModel):
+    """A bound a trial's final result must keep to be feasible; infeasible trials are marked,
+    never best and never promoted, and the samplers that can (tpe, gp) learn to avoid them."""
+
+    metric: str = Field(min_length=1, max_length=128)
+    max: StrictFloat | StrictInt | None = None
+    min: StrictFloat | StrictInt | None = None
+
+    @model_validator(mode="after")
+    def _a_bound(self) -> Constraint:
+        if self.max is None and self.min is None:
+            raise ValueError("give max, min or both")
+        if self.max is not None and self.min is not None and self.min > self.max:
+            raise ValueError("min must be <= max")
+        return self
+
+    def violation(self, value: float | None) -> float:
+        """How far ``value`` is outside the bounds (Optuna's convention: > 0 is infeasible);
+        a missing or non-finite value violates it."""
+        if value is None or not math.isfinite(value):
+            return math.inf
+        over = value - self.max if self.max is not None else -math.inf
+        under = self.min - value if self.min is not None else -math.inf
+        return float(max(over, under))
+
+
 class StopConfig(StrictModel):
     time_budget_s: StrictFloat | None = Field(default=None, gt=0, le=10**8)
     target: StrictFloat | None = Field(
@@ -148,8 +189,35 @@ class StopConfig(StrictModel):
     )
 
 
+class Pick(StrictModel):
+    """Which trials of the Pareto front to promote: those within the bounds, best first by
+    one objective."""
+
+    objective: str = Field(min_length=1, max_length=128, description="The objective to rank by.")
+    max: dict[Annotated[str, Field(min_length=1, max_length=128)], StrictFloat | StrictInt] = Field(
+        default_factory=dict, max_length=8, description="Upper bounds on objectives."
+    )
+    min: dict[Annotated[str, Field(min_length=1, max_length=128)], StrictFloat | StrictInt] = Field(
+        default_factory=dict, max_length=8, description="Lower bounds on objectives."
+    )
+
+
 class PromotionOverrides(FinalRunResources):
-    """What ``POST /experiments/{id}/promote`` may change from the spec's ``promotion``."""
+    """What ``POST /experiments/{id}/promote`` may change from the spec's ``promotion``, and
+    which trials it promotes (default: the top_k completed feasible trials by the metric; with
+    ``objectives``, the Pareto front's by the first objective)."""
+
+    trial_ids: list[StrictInt] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="Promote these trials (completed and feasible, of this sweep) instead.",
+    )
+    pick: Pick | None = Field(
+        default=None,
+        description="Promote the top_k trials of the Pareto front that keep `max`/`min`, best "
+        "first by `objective`; e.g. {objective: val_loss, max: {latency_ms: 20}}.",
+    )
 
     top_k: StrictInt | None = Field(default=None, ge=1, le=100)
     num_workers: StrictInt | None = Field(default=None, ge=1, le=4096)
@@ -193,7 +261,7 @@ class Promotion(FinalRunResources):
     )
 
     def with_overrides(self, overrides: PromotionOverrides) -> Promotion:
-        update = overrides.model_dump(exclude_none=True)
+        update = overrides.model_dump(exclude_none=True, exclude={"trial_ids", "pick"})
         # the override's GPU wish wins over the spec's: GPUs asked for mean use_gpu, and
         # use_gpu: false drops the spec's GPUs
         if update.get("gpus_per_worker", 0) > 0:
@@ -201,6 +269,31 @@ class Promotion(FinalRunResources):
         if update.get("use_gpu") is False:
             update["gpus_per_worker"] = None
         return self.model_copy(update=update)
+
+
+def objective_problems(
+    metric: object, mode: object, objectives: list[str] | None, chosen: object
+) -> list[Problem]:
+    """Exactly one way to say what is optimised (``metric`` and ``mode``, or ``objectives``,
+    each a distinct metric), and ``early_stopping.objective`` one of them."""
+    if objectives is not None and (metric is not None or mode is not None):
+        message = "give either metric and mode or objectives, not both"
+        return [Problem(path="objectives", message=message)]
+    if objectives is None and (metric is None or mode is None):
+        message = "is required, or give objectives instead of metric and mode"
+        return [
+            Problem(path=path, message=message)
+            for path, value in (("metric", metric), ("mode", mode))
+            if value is None
+        ]
+    problems = []
+    names = objectives if objectives is not None else [str(metric)]
+    if len(set(names)) != len(names):
+        problems.append(Problem(path="objectives", message="must name distinct metrics"))
+    if chosen is not None and chosen not in names:
+        message = f"{chosen!r} is not one of the objectives ({', '.join(names)})"
+        problems.append(Problem(path="early_stopping.objective", message=message))
+    return problems
 
 
 def training_source_problem(has_trainer: bool, has_code: bool) -> str | None:
@@ -256,8 +349,19 @@ class ExperimentSpec(StrictModel):
     trainer: str | None = Field(default=None, pattern=NAME_PATTERN)
     code: CodeRef | None = None
     search_space: SearchSpaceRef
-    metric: str = Field(min_length=1, max_length=128)
-    mode: Literal["min", "max"]
+    metric: str | None = Field(
+        default=None, min_length=1, max_length=128, description="The metric optimised."
+    )
+    mode: Literal["min", "max"] | None = None
+    objectives: list[Objective] | None = Field(
+        default=None,
+        min_length=2,
+        max_length=4,
+        description="Multi-objective search instead of metric/mode: Optuna's sampler looks for "
+        "the Pareto front (GET /experiments/{id}/pareto); ASHA and best_metric use the "
+        "objective early_stopping.objective names (default the first).",
+    )
+    constraints: list[Constraint] = Field(default_factory=list, max_length=8)
     description: str = Field(default="", max_length=10_000)
     search: SearchConfig = Field(default_factory=SearchConfig)
     early_stopping: EarlyStopping = Field(default_factory=EarlyStopping)
@@ -277,6 +381,33 @@ class ExperimentSpec(StrictModel):
         if message:
             raise ValueError(message)
         return self
+
+    @model_validator(mode="after")
+    def _one_form_of_objective(self) -> ExperimentSpec:
+        names = None if self.objectives is None else [o.metric for o in self.objectives]
+        problems = objective_problems(self.metric, self.mode, names, self.early_stopping.objective)
+        if problems:
+            raise ValueError(f"{problems[0].path}: {problems[0].message}")
+        return self
+
+    @property
+    def all_objectives(self) -> list[Objective]:
+        """Every objective: ``objectives``, or the one ``metric``/``mode`` names."""
+        if self.objectives:
+            return list(self.objectives)
+        return [Objective(metric=str(self.metric), mode=self.mode or "max")]
+
+    @property
+    def primary(self) -> Objective:
+        """The scalar objective: the one ASHA, stop.target, best_metric, importance and
+        checkpoint retention use."""
+        chosen = self.early_stopping.objective
+        objectives = self.all_objectives
+        return next((o for o in objectives if o.metric == chosen), objectives[0])
+
+    @property
+    def multi_objective(self) -> bool:
+        return bool(self.objectives)
 
     @property
     def trainer_label(self) -> str:
@@ -335,15 +466,29 @@ def parse_spec(data: Any) -> ExperimentSpec:
     except ValidationError as error:
         problems = problems_from_error(error)
         if isinstance(data, dict):
-            source = training_source_problem(
-                data.get("trainer") is not None, data.get("code") is not None
-            )
-            # the model's own check runs only when every field passed: name it either way, at
-            # the field a user fixes
-            problems = [p for p in problems if p.message != source]
-            if source:
-                problems.append(Problem(path="trainer", message=source))
+            # the model's own checks run only when every field passed: name their problems
+            # either way, each at the field a user fixes
+            problems = [p for p in problems if p.path != ""] + _cross_field_problems(data)
         raise SpecError(problems) from None
+
+
+def _cross_field_problems(data: dict[str, Any]) -> list[Problem]:
+    problems = []
+    if source := training_source_problem(
+        data.get("trainer") is not None, data.get("code") is not None
+    ):
+        problems.append(Problem(path="trainer", message=source))
+    objectives = data.get("objectives")
+    names = (
+        None
+        if objectives is None
+        else [str(o.get("metric")) for o in objectives if isinstance(o, dict)]
+        if isinstance(objectives, list)
+        else []
+    )
+    early = data.get("early_stopping")
+    chosen = early.get("objective") if isinstance(early, dict) else None
+    return problems + objective_problems(data.get("metric"), data.get("mode"), names, chosen)
 
 
 def parse_search_space(data: Any, prefix: str = "") -> dict[str, Parameter]:

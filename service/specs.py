@@ -45,19 +45,30 @@ def load_search_space_file(name: str, directory: Path) -> dict[str, Parameter]:
     return parse_search_space(data, prefix=f"search_space({name}).")
 
 
+def _metrics_read(spec_data: dict[str, Any]) -> list[tuple[str, str]]:
+    """(path, metric) for every metric the spec judges trials by: ``metric``, each objective's
+    and each constraint's."""
+    named = [("metric", spec_data.get("metric"))]
+    for field in ("objectives", "constraints"):
+        items = spec_data.get(field)
+        for index, item in enumerate(items if isinstance(items, list) else []):
+            if isinstance(item, dict):
+                named.append((f"{field}.{index}.metric", item.get("metric")))
+    return [(path, metric) for path, metric in named if isinstance(metric, str)]
+
+
 def _trainer_problems(spec_data: dict[str, Any], trainer: TrainerInfo) -> list[Problem]:
-    problems = []
-    metric = spec_data.get("metric")
-    if isinstance(metric, str) and not trainer.reports(metric):
-        problems.append(
-            Problem(
-                path="metric",
-                message=(
-                    f"trainer {trainer.name} does not report {metric!r}; it reports: "
-                    f"{', '.join(sorted(trainer.metrics))}"
-                ),
-            )
+    problems = [
+        Problem(
+            path=path,
+            message=(
+                f"trainer {trainer.name} does not report {metric!r}; it reports: "
+                f"{', '.join(sorted(trainer.metrics))}"
+            ),
         )
+        for path, metric in _metrics_read(spec_data)
+        if not trainer.reports(metric)
+    ]
     early = spec_data.get("early_stopping")
     time_attr = early.get("time_attr") if isinstance(early, dict) else None
     if isinstance(time_attr, str) and not trainer.reports(time_attr):
@@ -92,11 +103,11 @@ def _code_problems(spec_data: dict[str, Any], lookup: PackageLookup) -> list[Pro
             for message in module_problems(code.entrypoint, python_files)
         ]
     declared = ", ".join(sorted(code.metrics))
-    metric = spec_data.get("metric")
-    if isinstance(metric, str) and metric not in code.metrics:
-        problems.append(
-            Problem(path="metric", message=f"code.metrics does not list {metric!r}: {declared}")
-        )
+    problems += [
+        Problem(path=path, message=f"code.metrics does not list {metric!r}: {declared}")
+        for path, metric in _metrics_read(spec_data)
+        if metric not in code.metrics
+    ]
     early = spec_data.get("early_stopping")
     time_attr = early.get("time_attr") if isinstance(early, dict) else None
     if isinstance(time_attr, str) and time_attr not in code.metrics:
@@ -246,6 +257,34 @@ def _converged_problems(spec: ExperimentSpec, space: dict[str, Parameter]) -> li
     return []
 
 
+def objectives_text(spec: ExperimentSpec) -> str:
+    return ", ".join(f"{o.metric} ({o.mode})" for o in spec.all_objectives)
+
+
+def _objectives_problems(spec: ExperimentSpec) -> list[Problem]:
+    """What a multi-objective sweep cannot have (yet)."""
+    if not spec.multi_objective:
+        return []
+    refused = [
+        ("search.algorithm", spec.search.algorithm == "cmaes", "cmaes optimises one objective"),
+        (
+            "stop.converged",
+            spec.stop.converged is not None,
+            "Optuna's terminator judges one objective",
+        ),
+        (
+            "search.warm_start_from",
+            bool(spec.search.warm_start_from),
+            "warm starts tell the searcher one value per trial",
+        ),
+    ]
+    return [
+        Problem(path=path, message=f"not with objectives: {why}; use metric and mode")
+        for path, applies, why in refused
+        if applies
+    ]
+
+
 def _warm_start_problems(
     spec: ExperimentSpec, space: dict[str, Parameter], experiments: ExperimentLookup
 ) -> list[Problem]:
@@ -266,12 +305,12 @@ def _warm_start_problems(
         if source is None:
             problems.append(Problem(path=path, message=f"no experiment {source_id!r}"))
             continue
-        if (source.metric, source.mode) != (spec.metric, spec.mode):
+        if source.all_objectives != spec.all_objectives:
             problems.append(
                 Problem(
                     path=path,
-                    message=f"experiment {source_id} optimises {source.metric} ({source.mode}); "
-                    f"this sweep {spec.metric} ({spec.mode})",
+                    message=f"experiment {source_id} optimises {objectives_text(source)}; "
+                    f"this sweep {objectives_text(spec)}",
                 )
             )
         theirs = (
@@ -337,6 +376,7 @@ def check_spec(
         problems += _space_problems(spec, space)
         problems += _warm_start_problems(spec, space, experiments)
         problems += _converged_problems(spec, space)
+        problems += _objectives_problems(spec)
 
     cluster = spec.promotion.cluster if spec is not None else None
     if cluster is not None and final_clusters is not None and cluster not in final_clusters:

@@ -13,8 +13,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schedules import ScheduleCreate
-from raysweep.spec import PromotionOverrides
+from raysweep.schemas import ExperimentState, TrialState
+from raysweep.spec import ExperimentSpec, PromotionOverrides
+from service.db import repositories as repo
 from service.db.models import FinalRunRow, ScheduleFiringRow, TrialRow
+from service.engine.recorder import Recorder
 from service.settings import REPO_ROOT
 from service.specs import check_spec
 from service.usecases.experiments import add_experiment
@@ -22,6 +25,7 @@ from service.usecases.firings import due_schedule_ids, fire_schedule
 from service.usecases.job_outcomes import FinalRunOutcome, finish_final_run, start_final_run
 from service.usecases.models import set_alias
 from service.usecases.promotion import promote_experiment
+from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
 from service.usecases.retrain import advance_retrains
 from service.usecases.schedules import create_schedule
 from tests.conftest import minimal_spec
@@ -30,6 +34,28 @@ T0 = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
 GRACE = timedelta(seconds=60)
 CLUSTERS = ["local", "big"]
 SPACES = REPO_ROOT / "search_spaces"
+
+
+# a digits_mlp space with every kind of parameter
+SPACE: dict[str, Any] = {
+    "lr": {"type": "loguniform", "low": 1e-4, "high": 0.3},
+    "dropout": {"type": "uniform", "low": 0.0, "high": 0.5},
+    "depth": {"type": "int", "low": 1, "high": 3},
+    "optimizer": {"type": "choice", "values": ["sgd", "adam"]},
+}
+OBJECTIVES = [
+    {"metric": "val_accuracy", "mode": "max"},
+    {"metric": "model_params", "mode": "min"},
+]
+CONSTRAINTS = [{"metric": "val_loss", "max": 1.0}]
+
+
+def multi_spec(**changes: Any) -> dict[str, Any]:
+    """A digits spec with two objectives (accuracy against size) and a val_loss bound."""
+    data = minimal_spec(search_space=SPACE, objectives=OBJECTIVES, constraints=CONSTRAINTS)
+    del data["metric"], data["mode"]
+    data.update(changes)
+    return data
 
 
 def minute(n: int) -> datetime:
@@ -150,3 +176,53 @@ def submit_spec(client: httpx.Client, spec: dict[str, Any]) -> str:
 def submit(client: httpx.Client, **changes: Any) -> str:
     """POST the minimal spec with ``changes``; the new experiment's id."""
     return submit_spec(client, minimal_spec(**changes))
+
+
+def record_multi_objective_sweep(
+    db: sessionmaker[Session],
+    trials: list[tuple[dict[str, float], TrialState]],
+    objectives: list[dict[str, str]] = OBJECTIVES,
+) -> tuple[ExperimentSpec, str, list[int]]:
+    """A completed multi-objective sweep recorded by the driver's recorder (each trial reports
+    two epochs, the metrics given at the second); returns its spec, id and trial ids."""
+    # two epochs are the budget: an extension continues none of the completed trials
+    data = multi_spec(
+        objectives=objectives,
+        early_stopping={"max_t": 2},
+        promotion={"top_k": 2, "num_workers": 2},
+    )
+    spec = check_spec(data, SPACES)
+    with db.begin() as session:
+        experiment_id = add_experiment(session, spec, "seeded", "tester").id
+    recorder = Recorder.for_sweep(db, experiment_id, spec).start()
+    config = {"lr": 0.01, "dropout": 0.1, "depth": 2, "optimizer": "adam"}
+    for index, (metrics, state) in enumerate(trials):
+        recorder.submit(TrialStarted(f"t{index}", {**config, "dropout": index / 100}))
+        recorder.submit(ResultReported(f"t{index}", 1, {**metrics, "val_accuracy": 0.1}))
+        recorder.submit(ResultReported(f"t{index}", 2, metrics))
+        if state is not TrialState.running:
+            recorder.submit(TrialEnded(f"t{index}", state))
+    assert recorder.close(30)
+    with db.begin() as session:
+        ids = list(
+            session.scalars(
+                select(TrialRow.id)
+                .where(TrialRow.experiment_id == experiment_id)
+                .order_by(TrialRow.tune_trial_id)
+            )
+        )
+        row = repo.get_experiment_row(session, experiment_id)
+        row.state = ExperimentState.completed
+    return spec, experiment_id, ids
+
+
+MULTI_OBJECTIVE_TRIALS = [
+    ({"val_accuracy": 0.90, "model_params": 1000, "val_loss": 0.3}, TrialState.completed),
+    ({"val_accuracy": 0.95, "model_params": 5000, "val_loss": 0.2}, TrialState.completed),
+    ({"val_accuracy": 0.85, "model_params": 3000, "val_loss": 0.4}, TrialState.completed),
+    # would dominate every other, but breaks the constraint
+    ({"val_accuracy": 0.99, "model_params": 900, "val_loss": 2.0}, TrialState.completed),
+    ({"val_accuracy": 0.97, "model_params": 20000, "val_loss": 0.1}, TrialState.completed),
+    ({"val_accuracy": 0.50, "model_params": 10, "val_loss": 0.5}, TrialState.running),
+    ({"val_accuracy": 0.10, "model_params": 10}, TrialState.pruned),  # no val_loss: infeasible
+]

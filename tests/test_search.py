@@ -34,14 +34,9 @@ from service.usecases.importance import experiment_importance
 from service.usecases.job_outcomes import DriverOutcome, finish_sweep
 from service.usecases.studies import completed_study, distributions_of
 from tests.conftest import minimal_spec
+from tests.factories import SPACE
 from tests.test_spec import SPACES
 
-SPACE: dict[str, Any] = {
-    "lr": {"type": "loguniform", "low": 1e-4, "high": 0.3},
-    "dropout": {"type": "uniform", "low": 0.0, "high": 0.5},
-    "depth": {"type": "int", "low": 1, "high": 3},
-    "optimizer": {"type": "choice", "values": ["sgd", "adam"]},
-}
 SAMPLERS = {
     "tpe": TPESampler,
     "random": RandomSampler,

@@ -145,7 +145,11 @@ def prepare(task: Task, settings: TrainSettings, runtime: Runtime) -> torch.nn.M
 
 
 def epoch_metrics(
-    stats: practices.EpochStats, validation: dict[str, float], epoch: int, lr: float
+    stats: practices.EpochStats,
+    validation: dict[str, float],
+    epoch: int,
+    lr: float,
+    model_params: int,
 ) -> dict[str, float]:
     _, world_size = world()
     # one all-reduce for every per-rank figure of the epoch
@@ -164,6 +168,8 @@ def epoch_metrics(
         "samples_per_second": total,
         "samples_per_second_per_worker": total / world_size,
         "lr": lr,
+        # the model's size: what a sweep constrains or trades off against its accuracy
+        "model_params": float(model_params),
     }
     if world_size > 1:
         metrics["allreduce_share"] = wait_sum / max(seconds_sum, 1e-9)
@@ -205,6 +211,7 @@ def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
     timer = performance.AllReduceTimer()
     timed = timer.attach(model)
     unsaved: list[dict[str, float]] = []  # a resumed run starts at a checkpoint: nothing unsaved
+    model_params = sum(p.numel() for p in task.model.parameters())
     for epoch in range(start_epoch, settings.epochs + 1):
         stats = practices.train_epoch(
             model,
@@ -219,7 +226,9 @@ def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
         )
         validation = practices.evaluate(model, task, task.splits["val"], device)
         report(
-            epoch_metrics(stats, validation, epoch, float(scheduler.get_last_lr()[0])),
+            epoch_metrics(
+                stats, validation, epoch, float(scheduler.get_last_lr()[0]), model_params
+            ),
             epoch=epoch,
             settings=settings,
             state={

@@ -33,6 +33,7 @@ KIT_METRICS: dict[str, Mode] = {
     "samples_per_second_per_worker": "max",
     "allreduce_share": "min",
     "lr": "max",
+    "model_params": "min",
 }
 # the kit's config keys (trainers.practices.KIT_DEFAULTS); a search space may tune any of them
 KIT_HYPERPARAMETERS = frozenset(

@@ -100,6 +100,10 @@ class TrialRow(Base):
     iteration: Mapped[int] = mapped_column(Integer, default=0)
     last_metric: Mapped[float | None] = mapped_column(Float)
     best_metric: Mapped[float | None] = mapped_column(Float)
+    # the latest result's value of each objective and constrained metric (None: not reported
+    # or not finite), and whether it keeps the constraints (None: the sweep has none)
+    objective_values: Mapped[dict[str, float | None] | None] = mapped_column(JSON)
+    feasible: Mapped[bool | None] = mapped_column(Boolean)
     checkpoint_uri: Mapped[str | None] = mapped_column(Text)
     restarts: Mapped[int] = mapped_column(Integer, default=0)
     error: Mapped[str | None] = mapped_column(Text)

@@ -147,10 +147,14 @@ def results_query(trial_id: int, first: int | None, last: int | None) -> Select[
 
 
 def best_trial(session: Session, experiment_id: str, mode: str) -> TrialRow | None:
-    """The trial with the best metric so far (any state), the earliest on a tie."""
+    """The feasible trial with the best metric so far (any state), the earliest on a tie."""
     return session.scalars(
         select(TrialRow)
-        .where(TrialRow.experiment_id == experiment_id, TrialRow.best_metric.is_not(None))
+        .where(
+            TrialRow.experiment_id == experiment_id,
+            TrialRow.best_metric.is_not(None),
+            TrialRow.feasible.is_not(False),  # an infeasible trial is never the best
+        )
         .order_by(metric_order(TrialRow.best_metric, mode), TrialRow.id)
         .limit(1)
     ).one_or_none()

@@ -209,22 +209,16 @@ def run(experiment_id: str) -> int:
         log.warning("experiment %s is %s; nothing to drive", experiment_id, state.value)
         return 0
     spec = ExperimentSpec.model_validate(spec_data)
-    recorder = Recorder(
-        db,
-        experiment_id,
-        spec.metric,
-        spec.mode,
-        storage_root=settings.storage_root,
-        checkpoints_to_keep=spec.fault_tolerance.checkpoints_to_keep,
-        time_attr=time_attr_of(spec),
+    recorder = Recorder.for_sweep(
+        db, experiment_id, spec, settings.storage_root, time_attr_of(spec)
     ).start()
     context = DriverContext(
         recorder=recorder,
         read_request=lambda: read_request(db, experiment_id),
         time_attr=time_attr_of(spec),
         max_t=spec.early_stopping.max_t,
-        metric=spec.metric,
-        mode=spec.mode,
+        metric=spec.primary.metric,
+        mode=spec.primary.mode,
         target=spec.stop.target,
         pause_wait_s=settings.cancel_grace_s * 0.75,
         read_waiting=lambda: ray.get(gate().waiting.remote(experiment_id), timeout=5),
@@ -240,7 +234,7 @@ def run(experiment_id: str) -> int:
     runs = train_runs_uri(settings.storage_root, experiment_id)
     keep = spec.fault_tolerance.checkpoints_to_keep
     try:  # catching up on an earlier driver's pruning is not worth failing the sweep for
-        prune_experiment(db, experiment_id, runs, keep, spec.mode)
+        prune_experiment(db, experiment_id, runs, keep, spec.primary.mode)
     except Exception:
         log.warning("could not prune finished trials' checkpoints", exc_info=True)
     if unfinished:

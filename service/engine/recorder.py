@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.spec import Constraint, ExperimentSpec
 from service.engine.retention import prune_trial
 from service.storage import train_runs_uri
 from service.usecases.recording import Op, ResultStore, TrialEnded
+from service.usecases.studies import tracked_metrics
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,9 @@ class Recorder:
     storage_root: str = ""
     checkpoints_to_keep: int | None = None
     time_attr: str = "epoch"  # the progress measure, named in early-stopping decisions' lines
+    # metrics whose latest values each trial keeps (objectives, constrained), and the bounds
+    tracked: tuple[str, ...] = ()
+    constraints: tuple[Constraint, ...] = ()
     flush_interval_s: float = 0.2
     max_buffered: int = 1_000_000
     batch_size: int = 5_000
@@ -54,7 +59,36 @@ class Recorder:
 
     def __post_init__(self) -> None:
         self._store = ResultStore(
-            self.experiment_id, self.metric, self.mode, self.storage_root, self.time_attr
+            self.experiment_id,
+            self.metric,
+            self.mode,
+            self.storage_root,
+            self.time_attr,
+            self.tracked,
+            self.constraints,
+        )
+
+    @classmethod
+    def for_sweep(
+        cls,
+        db: sessionmaker[Session],
+        experiment_id: str,
+        spec: ExperimentSpec,
+        storage_root: str = "",
+        time_attr: str = "epoch",
+    ) -> Recorder:
+        """The recorder a sweep's driver runs: its scalar objective, the metrics every trial
+        keeps the latest values of, its constraints and checkpoint retention."""
+        return cls(
+            db,
+            experiment_id,
+            spec.primary.metric,
+            spec.primary.mode,
+            storage_root=storage_root,
+            checkpoints_to_keep=spec.fault_tolerance.checkpoints_to_keep,
+            time_attr=time_attr,
+            tracked=tuple(tracked_metrics(spec)),
+            constraints=tuple(spec.constraints),
         )
 
     def start(self) -> Recorder:

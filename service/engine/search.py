@@ -15,6 +15,8 @@ from optuna.samplers import (
     RandomSampler,
     TPESampler,
 )
+from optuna.trial import TrialState as OptunaTrialState
+from optuna.trial import create_trial
 from ray import tune
 from ray.tune.schedulers import FIFOScheduler, TrialScheduler
 from ray.tune.search import BasicVariantGenerator, SearchAlgorithm, Searcher
@@ -30,11 +32,12 @@ from raysweep.search_space import (
     Parameter,
     Uniform,
 )
-from raysweep.spec import ExperimentSpec
+from raysweep.spec import Constraint, ExperimentSpec
 from service.engine.asha import PromotionASHA, RecordingASHA
 from service.engine.callback import DriverContext
 from service.engine.trial import RUN_KEY
-from service.usecases.extension import History
+from service.usecases.extension import Evaluated, History
+from service.usecases.studies import metric_in
 
 
 def tune_domain(parameter: Parameter) -> Any:
@@ -64,13 +67,71 @@ def param_space(spec: ExperimentSpec) -> dict[str, Any]:
     return {name: tune_domain(p) for name, p in spec.search_space.items()}
 
 
+# what a constraint violation that cannot be measured (the metric missing or not finite) is told
+# as: Optuna refuses NaN, and an infinity would swamp the GP's constraint model
+UNMEASURED_VIOLATION = 1e9
+
+
+class ObjectiveSearch(OptunaSearch):
+    """Optuna as the sweep's objectives and constraints ask: one metric or several (a list
+    Tune's scalar ``metric`` must not replace: Tune passes the scalar ASHA uses), and each
+    constraint's violation set on the Optuna trial before it is told, for the samplers that
+    model feasibility (TPE, GP)."""
+
+    def __init__(self, constraints: list[Constraint], **options: Any) -> None:
+        super().__init__(**options)
+        self.constraints = constraints
+
+    def set_search_properties(
+        self, metric: str | None, mode: str | None, config: dict[str, Any], **spec: Any
+    ) -> bool:
+        if isinstance(self._metric, list):
+            metric, mode = None, None
+        return bool(super().set_search_properties(metric, mode, config, **spec))
+
+    def add_evaluated_points(self, point: Evaluated) -> None:
+        """A stored trial told to a multi-objective study (``add_evaluated_point`` takes one
+        value): completed with every objective's value, pruned (Optuna keeps no intermediate
+        values of several objectives), or else failed."""
+        state = (
+            OptunaTrialState.PRUNED
+            if point.state is TrialState.pruned
+            else OptunaTrialState.COMPLETE
+            if point.values is not None and point.state is TrialState.completed
+            else OptunaTrialState.FAIL
+        )
+        if self._ot_study is None or not isinstance(self._space, dict):
+            raise RuntimeError("the search space is not set yet")
+        self._ot_study.add_trial(
+            create_trial(
+                state=state,
+                values=point.values if state is OptunaTrialState.COMPLETE else None,
+                params=point.params,
+                distributions=self._space,
+            )
+        )
+
+    def on_trial_complete(
+        self, trial_id: str, result: dict[str, Any] | None = None, error: bool = False
+    ) -> None:
+        ot_trial = self._ot_trials.get(trial_id)
+        if result and ot_trial is not None and trial_id not in self._completed_trials:
+            for constraint in self.constraints:
+                violation = constraint.violation(metric_in(result, constraint.metric))
+                ot_trial.set_constraint(
+                    constraint.metric,
+                    violation if math.isfinite(violation) else UNMEASURED_VIOLATION,
+                )
+        super().on_trial_complete(trial_id, result=result, error=error)
+
+
 class SweepSearcher(Searcher):
     """Optuna, with what a sweep adds: under promotion ASHA a new configuration only goes into
     a trial slot no promotion wants (Tune's ``ConcurrencyLimiter`` would count paused trials as
     running); in an extended sweep, the earlier trials known to Optuna from the start and the
     continuing ones suggested first (Optuna never hears of them: they are not its trials)."""
 
-    def __init__(self, searcher: OptunaSearch, limit_slots: bool, history: History) -> None:
+    def __init__(self, searcher: ObjectiveSearch, limit_slots: bool, history: History) -> None:
         super().__init__(metric=searcher.metric, mode=searcher.mode)
         self.searcher = searcher
         self.limit_slots = limit_slots
@@ -83,7 +144,11 @@ class SweepSearcher(Searcher):
     ) -> bool:
         if not self.searcher.set_search_properties(metric, mode, config, **spec):
             return False
+        multi = isinstance(self.searcher.metric, list)
         for point in self.history.evaluated:
+            if multi:
+                self.searcher.add_evaluated_points(point)
+                continue
             pruned = point.state is TrialState.pruned and point.value is not None
             self.searcher.add_evaluated_point(
                 point.params,
@@ -179,9 +244,13 @@ def search_algorithm(
             random_state=search.seed,
             max_concurrent=0 if promotion else search.max_concurrent_trials or 0,
         )
-    optuna = OptunaSearch(
+    objectives = spec.all_objectives if spec.multi_objective else None
+    optuna = ObjectiveSearch(
+        spec.constraints,
         sampler=sampler(search.algorithm, search.seed, search.num_samples),
         points_to_evaluate=points,
+        metric=[o.metric for o in objectives] if objectives else None,
+        mode=[o.mode for o in objectives] if objectives else None,
     )
     promotion = spec.early_stopping.scheduler == "asha_promotion"
     if not promotion and history is None:
@@ -197,8 +266,8 @@ def scheduler(spec: ExperimentSpec, time_attr: str, max_running: int) -> TrialSc
     if early.scheduler == "asha_promotion":
         return PromotionASHA(
             time_attr=time_attr,
-            metric=spec.metric,
-            mode=spec.mode,
+            metric=spec.primary.metric,
+            mode=spec.primary.mode,
             max_t=early.max_t,
             grace_period=early.grace_period,
             reduction_factor=early.reduction_factor,

@@ -132,8 +132,8 @@ def build_tuner(
         trainable,
         param_space=param_space(spec),
         tune_config=tune.TuneConfig(
-            metric=spec.metric,
-            mode=spec.mode,
+            metric=spec.primary.metric,
+            mode=spec.primary.mode,
             search_alg=search_algorithm(spec, history),
             scheduler=scheduler(spec, time_attr, trial_slots(spec) if promotion else 0),
             num_samples=num_samples,

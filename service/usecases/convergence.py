@@ -47,7 +47,7 @@ class ConvergenceCheck:
     when more trials have completed."""
 
     def __init__(self, spec: ExperimentSpec, converged: Converged):
-        self.metric_mode = spec.mode
+        self.metric_mode = spec.primary.mode
         self.space = spec.search_space if isinstance(spec.search_space, dict) else {}
         self.distributions = distributions_of(self.space)
         self.min_trials = converged.min_trials

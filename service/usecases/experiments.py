@@ -97,8 +97,8 @@ def add_experiment(
         id=new_experiment_id(),
         name=spec.name,
         trainer=spec.trainer_label,
-        metric=spec.metric,
-        mode=spec.mode,
+        metric=spec.primary.metric,
+        mode=spec.primary.mode,
         spec=spec.model_dump(mode="json"),
         state=ExperimentState.queued,
         created_by=created_by,
@@ -165,8 +165,15 @@ def list_experiments(
 
 
 def get_experiment(db: sessionmaker[Session], experiment_id: str) -> ExperimentRead:
+    # the front is a cached view of the trials (views import this module)
+    from service.usecases.pareto import FRONT_LIMIT, experiment_pareto
+
     with db.begin() as session:
-        return to_read(session, repo.get_experiment_row(session, experiment_id))
+        read = to_read(session, repo.get_experiment_row(session, experiment_id))
+    if read.spec.get("objectives"):
+        front = experiment_pareto(db, experiment_id, FRONT_LIMIT).front[:FRONT_LIMIT]
+        read = read.model_copy(update={"pareto_front": front})
+    return read
 
 
 def cancel_experiment(db: sessionmaker[Session], experiment_id: str) -> ExperimentRead:

@@ -39,6 +39,8 @@ class Evaluated:
     params: dict[str, Any]
     value: float | None
     state: TrialState
+    # a multi-objective sweep's: every objective's latest value, None when one is missing
+    values: list[float] | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,7 @@ def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) ->
             TrialRow.state,
             TrialRow.iteration,
             TrialRow.last_metric,
+            TrialRow.objective_values,
         )
         .where(TrialRow.experiment_id == experiment_id)
         .order_by(TrialRow.id)
@@ -113,7 +116,8 @@ def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) ->
     max_t = spec.early_stopping.max_t
     waiting = TrialState.pruned if spec.early_stopping.scheduler == "asha_promotion" else None
     history = History(new_samples=max(0, spec.search.num_samples - len(rows)))
-    for tune_id, config, state, iteration, value in rows:
+    objectives = spec.all_objectives if spec.multi_objective else []
+    for tune_id, config, state, iteration, value, stored in rows:
         # completed below the new max_t, or stopped by a cancel before it
         budget_left = state in (TrialState.completed, TrialState.cancelled) and iteration < max_t
         if state in OPEN or state is waiting or budget_left:
@@ -121,7 +125,10 @@ def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) ->
         elif state in (TrialState.completed, TrialState.pruned, TrialState.failed):
             params = {name: config[name] for name in names if name in config}
             if len(params) == len(names):
-                history.evaluated.append(Evaluated(params, finite(value), state))
+                values = [finite((stored or {}).get(o.metric)) for o in objectives]
+                told = [v for v in values if v is not None]
+                multi = told if objectives and len(told) == len(values) else None
+                history.evaluated.append(Evaluated(params, finite(value), state, multi))
     return history
 
 

@@ -20,7 +20,7 @@ from raysweep.schemas import (
     ResultRead,
     TrialState,
 )
-from raysweep.spec import ExperimentSpec, Promotion, PromotionOverrides
+from raysweep.spec import ExperimentSpec, Pick, Promotion, PromotionOverrides
 from service.db import repositories as repo
 from service.db.models import (
     CheckpointRow,
@@ -35,6 +35,7 @@ from service.promotion import final_config, final_epochs
 from service.resources import Request, worker_bundle
 from service.states import move_final_run
 from service.usecases.clusters import observed_capacity
+from service.usecases.pareto import front_trials
 
 
 def cluster_problem(name: str, final_clusters: list[str]) -> str:
@@ -44,7 +45,7 @@ def cluster_problem(name: str, final_clusters: list[str]) -> str:
 def top_completed_trials(
     session: Session, experiment_id: str, mode: str, top_k: int
 ) -> list[TrialRow]:
-    """Completed trials, best metric first; on a tie the one that used fewer epochs."""
+    """Completed feasible trials, best metric first; on a tie the one that used fewer epochs."""
     return list(
         session.scalars(
             select(TrialRow)
@@ -52,6 +53,7 @@ def top_completed_trials(
                 TrialRow.experiment_id == experiment_id,
                 TrialRow.state == TrialState.completed,
                 TrialRow.best_metric.is_not(None),
+                TrialRow.feasible.is_not(False),
             )
             .order_by(
                 repo.metric_order(TrialRow.best_metric, mode), TrialRow.iteration, TrialRow.id
@@ -59,6 +61,108 @@ def top_completed_trials(
             .limit(top_k)
         )
     )
+
+
+def chosen_trials(
+    session: Session,
+    row: ExperimentRow,
+    spec: ExperimentSpec,
+    overrides: PromotionOverrides,
+    top_k: int,
+) -> list[TrialRow]:
+    """The trials a promotion trains: ``trial_ids``; else the Pareto front's by ``pick``; else
+    the top_k completed feasible ones by the metric (with objectives: the front's by the first).
+    A trial that cannot be promoted, or a pick nothing on the front keeps, is ``InvalidInput``;
+    no completed trial at all is a ``Conflict``."""
+    if overrides.trial_ids is not None and overrides.pick is not None:
+        message = "give either trial_ids or pick, not both"
+        raise InvalidInput(
+            "the promotion cannot run as asked", [Problem(path="pick", message=message)]
+        )
+    if overrides.trial_ids is not None:
+        return named_trials(session, row.id, overrides.trial_ids)
+    if overrides.pick is None and not spec.multi_objective:
+        winners = top_completed_trials(session, row.id, row.mode, top_k)
+    else:
+        front = front_trials(session, row.id, spec)
+        winners = front[:top_k] if overrides.pick is None else picked(front, spec, overrides.pick)
+    if not winners:
+        raise Conflict(
+            f"experiment {row.id} has no completed trial with a {row.metric}"
+            + (" that keeps its constraints" if spec.constraints else "")
+            + ": nothing to promote"
+        )
+    return winners[:top_k]
+
+
+def named_trials(session: Session, experiment_id: str, trial_ids: list[int]) -> list[TrialRow]:
+    rows = {
+        t.id: t
+        for t in session.scalars(
+            select(TrialRow).where(
+                TrialRow.experiment_id == experiment_id, TrialRow.id.in_(trial_ids)
+            )
+        )
+    }
+    problems = []
+    for index, trial_id in enumerate(trial_ids):
+        trial = rows.get(trial_id)
+        why = (
+            f"no trial {trial_id} in experiment {experiment_id}"
+            if trial is None
+            else f"trial {trial_id} is {trial.state}; only a completed trial can be promoted"
+            if trial.state is not TrialState.completed
+            else f"trial {trial_id} is infeasible: its latest result breaks a constraint"
+            if trial.feasible is False
+            else None
+        )
+        if why:
+            problems.append(Problem(path=f"trial_ids.{index}", message=why))
+    if problems:
+        raise InvalidInput("the promotion cannot run as asked", problems)
+    return [rows[i] for i in dict.fromkeys(trial_ids)]
+
+
+def picked(front: list[TrialRow], spec: ExperimentSpec, pick: Pick) -> list[TrialRow]:
+    """The front's trials within the pick's bounds, best first by its objective."""
+    objectives = {o.metric: o for o in spec.all_objectives}
+    problems = [
+        Problem(
+            path=path,
+            message=f"{name!r} is not an objective of this sweep ({', '.join(objectives)})",
+        )
+        for path, name in [("pick.objective", pick.objective)]
+        + [(f"pick.max.{k}", k) for k in pick.max]
+        + [(f"pick.min.{k}", k) for k in pick.min]
+        if name not in objectives
+    ]
+    if problems:
+        raise InvalidInput("the promotion cannot run as asked", problems)
+
+    def value(trial: TrialRow, metric: str) -> float:
+        return float((trial.objective_values or {}).get(metric) or 0.0)
+
+    kept = [
+        t
+        for t in front
+        if all(value(t, k) <= bound for k, bound in pick.max.items())
+        and all(value(t, k) >= bound for k, bound in pick.min.items())
+    ]
+    if front and not kept:
+        bounds = [f"{k} <= {b}" for k, b in pick.max.items()]
+        bounds += [f"{k} >= {b}" for k, b in pick.min.items()]
+        raise InvalidInput(
+            "the promotion cannot run as asked",
+            [
+                Problem(
+                    path="pick",
+                    message=f"none of the {len(front)} trial(s) on the Pareto front keeps "
+                    + " and ".join(bounds),
+                )
+            ],
+        )
+    sign = 1.0 if objectives[pick.objective].mode == "min" else -1.0
+    return sorted(kept, key=lambda t: (sign * value(t, pick.objective), t.id))
 
 
 def promotion_problems(
@@ -133,7 +237,9 @@ def new_final_run(
 ) -> FinalRunRow:
     """A queued final run of ``trial``: its config scaled for the promotion's workers, on the
     promotion's resources, warm-started (if asked) from the trial's best checkpoint."""
-    warm_start = best_checkpoint_uri(session, trial, spec.mode) if promotion.warm_start else None
+    warm_start = (
+        best_checkpoint_uri(session, trial, spec.primary.mode) if promotion.warm_start else None
+    )
     return queued_final_run(
         trial.experiment_id,
         trial.id,
@@ -230,12 +336,7 @@ def promote_experiment(
             problems.append(Problem(path="num_workers", message=never))
         if problems:
             raise InvalidInput("the promotion cannot run as asked", problems)
-        winners = top_completed_trials(session, experiment_id, row.mode, promotion.top_k)
-        if not winners:
-            raise Conflict(
-                f"experiment {experiment_id} has no completed trial with a {row.metric}: "
-                "nothing to promote"
-            )
+        winners = chosen_trials(session, row, spec, overrides, promotion.top_k)
         promoted = set(
             session.scalars(
                 select(FinalRunRow.trial_id).where(

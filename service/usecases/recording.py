@@ -8,7 +8,6 @@ The engine's ``Recorder`` buffers the Tune callback's reports and hands batches 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,12 +16,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
+from raysweep.spec import Constraint
 from service.db import repositories as repo
 from service.db.base import utcnow
 from service.db.models import CheckpointRow, ResultRow, TrialRow
 from service.states import move_trial
 from service.storage import artifact_uri
 from service.usecases.decisions import RungDecided, store_decisions
+from service.usecases.studies import feasible, metric_in
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,8 @@ class ResultStore:
     mode: str
     storage_root: str = ""
     time_attr: str = "epoch"
+    tracked: tuple[str, ...] = ()  # metrics whose latest values a trial keeps
+    constraints: tuple[Constraint, ...] = ()
 
     def write(
         self, db: sessionmaker[Session], batch: list[Op], known: Mapping[str, int]
@@ -239,10 +242,7 @@ class ResultStore:
         )
 
     def _value(self, metrics: dict[str, Any]) -> float | None:
-        value = metrics.get(self.metric)
-        if isinstance(value, int | float) and math.isfinite(value):
-            return float(value)
-        return None
+        return metric_in(metrics, self.metric)
 
     def _update_progress(
         self,
@@ -275,6 +275,10 @@ class ResultStore:
             if op.iteration >= row.iteration:
                 row.iteration = op.iteration
                 row.last_metric = self._value(op.metrics)
+                if self.tracked:
+                    row.objective_values = {m: metric_in(op.metrics, m) for m in self.tracked}
+                if self.constraints:
+                    row.feasible = feasible(self.constraints, op.metrics)
                 if op.checkpoint_uri:
                     row.checkpoint_uri = artifact_uri(self.storage_root, op.checkpoint_uri)
             if trial_id in best and is_better(best[trial_id], row.best_metric, self.mode):

@@ -5,6 +5,7 @@ and one completed Optuna trial per stored configuration and value."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import optuna
@@ -16,6 +17,7 @@ from optuna.distributions import (
 )
 
 from raysweep.search_space import Choice, Constant, Grid, IntRange, LogUniform, Parameter, Uniform
+from raysweep.spec import Constraint, ExperimentSpec
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)  # no line per in-memory study
 
@@ -33,6 +35,25 @@ def distribution(parameter: Parameter) -> BaseDistribution | None:
         case Choice(values=values) | Grid(values=values):
             return CategoricalDistribution(values)
     return None
+
+
+def metric_in(metrics: Mapping[str, Any], name: str) -> float | None:
+    """A reported metric as a number: None when missing, not a number or not finite."""
+    value = metrics.get(name)
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def feasible(constraints: Iterable[Constraint], metrics: Mapping[str, Any]) -> bool:
+    """Whether a result keeps every constraint (a missing constrained metric does not)."""
+    return all(c.violation(metric_in(metrics, c.metric)) <= 0 for c in constraints)
+
+
+def tracked_metrics(spec: ExperimentSpec) -> list[str]:
+    """The metrics whose latest values a trial keeps: every objective's and constraint's."""
+    names = [o.metric for o in spec.all_objectives] + [c.metric for c in spec.constraints]
+    return list(dict.fromkeys(names))
 
 
 def finite(value: float | None) -> float | None:

@@ -19,7 +19,7 @@ from service.db.models import ExperimentRow
 from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from tests.conftest import ServerProcess, minimal_spec
-from tests.factories import production_model
+from tests.factories import MULTI_OBJECTIVE_TRIALS, production_model, record_multi_objective_sweep
 from tests.packages import code_spec
 
 
@@ -256,3 +256,35 @@ def test_schedules_from_the_cli_and_the_sdk(
         "weekly-sdk", "0 4 * * 1", retrain={"model": "digits", "epochs": 5}
     )
     assert sdk.kind == "retrain" and sdk.retrain is not None and sdk.retrain.epochs == 5
+
+
+def test_pareto_and_a_promotion_by_pick(cli: Cli, db: sessionmaker[Session]) -> None:
+    _, experiment_id, ids = record_multi_objective_sweep(db, MULTI_OBJECTIVE_TRIALS)
+    shown = cli("pareto", experiment_id)
+    assert shown.returncode == 0, shown.stderr
+    assert (
+        "Pareto front of val_accuracy (max), model_params (min): 3 of 5 completed trial(s)"
+        in shown.stdout
+    )
+    rows = [line.split("│")[1:4] for line in shown.stdout.splitlines() if line.startswith("│")]
+    assert [(int(t), float(a), float(p)) for t, a, p in rows] == [
+        (ids[4], 0.97, 20000.0),
+        (ids[1], 0.95, 5000.0),
+        (ids[0], 0.9, 1000.0),
+    ]
+    assert cli.json("pareto", experiment_id, "--limit", "3")["front"] == [ids[4], ids[1], ids[0]]
+    unbounded = cli("promote", experiment_id, "--max", "model_params=6000")
+    assert unbounded.returncode == 2 and "give --pick OBJECTIVE too" in unbounded.stderr
+    garbled = cli("promote", experiment_id, "--pick", "val_accuracy", "--max", "size=big")
+    assert garbled.returncode == 2 and "'size=big' is not METRIC=NUMBER" in garbled.stderr
+    runs = cli.json(
+        "promote",
+        experiment_id,
+        "--pick",
+        "val_accuracy",
+        "--max",
+        "model_params=6000",
+        "--top-k",
+        "1",
+    )
+    assert [r["trial_id"] for r in runs] == [ids[1]]

@@ -27,6 +27,7 @@ from raysweep.schemas import ExperimentState
 from service.db.models import ExperimentRow
 from service.demo import seed_sweep
 from tests.conftest import ServerProcess, minimal_spec
+from tests.factories import MULTI_OBJECTIVE_TRIALS, multi_spec, record_multi_objective_sweep
 
 
 @pytest.fixture(autouse=True)
@@ -184,3 +185,46 @@ def test_promote_final_runs_and_the_registry_through_the_sdk(
         client.model_version("demo", "prod")
     with pytest.raises(NotFound, match="no model named 'demo'"):
         load_model("demo", "latest", client=client)
+
+
+def test_a_multi_objective_sweep_through_rest_and_the_sdk(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    """The front (REST and SDK), the experiment's pareto_front, infeasible trials marked, and a
+    promotion by pick; a spec with both forms is a 422 naming it."""
+    _, experiment_id, ids = record_multi_objective_sweep(db, MULTI_OBJECTIVE_TRIALS)
+    client = Client(server.url, server.admin_token)
+    experiment = client.experiment(experiment_id)
+    assert experiment.data.pareto_front == [ids[4], ids[1], ids[0]]
+    assert experiment.data.best_trial is not None and experiment.data.best_trial.id == ids[4]
+    with server.client() as http:
+        # lists carry no front (it is read per experiment)
+        listed = http.get("/api/v1/experiments").json()["items"]
+        assert [e["pareto_front"] for e in listed] == [None]
+        direct = http.get(f"/api/v1/experiments/{experiment_id}/pareto", params={"limit": 4})
+        assert direct.status_code == 200 and direct.json()["front"] == [ids[4], ids[1], ids[0]]
+        assert len(direct.json()["trials"]) == 4
+        assert http.get("/api/v1/experiments/nope/pareto").status_code == 404
+        both = http.post(
+            "/api/v1/experiments", json={**multi_spec(), "metric": "val_loss", "mode": "min"}
+        )
+        assert both.status_code == 422
+        assert both.json()["error"]["details"] == [
+            {"path": "objectives", "message": "give either metric and mode or objectives, not both"}
+        ]
+    front = experiment.pareto()
+    assert front.front == [ids[4], ids[1], ids[0]] and front.completed_trials == 5
+    frame = experiment.pareto_frame()
+    assert list(frame.trial_id) == [ids[4], ids[1], ids[0], ids[2], ids[3]]
+    assert list(frame.on_front) == [True, True, True, False, False]
+    assert list(frame.feasible) == [True, True, True, True, False]
+    assert list(frame.model_params[:3]) == [20000.0, 5000.0, 1000.0]
+    assert {"lr", "dropout", "depth", "optimizer"} <= set(frame.columns)
+    trials = experiment.trials_frame()
+    assert sorted(trials[trials.feasible == False].trial_id) == [ids[3], ids[6]]  # noqa: E712
+    with pytest.raises(RaysweepError, match="none of the 3 trial"):
+        experiment.promote(pick={"objective": "val_accuracy", "min": {"model_params": 1e6}})
+    runs = experiment.promote(
+        top_k=1, pick={"objective": "val_accuracy", "max": {"model_params": 6000}}
+    )
+    assert [r.trial_id for r in runs] == [ids[1]]

@@ -1,6 +1,9 @@
 """Extending a completed sweep on real Ray: its completed trials continue from their checkpoints
 under their own names (their early epochs are not run again), the new configuration's searcher
-knows the stored trials, and the experiment keeps its id, trials and results."""
+knows the stored trials, and the experiment keeps its id, trials and results. The sweep is a
+multi-objective one with a constraint (accuracy against size, at most 2,000 parameters) searched
+by GP, so the same run proves those on Ray: every objective and the constraint's metric stored
+for each trial, infeasible trials marked and never on the front or best."""
 
 from __future__ import annotations
 
@@ -21,12 +24,16 @@ def extend_spec() -> dict[str, Any]:
     return {
         "name": "digits-extend",
         "trainer": "digits_mlp",
-        "metric": "val_accuracy",
-        "mode": "max",
+        "objectives": [
+            {"metric": "val_accuracy", "mode": "max"},
+            {"metric": "model_params", "mode": "min"},
+        ],
+        # hidden 32 is 2,410 parameters (infeasible), hidden 16 is 1,210
+        "constraints": [{"metric": "model_params", "max": 2000}],
         "search_space": {
             "lr": {"type": "loguniform", "low": 1e-4, "high": 0.1},
             "optimizer": {"type": "choice", "values": ["adam", "bogus"]},
-            "hidden": {"type": "constant", "value": 32},
+            "hidden": {"type": "choice", "values": [16, 32]},
             "depth": {"type": "constant", "value": 1},
             "batch_size": {"type": "constant", "value": 64},
         },
@@ -36,10 +43,11 @@ def extend_spec() -> dict[str, Any]:
             "num_samples": 2,
             "max_concurrent_trials": 2,
             "seed": 5,
-            # one trial completes, one fails (an optimizer the trainer refuses)
+            # one trial completes (infeasible), one fails (an optimizer the trainer refuses);
+            # seed 5's new configuration in the extension is hidden 16 with adam (feasible)
             "points_to_evaluate": [
-                {"lr": 0.01, "optimizer": "adam"},
-                {"lr": 0.02, "optimizer": "bogus"},
+                {"lr": 0.01, "optimizer": "adam", "hidden": 32},
+                {"lr": 0.02, "optimizer": "bogus", "hidden": 16},
             ],
         },
         "early_stopping": {"scheduler": "none", "max_t": 2},
@@ -56,6 +64,8 @@ def test_an_extended_sweep_continues_its_trials_and_adds_new_ones(
         experiment_id = submit_spec(client, extend_spec())
         first, old_trials = ended_sweep(client, experiment_id, 300)
         assert first["state"] == "completed", first["error"]
+        # the only completed trial breaks the constraint: no best trial, an empty front
+        assert first["best_trial"] is None and first["pareto_front"] == []
         first_job = first["driver_job_id"]
         old_results = {
             t["id"]: all_pages(client, f"/api/v1/trials/{t['id']}/results") for t in old_trials
@@ -66,6 +76,7 @@ def test_an_extended_sweep_continues_its_trials_and_adds_new_ones(
         )
         assert answer.status_code == 200, answer.text
         experiment, trials = ended_sweep(client, experiment_id, 300)
+        pareto = client.get(f"/api/v1/experiments/{experiment_id}/pareto").json()
         results = {t["id"]: all_pages(client, f"/api/v1/trials/{t['id']}/results") for t in trials}
         events = [e["kind"] for e in events_of(client, experiment_id)]
         logs = ray_cluster.jobs.get_job_logs(experiment["driver_job_id"])
@@ -87,6 +98,26 @@ def test_an_extended_sweep_continues_its_trials_and_adds_new_ones(
     new = next(t for t in trials if t["id"] not in old_results)
     assert new["config"] not in ({**t["config"]} for t in old_trials)
     assert new["state"] in ("completed", "failed") and new["iteration"] in (0, 4)
+    # every reported trial keeps its latest objective values; feasible follows its size
+    for trial in trials:
+        if not results[trial["id"]]:
+            assert trial["feasible"] is None and trial["objective_values"] is None
+            continue
+        latest = results[trial["id"]][-1]["metrics"]
+        assert trial["objective_values"] == {
+            "val_accuracy": latest["val_accuracy"],
+            "model_params": latest["model_params"],
+        }
+        assert latest["model_params"] in (1210, 2410)
+        assert trial["feasible"] is (latest["model_params"] <= 2000), trial
+    assert by_id[done["id"]]["feasible"] is False
+    front = [
+        t["id"] for t in trials if t["state"] == "completed" and t["feasible"]
+    ]  # one feasible configuration at most: it is the front
+    assert front == [new["id"]] and pareto["front"] == front == experiment["pareto_front"]
+    assert experiment["best_trial"]["id"] == new["id"]
+    on_front = {p["trial_id"]: p["on_front"] for p in pareto["trials"]}
+    assert on_front == {new["id"]: True, done["id"]: False}
     assert "extension 1: 1 trial(s) continue, 1 known to the searcher, 1 new" in logs
     # no Train run under another name: nothing was started again from scratch
     storage = Path(engine_server.home) / "storage" / experiment_id / "train"

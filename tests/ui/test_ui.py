@@ -31,10 +31,13 @@ from service.usecases.models import register_version
 from service.usecases.schedules import create_schedule
 from tests.conftest import ServerProcess, minimal_spec
 from tests.factories import (
+    MULTI_OBJECTIVE_TRIALS,
+    OBJECTIVES,
     complete_final_run,
     firing_rows,
     minute,
     production_model,
+    record_multi_objective_sweep,
     retrain_schedule,
     tick,
 )
@@ -434,3 +437,35 @@ def test_schedules_page_shows_due_times_firings_and_the_champion_challenger_reco
         assert row.enabled is False and row.next_run_at is None
     nightly_row.locator("button[data-action=resume]").click()
     expect(nightly_row.get_by_test_id("next-run")).to_be_visible()
+
+
+def test_the_pareto_front_is_drawn_for_two_objectives_and_listed_for_three(
+    page: Page, server: ServerProcess, db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    _, two, ids = record_multi_objective_sweep(db, MULTI_OBJECTIVE_TRIALS)
+    three_objectives = [*OBJECTIVES, {"metric": "val_loss", "mode": "min"}]
+    _, three, _ = record_multi_objective_sweep(db, MULTI_OBJECTIVE_TRIALS, three_objectives)
+    sign_in(page, server.admin_token)
+    page.goto(f"/#/experiments/{two}")
+    chart = page.get_by_test_id("pareto")
+    expect(chart).to_contain_text("3 of 5 completed trials on the front")
+    on_front = chart.locator("[data-front=true]")
+    expect(on_front).to_have_count(3)
+    assert sorted(int(p.get_attribute("data-trial") or 0) for p in on_front.all()) == sorted(
+        [ids[0], ids[1], ids[4]]
+    )
+    expect(chart.locator("[data-infeasible=true]")).to_have_attribute("data-trial", str(ids[3]))
+    expect(chart.locator("circle[data-front=false]")).to_have_count(1)  # the dominated one
+    # infeasible trials are marked in the trial table too (the pruned one lacks val_loss)
+    expect(page.locator("table .badge.infeasible")).to_have_count(2)
+    screenshot(page, tmp_path / "screenshots", "pareto")
+    chart.locator(f"[data-trial='{ids[1]}']").click()
+    expect(page).to_have_url(re.compile(f"#/trials/{ids[1]}$"))
+
+    page.goto(f"/#/experiments/{three}")
+    with server.client() as client:
+        front = client.get(f"/api/v1/experiments/{three}/pareto").json()["front"]
+    rows = page.locator("[data-testid=pareto-table] tr[data-trial]")
+    expect(rows).to_have_count(len(front))
+    assert [int(r.get_attribute("data-trial") or 0) for r in rows.all()] == front
+    expect(page.get_by_test_id("pareto-table")).to_contain_text("val_loss")

@@ -11,6 +11,7 @@ export interface Page<T> { items: T[]; total: number; limit: number; offset: num
 export interface TrialSummary {
   id: number; tune_trial_id: string; state: TrialState; config: Config;
   iteration: number; last_metric: number | null; best_metric: number | null;
+  objective_values: Record<string, number | null> | null; feasible: boolean | null;
 }
 
 export interface Trial extends TrialSummary {
@@ -26,7 +27,7 @@ export interface Experiment {
   error: string | null; driver_job_id: string | null; driver_restarts: number;
   created_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   best_metric: number | null; trial_counts: Partial<Record<TrialState, number>>;
-  best_trial: TrialSummary | null;
+  best_trial: TrialSummary | null; pareto_front: number[] | null;
 }
 
 export interface EventItem {
@@ -50,6 +51,14 @@ export interface ParameterImportance { name: string; importance: number }
 export interface Importance {
   evaluator: "ped_anova" | "fanova"; metric: string; mode: string; at_iteration: number | null; trials_used: number;
   importances: ParameterImportance[]; message: string | null;
+}
+
+export interface ObjectiveRead { metric: string; mode: "min" | "max" }
+export interface ParetoTrial {
+  trial_id: number; config: Config; values: Record<string, number>; feasible: boolean | null; on_front: boolean;
+}
+export interface Pareto {
+  objectives: ObjectiveRead[]; front: number[]; trials: ParetoTrial[]; completed_trials: number; message: string | null;
 }
 
 export interface ResultPoint { id: number; trial_id: number; iteration: number; value: number | null }

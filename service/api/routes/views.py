@@ -1,5 +1,5 @@
 """Aggregated, downsampled reads for live views (the web UI): curves, ASHA rungs, configs,
-hyperparameter importance, and the changes since a cursor."""
+hyperparameter importance, the Pareto front, and the changes since a cursor."""
 
 from __future__ import annotations
 
@@ -13,12 +13,14 @@ from raysweep.schemas import (
     ExperimentUpdates,
     Importance,
     ImportanceEvaluator,
+    Pareto,
     Rungs,
     TokenRead,
 )
 from service.api.deps import Db, Viewer, id_cursor
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import importance as importance_usecase
+from service.usecases import pareto as pareto_usecase
 from service.usecases import views as usecase
 
 router = APIRouter(prefix="/api/v1", tags=["views"], responses=ERROR_RESPONSES)
@@ -75,6 +77,22 @@ def importance(
     same budget). Below 5 such
     trials `importances` is empty and `message` says how many there are."""
     return importance_usecase.experiment_importance(db, experiment_id, evaluator)
+
+
+@router.get("/experiments/{experiment_id}/pareto", summary="The Pareto front of the objectives")
+def pareto(
+    experiment_id: str,
+    db: Db,
+    _: Viewer,
+    limit: Annotated[
+        int, Query(ge=1, le=5000, description="Trials at most: the front, then the rest.")
+    ] = 1000,
+) -> Pareto:
+    """The completed trials that no other dominates on the spec's `objectives` (each trial
+    judged by its latest value of every objective), infeasible trials never on it; then an
+    even spread of the other completed trials, for a scatter. `front` lists the front's trial
+    ids by the first objective. A sweep with one metric has its best trial(s) as the front."""
+    return pareto_usecase.experiment_pareto(db, experiment_id, limit)
 
 
 @router.get("/experiments/{experiment_id}/updates", summary="What changed since a cursor")

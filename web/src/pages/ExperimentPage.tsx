@@ -3,11 +3,12 @@ import { api } from "../api";
 import { CurvesChart } from "../charts/CurvesChart";
 import { ImportanceChart } from "../charts/ImportanceChart";
 import { ParallelChart } from "../charts/ParallelChart";
+import { ParetoChart } from "../charts/ParetoChart";
 import { RungView } from "../charts/RungView";
 import { Labels, Progress, StateBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
 import { formatAgo, formatConfig, formatValue, mergeResults } from "../shape";
-import type { ConfigTable, Curves, EventItem, Experiment, Importance, Me, Rungs, Updates } from "../types";
+import type { ConfigTable, Curves, EventItem, Experiment, Importance, Me, Pareto, Rungs, Updates } from "../types";
 import { FinalRuns } from "./FinalRuns";
 import { TrialTable } from "./TrialTable";
 
@@ -31,6 +32,8 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   const [rungs, setRungs] = useState<Rungs | null>(null);
   const [configs, setConfigs] = useState<ConfigTable | null>(null);
   const [importance, setImportance] = useState<Importance | null>(null);
+  const [pareto, setPareto] = useState<Pareto | null>(null);
+  const multiObjective = useRef(false);
   const [events, setEvents] = useState<EventItem[]>([]);
   const [tableVersion, setTableVersion] = useState(0);
   const [error, setError] = useState<string | null>(null);
@@ -47,12 +50,14 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   // caches these until a trial changes. The fresh curves hold every result up to their cursor.
   const loadSlow = async () => {
     lastSlowRefresh.current = Date.now();
-    const [newRungs, newConfigs, newImportance, newCurves] = await Promise.all([
+    const [newRungs, newConfigs, newImportance, newCurves, newPareto] = await Promise.all([
       api<Rungs>(`/experiments/${id}/rungs`),
       api<ConfigTable>(`/experiments/${id}/configs`),
       api<Importance>(`/experiments/${id}/importance`),
       api<Curves>(`/experiments/${id}/curves`),
+      multiObjective.current ? api<Pareto>(`/experiments/${id}/pareto`) : Promise.resolve(null),
     ]);
+    setPareto(newPareto);
     setRungs(newRungs);
     setConfigs(newConfigs);
     setImportance(newImportance);
@@ -106,7 +111,12 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
     cursor.current = null;
     lastEvent.current = 0;
     setEvents([]);
-    Promise.all([api<Experiment>(`/experiments/${id}`).then(setExperiment), loadSlow()])
+    api<Experiment>(`/experiments/${id}`)
+      .then((read) => {
+        multiObjective.current = Array.isArray(read.spec.objectives);
+        setExperiment(read);
+        return loadSlow();
+      })
       .then(refresh)
       .catch((caught) => setError(errorText(caught)));
   }, [id]);
@@ -187,6 +197,13 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       </div>
 
       <FinalRuns experiment={experiment} me={me} />
+
+      {pareto && (
+        <>
+          <h2>Pareto front</h2>
+          <ParetoChart pareto={pareto} width={Math.max(360, Math.min(width, 900) - 64)} />
+        </>
+      )}
 
       <h2>Learning curves</h2>
       {curves && (

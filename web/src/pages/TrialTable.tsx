@@ -86,7 +86,8 @@ export function TrialTable({ experiment, version, params }: Props) {
           {rows.map((t) => (
             <tr key={t.id} data-trial={t.id}>
               <td><a href={`#/trials/${t.id}`}>{t.id}</a></td>
-              <td><StateBadge state={t.state} /> <WaitingBadge reason={t.waiting_for} /></td>
+              <td><StateBadge state={t.state} /> <WaitingBadge reason={t.waiting_for} />
+                {t.feasible === false && <span class="badge infeasible" title="its latest result breaks a constraint: never best or promoted">infeasible</span>}</td>
               {columns.map((c) => <td key={c} class="num">{formatValue(t.config[c])}</td>)}
               <td class="num" data-col="iteration">{t.iteration}</td>
               <td class="num">{formatValue(t.last_metric)}</td>

@@ -1,0 +1,114 @@
+"""The Pareto front of a multi-objective sweep: its completed, feasible trials that no other
+dominates (as good in every objective and better in one), judged by each trial's latest value of
+every objective, the values its searcher was told. A single-objective sweep's front is its best
+trial (ties included), so every sweep answers the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import ObjectiveRead, Pareto, ParetoTrial, TrialState
+from raysweep.spec import ExperimentSpec, Objective
+from service.db.models import ExperimentRow, TrialRow
+from service.usecases.views import cached
+
+# the front trial ids one experiment's read carries at most (GET .../pareto has them all)
+FRONT_LIMIT = 100
+
+
+def non_dominated(points: Sequence[Sequence[float]]) -> list[bool]:
+    """Which points no other dominates, every coordinate to be minimised. In lexicographic order
+    a point can only be dominated by one before it, and if by any then by one already on the
+    front (dominance is transitive): O(n log n + n * front)."""
+    order = sorted(range(len(points)), key=lambda i: tuple(points[i]))
+    front: list[int] = []
+    for i in order:
+        p = points[i]
+        if not any(
+            all(a <= b for a, b in zip(points[j], p, strict=True)) and points[j] != p for j in front
+        ):
+            front.append(i)
+    on_front = [False] * len(points)
+    for i in front:
+        on_front[i] = True
+    return on_front
+
+
+def objective_values(trial: TrialRow, objectives: Sequence[Objective]) -> list[float] | None:
+    """The trial's latest values of the objectives, or None when one is missing."""
+    stored = trial.objective_values or {}
+    if not stored and len(objectives) == 1:  # a trial recorded before the values were kept
+        stored = {objectives[0].metric: trial.last_metric}
+    values = [stored.get(o.metric) for o in objectives]
+    return None if any(v is None for v in values) else [float(v) for v in values if v is not None]
+
+
+def minimised(values: Sequence[float], objectives: Sequence[Objective]) -> list[float]:
+    return [v if o.mode == "min" else -v for v, o in zip(values, objectives, strict=True)]
+
+
+def front_trials(session: Session, experiment_id: str, spec: ExperimentSpec) -> list[TrialRow]:
+    """The front's trials, by the first objective (then id)."""
+    return ranked(session, experiment_id, spec)[0]
+
+
+def ranked(
+    session: Session, experiment_id: str, spec: ExperimentSpec
+) -> tuple[list[TrialRow], list[tuple[TrialRow, list[float]]]]:
+    """(the front's trials by the first objective, every completed trial with its values)."""
+    objectives = spec.all_objectives
+    scored = []
+    for trial in session.scalars(
+        select(TrialRow)
+        .where(TrialRow.experiment_id == experiment_id, TrialRow.state == TrialState.completed)
+        .order_by(TrialRow.id)
+    ):
+        values = objective_values(trial, objectives)
+        if values is not None:
+            scored.append((trial, values))
+    candidates = [(t, v) for t, v in scored if t.feasible is not False]
+    flags = non_dominated([minimised(v, objectives) for _, v in candidates])
+    front = [(t, v) for (t, v), on in zip(candidates, flags, strict=True) if on]
+    front.sort(key=lambda tv: (minimised(tv[1], objectives)[0], tv[0].id))
+    return [t for t, _ in front], scored
+
+
+def experiment_pareto(db: sessionmaker[Session], experiment_id: str, limit: int) -> Pareto:
+    """The front and up to ``limit`` trials in all (the front first, complete when it is
+    longer)."""
+    return cached(db, experiment_id, pareto, limit)
+
+
+def pareto(session: Session, experiment: ExperimentRow, limit: int) -> Pareto:
+    """The front, then an even spread of the other completed trials up to ``limit`` in all."""
+    spec = ExperimentSpec.model_validate(experiment.spec)
+    objectives = spec.all_objectives
+    front, scored = ranked(session, experiment.id, spec)
+    on_front = {t.id for t in front}
+    rest = [(t, v) for t, v in scored if t.id not in on_front]
+    room = max(0, limit - len(front))
+    if len(rest) > room:
+        rest = [rest[i * len(rest) // room] for i in range(room)]
+    values = dict((t.id, v) for t, v in scored)
+    shown = front + [t for t, _ in rest]
+    return Pareto(
+        objectives=[ObjectiveRead(metric=o.metric, mode=o.mode) for o in objectives],
+        front=[t.id for t in front],
+        trials=[
+            ParetoTrial(
+                trial_id=t.id,
+                config=t.config,
+                values={o.metric: v for o, v in zip(objectives, values[t.id], strict=True)},
+                feasible=t.feasible,
+                on_front=t.id in on_front,
+            )
+            for t in shown
+        ],
+        completed_trials=len(scored),
+        message=None
+        if scored
+        else "no completed trial with every objective's value yet: the front is empty",
+    )

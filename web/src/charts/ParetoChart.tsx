@@ -1,0 +1,90 @@
+import { formatConfig, formatValue } from "../shape";
+import type { Pareto, ParetoTrial } from "../types";
+
+const HEIGHT = 300;
+const PAD = { top: 16, bottom: 40, left: 64, right: 16 };
+
+/** The Pareto front: with two objectives a scatter of the completed trials (the front filled
+ *  and joined, dominated ones faint, infeasible ones as red crosses); with three or more, the
+ *  front as a table. A click opens the trial. */
+export function ParetoChart({ pareto, width }: { pareto: Pareto; width: number }) {
+  if (pareto.message) return <p class="muted" data-testid="pareto-message">{pareto.message}</p>;
+  const names = pareto.objectives.map((o) => o.metric);
+  const summary = (
+    <p class="muted">
+      {pareto.front.length} of {pareto.completed_trials} completed trials on the front
+      {pareto.trials.length < pareto.completed_trials ? ` (${pareto.trials.length} drawn)` : ""}; each judged by its latest{" "}
+      {pareto.objectives.map((o) => `${o.metric} (${o.mode})`).join(", ")}.
+    </p>
+  );
+  if (names.length !== 2) {
+    const front = pareto.front.map((id) => pareto.trials.find((t) => t.trial_id === id)!).filter(Boolean);
+    return (
+      <div data-testid="pareto">
+        {summary}
+        <table class="grid" data-testid="pareto-table">
+          <thead><tr><th>Trial</th>{names.map((n) => <th key={n}>{n}</th>)}<th>Config</th></tr></thead>
+          <tbody>
+            {front.map((t) => (
+              <tr key={t.trial_id} data-trial={t.trial_id}>
+                <td><a href={`#/trials/${t.trial_id}`}>{t.trial_id}</a></td>
+                {names.map((n) => <td key={n} class="num">{formatValue(t.values[n])}</td>)}
+                <td class="muted">{formatConfig(t.config)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+  }
+  const [xName, yName] = names;
+  // 5% of room on each side: no point sits on an axis
+  const scale = (values: number[], low: number, high: number) => {
+    const min = Math.min(...values), max = Math.max(...values);
+    const span = max - min || 1;
+    return { min, max, at: (v: number) => low + (0.05 + (0.9 * (v - min)) / span) * (high - low) };
+  };
+  const xs = scale(pareto.trials.map((t) => t.values[xName]), PAD.left, width - PAD.right);
+  const ys = scale(pareto.trials.map((t) => t.values[yName]), HEIGHT - PAD.bottom, PAD.top);
+  const point = (t: ParetoTrial) => [xs.at(t.values[xName]), ys.at(t.values[yName])] as const;
+  const front = pareto.trials.filter((t) => t.on_front).sort((a, b) => a.values[xName] - b.values[xName]);
+  const open = (t: ParetoTrial) => { location.hash = `#/trials/${t.trial_id}`; };
+  const label = (t: ParetoTrial) =>
+    `trial ${t.trial_id}${t.on_front ? " (on the front)" : ""}${t.feasible === false ? " (infeasible)" : ""}: ` +
+    `${xName}=${formatValue(t.values[xName])}, ${yName}=${formatValue(t.values[yName])}; ${formatConfig(t.config)}`;
+  return (
+    <div data-testid="pareto">
+      {summary}
+      <svg width={width} height={HEIGHT} class="pareto" role="img" aria-label={`Pareto front of ${xName} and ${yName}`}>
+        <polyline points={front.map((t) => point(t).join(",")).join(" ")} fill="none" class="front" />
+        {pareto.trials.map((t) => {
+          const [x, y] = point(t);
+          const common = { key: t.trial_id, "data-trial": t.trial_id, "data-front": String(t.on_front), onClick: () => open(t) };
+          if (t.feasible === false) {
+            return (
+              <path {...common} data-infeasible="true" class="infeasible" d={`M${x - 4},${y - 4}L${x + 4},${y + 4}M${x - 4},${y + 4}L${x + 4},${y - 4}`}>
+                <title>{label(t)}</title>
+              </path>
+            );
+          }
+          return (
+            <circle {...common} cx={x} cy={y} r={t.on_front ? 5 : 3} class={t.on_front ? "on-front" : "dominated"}>
+              <title>{label(t)}</title>
+            </circle>
+          );
+        })}
+        <g class="axis">
+          <line x1={PAD.left} x2={width - PAD.right} y1={HEIGHT - PAD.bottom} y2={HEIGHT - PAD.bottom} />
+          <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={HEIGHT - PAD.bottom} />
+          <text x={(PAD.left + width - PAD.right) / 2} y={HEIGHT - 8} text-anchor="middle">{xName} ({pareto.objectives[0].mode})</text>
+          <text x={PAD.left} y={HEIGHT - PAD.bottom + 14} class="tick" text-anchor="start">{formatValue(xs.min)}</text>
+          <text x={width - PAD.right} y={HEIGHT - PAD.bottom + 14} class="tick" text-anchor="end">{formatValue(xs.max)}</text>
+          <text x={12} y={(PAD.top + HEIGHT - PAD.bottom) / 2} text-anchor="middle"
+            transform={`rotate(-90 12 ${(PAD.top + HEIGHT - PAD.bottom) / 2})`}>{yName} ({pareto.objectives[1].mode})</text>
+          <text x={PAD.left - 4} y={HEIGHT - PAD.bottom} class="tick" text-anchor="end">{formatValue(ys.min)}</text>
+          <text x={PAD.left - 4} y={PAD.top + 8} class="tick" text-anchor="end">{formatValue(ys.max)}</text>
+        </g>
+      </svg>
+    </div>
+  );
+}
