@@ -118,7 +118,7 @@ def listing(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
 
 def trials(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     experiment = client.experiment(args.id)
-    found = experiment.trials(state=args.state, sort=args.sort)
+    found = experiment.trials(state=args.state, sort=args.sort, where=args.where)
     if as_json:
         return found
     console.print(trials_table(experiment, found))
@@ -232,7 +232,17 @@ def parser() -> argparse.ArgumentParser:
     )
     add("show", "One experiment: state, trial counts, best trial.")
     trials_cmd = add("trials", "An experiment's trials, best first.")
-    trials_cmd.add_argument("--sort", choices=TRIAL_SORTS, default="best_metric")
+    trials_cmd.add_argument(
+        "--sort",
+        default="best_metric",
+        help=f"{', '.join(TRIAL_SORTS)} or config.KEY (default: best_metric).",
+    )
+    trials_cmd.add_argument(
+        "--where",
+        action="append",
+        metavar="KEY OP VALUE",
+        help="e.g. 'lr>0.01' or optimizer=adam (repeatable: all must hold).",
+    )
     trials_cmd.add_argument("--state", action="append", choices=[s.value for s in TrialState])
     watch_cmd = add("watch", "A live table of the trials until the sweep ends.")
     watch_cmd.add_argument("--interval", type=float, default=2.0, help="Seconds between reads.")

@@ -133,11 +133,22 @@ class Experiment:
     # --- trials and results --------------------------------------------------------------------
 
     def trials(
-        self, state: str | list[str] | None = None, sort: str = "best_metric"
+        self,
+        state: str | list[str] | None = None,
+        sort: str = "best_metric",
+        where: str | list[str] | None = None,
+        order: str = "best",
     ) -> list[Trial]:
-        """Every trial (all pages), best first by default."""
+        """Every trial (all pages) matching every ``where`` condition, best first by default;
+        ``sort`` is a column or ``config.<key>``.
+
+        Example::
+
+            experiment.trials(where=["lr>0.01", "optimizer=adam"], sort="config.lr", order="asc")
+        """
         states = [state] if isinstance(state, str) else list(state or [])
-        params = {"state": states, "sort": sort}
+        conditions = [where] if isinstance(where, str) else list(where or [])
+        params = {"state": states, "sort": sort, "where": conditions, "order": order}
         path = f"/experiments/{self.data.id}/trials"
         return [Trial.model_validate(item) for item in self._api.pages(path, params)]
 

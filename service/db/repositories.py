@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, Select, func, select, tuple_
+from sqlalchemy import ColumnElement, Select, case, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -135,6 +135,23 @@ def labels_of(session: Session, experiment_ids: Sequence[str]) -> dict[str, dict
 def metric_order(column: Any, mode: str) -> ColumnElement[Any]:
     """Best first for the experiment's mode; trials without a value last."""
     return (column.desc() if mode == "max" else column.asc()).nulls_last()
+
+
+def json_number(session: Session, column: Any, key: str) -> ColumnElement[Any]:
+    """The number under ``key`` of a JSON column, NULL when it is missing or not a number (a
+    string compared as a number must not make PostgreSQL's cast fail the query). ``key`` holds
+    no quote (the callers' patterns refuse them)."""
+    element = column[key]
+    if session.get_bind().dialect.name == "postgresql":
+        is_number = func.json_typeof(element) == "number"
+    else:
+        is_number = func.json_type(column, f'$."{key}"').in_(("integer", "real"))
+    return case((is_number, element.as_float()), else_=None)
+
+
+def json_text(column: Any, key: str) -> ColumnElement[Any]:
+    """The value under ``key`` of a JSON column as text (a string's own text)."""
+    return column[key].as_string()
 
 
 def results_query(trial_id: int, first: int | None, last: int | None) -> Select[ResultRow]:

@@ -1,14 +1,20 @@
-"""Trial use cases: listing, one trial, its results."""
+"""Trial use cases: listing (filtered and sorted over all of an experiment's trials, by columns
+or config keys), one trial, its results."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal, TypeVar
+import math
+import operator
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
+from raysweep.errors import Problem
 from raysweep.schemas import (
     CheckpointRead,
     Page,
@@ -19,33 +25,126 @@ from raysweep.schemas import (
 )
 from service.db import repositories as repo
 from service.db.models import CheckpointRow, RungDecisionRow, TrialRow
+from service.errors import InvalidInput
 
-TrialSort = Literal["best_metric", "last_metric", "iteration", "created_at"]
+# the trials' own columns a filter or sort names; anything else is a config key
+# (``config.<key>`` names a config key that shares a column's name)
+COLUMNS = ("best_metric", "last_metric", "iteration")
+KEY = r"[A-Za-z_][A-Za-z0-9_.-]{0,127}"
+SORT_PATTERN = rf"^(best_metric|last_metric|iteration|created_at|config\.{KEY})$"
+# no NUL in a value: PostgreSQL text cannot hold one
+CONDITION = re.compile(rf"^\s*({KEY})\s*(<=|>=|!=|=|<|>)\s*([^\s\x00][^\x00]{{0,255}}?)\s*$")
+MAX_CONDITIONS = 16
+OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "=": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``key op value`` over a trial column or config key: a number compares as a number, any
+    other value as text (``=`` and ``!=`` only)."""
+
+    key: str
+    op: str
+    value: float | str
+    on_config: bool
+
+
+def parse_conditions(texts: Sequence[str]) -> list[Condition]:
+    """Each ``where`` text as a condition, or ``InvalidInput`` naming every bad one."""
+    problems = []
+    if len(texts) > MAX_CONDITIONS:
+        problems.append(Problem(path="query.where", message=f"at most {MAX_CONDITIONS} conditions"))
+    conditions = []
+    for index, text in enumerate(texts[:MAX_CONDITIONS]):
+        path = f"query.where.{index}"
+        match = CONDITION.match(text)
+        if match is None:
+            problems.append(
+                Problem(
+                    path=path,
+                    message=f"{text[:80]!r} is not KEY OP VALUE with OP one of = != < <= > >= "
+                    "(e.g. lr>0.01, optimizer=adam, best_metric>=0.9)",
+                )
+            )
+            continue
+        key, op, raw = match.groups()
+        on_config = key.startswith("config.") or key not in COLUMNS
+        key = key.removeprefix("config.") if key.startswith("config.") else key
+        try:
+            number: float | None = float(raw)
+        except ValueError:
+            number = None
+        if number is not None and not math.isfinite(number):
+            number = None
+        if number is None and (op not in ("=", "!=") or not on_config):
+            what = key if not on_config else f"{op} on {key}"
+            problems.append(
+                Problem(path=path, message=f"{what} compares numbers: {raw[:80]!r} is not one")
+            )
+            continue
+        conditions.append(Condition(key, op, raw if number is None else number, on_config))
+    if problems:
+        raise InvalidInput("the trial filter is not valid", problems)
+    return conditions
+
+
+def condition_clause(session: Session, condition: Condition) -> ColumnElement[bool]:
+    compare = OPERATORS[condition.op]
+    if not condition.on_config:
+        return compare(getattr(TrialRow, condition.key), condition.value)  # type: ignore[no-any-return]
+    if isinstance(condition.value, float):
+        value = repo.json_number(session, TrialRow.config, condition.key)
+    else:
+        value = repo.json_text(TrialRow.config, condition.key)
+    return compare(value, condition.value)  # type: ignore[no-any-return]
 
 
 def list_trials(
     db: sessionmaker[Session],
     experiment_id: str,
     states: Sequence[TrialState],
-    sort: TrialSort,
+    sort: str,
     order: Literal["best", "asc", "desc"],
     limit: int,
     offset: int,
+    where: Sequence[str] = (),
 ) -> Page[TrialRead]:
-    """Trials of one experiment; ``order="best"`` sorts the metric columns best-first for the
-    experiment's mode (and other columns descending)."""
+    """Trials of one experiment matching every ``where`` condition, with their total; sorted
+    by ``sort`` (a column or ``config.<key>``, then id); ``order="best"`` sorts the metric
+    columns best-first for the experiment's mode (config keys ascending, other columns
+    descending). Trials without the sorted value come last either way."""
+    conditions = parse_conditions(where)
     with db.begin() as session:
         experiment = repo.get_experiment_row(session, experiment_id)
         query = select(TrialRow).where(TrialRow.experiment_id == experiment_id)
         if states:
             query = query.where(TrialRow.state.in_([s.value for s in states]))
-        column = getattr(TrialRow, sort)
-        if order == "best":
-            mode = experiment.mode if sort in ("best_metric", "last_metric") else "max"
-            ordering = repo.metric_order(column, mode)
+        for condition in conditions:
+            query = query.where(condition_clause(session, condition))
+        keys: list[Any]
+        if sort.startswith("config."):
+            key = sort.removeprefix("config.")
+            keys = [
+                repo.json_number(session, TrialRow.config, key),
+                repo.json_text(TrialRow.config, key),
+            ]
+            direction = "desc" if order == "desc" else "asc"
         else:
-            ordering = (column.asc() if order == "asc" else column.desc()).nulls_last()
-        ordered = query.order_by(ordering, TrialRow.id)
+            keys = [getattr(TrialRow, sort)]
+            direction = order
+        if direction == "best":
+            mode = experiment.mode if sort in ("best_metric", "last_metric") else "max"
+            ordering = [repo.metric_order(keys[0], mode)]
+        else:
+            ordering = [(k.asc() if direction == "asc" else k.desc()).nulls_last() for k in keys]
+        ordered = query.order_by(*ordering, TrialRow.id)
         return repo.page(session, ordered, limit, offset, TrialRead.model_validate)
 
 

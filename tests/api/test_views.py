@@ -3,6 +3,9 @@ changes since a cursor, checkpoints, and who may read them."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import httpx
 import numpy as np
 import pytest
 from sqlalchemy import select
@@ -260,3 +263,60 @@ def test_cached_views_follow_every_result_the_recorder_stores(
         assert [x for x, _ in after] == [1, 2, 3, 4]
         assert after[2][1] == pytest.approx(0.1)
         assert client.get(f"{url}/rungs").json()["rungs"] == rungs_before  # 3 is no milestone
+
+
+@BOTH_BACKENDS  # the JSON paths into config differ by backend
+def test_trials_are_filtered_and_sorted_by_config_over_all_of_them(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    """Filters and config sorts act on every trial, not a page of them: totals count all
+    matches, the first page is the first of the whole ordering; bad conditions are 422s."""
+    sweep = seed_sweep(db, trials=120, max_t=3, running=0, seed=11)
+    trials = list(trials_by_id(db, sweep).values())
+    url = f"/api/v1/experiments/{sweep}/trials"
+
+    def listed(client: httpx.Client, **params: Any) -> dict[str, Any]:
+        response = client.get(url, params={"limit": 50, **params})
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    with server.client() as client:
+        sgd = listed(client, where="optimizer=sgd")
+        assert sgd["total"] == sum(t.config["optimizer"] == "sgd" for t in trials) > 50
+        assert {t["config"]["optimizer"] for t in sgd["items"]} == {"sgd"}
+        both = listed(client, where=["lr>0.01", "optimizer=adam"])
+        expected = [t for t in trials if t.config["lr"] > 0.01 and t.config["optimizer"] == "adam"]
+        assert both["total"] == len(expected) > 0
+        wide = listed(client, where=["config.hidden >= 100", "hidden<200", "best_metric>0.5"])
+        assert wide["total"] == sum(
+            100 <= t.config["hidden"] < 200 and (t.best_metric or 0) > 0.5 for t in trials
+        )
+        assert listed(client, where="optimizer!=adam")["total"] == sgd["total"]
+        # a number against text, or text against a number: no match, never a failed query
+        assert listed(client, where="optimizer>1")["total"] == 0
+        assert listed(client, where="lr=fast")["total"] == 0
+        assert listed(client, where="missing_key=1")["total"] == 0
+
+        by_lr = sorted(t.config["lr"] for t in trials)
+        ascending = listed(client, sort="config.lr", order="asc")
+        assert [t["config"]["lr"] for t in ascending["items"]] == by_lr[:50]
+        descending = listed(client, sort="config.lr", order="desc", offset=50)
+        assert [t["config"]["lr"] for t in descending["items"]] == by_lr[::-1][50:100]
+        named = listed(client, sort="config.optimizer", order="asc", limit=120)["items"]
+        assert [t["config"]["optimizer"] for t in named] == sorted(
+            t.config["optimizer"] for t in trials
+        )
+
+        bad = client.get(url, params={"where": ["lr>fast", "nonsense", "best_metric=x"]})
+        assert bad.status_code == 422
+        assert [d["path"] for d in bad.json()["error"]["details"]] == [
+            "query.where.0",
+            "query.where.1",
+            "query.where.2",
+        ]
+        assert "is not KEY OP VALUE" in bad.json()["error"]["details"][1]["message"]
+        too_many = client.get(url, params={"where": [f"lr>{i}" for i in range(17)]})
+        assert too_many.status_code == 422
+        unsorted = client.get(url, params={"sort": "config.it's"})
+        assert unsorted.status_code == 422 and "sort" in unsorted.text

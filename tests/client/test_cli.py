@@ -81,6 +81,12 @@ def test_trials_events_and_controls(cli: Cli, db: sessionmaker[Session]) -> None
     assert len(trials) == 6 and metrics == sorted(metrics, reverse=True)
     by_iteration = cli.json("trials", experiment_id, "--sort", "iteration", "--state", "running")
     assert [t["state"] for t in by_iteration] == ["running"]
+    adam = cli.json("trials", experiment_id, "--where", "optimizer=adam", "--sort", "config.lr")
+    # a config key in the default order ascends
+    wanted = sorted(
+        (t for t in trials if t["config"]["optimizer"] == "adam"), key=lambda t: t["config"]["lr"]
+    )
+    assert [t["id"] for t in adam] == [t["id"] for t in wanted]
     table = cli("trials", experiment_id)
     assert "optimizer" in table.stdout and "best val_accuracy" in table.stdout
     assert [e["kind"] for e in cli.json("events", experiment_id)] == [

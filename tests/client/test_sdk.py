@@ -220,6 +220,9 @@ def test_a_multi_objective_sweep_through_rest_and_the_sdk(
     assert list(frame.feasible) == [True, True, True, True, False]
     assert list(frame.model_params[:3]) == [20000.0, 5000.0, 1000.0]
     assert {"lr", "dropout", "depth", "optimizer"} <= set(frame.columns)
+    # filtered and sorted by config over all trials
+    chosen = experiment.trials(where=["dropout>0.025"], sort="config.dropout", order="asc")
+    assert [t.id for t in chosen] == ids[3:]
     trials = experiment.trials_frame()
     assert sorted(trials[trials.feasible == False].trial_id) == [ids[3], ids[6]]  # noqa: E712
     with pytest.raises(RaysweepError, match="none of the 3 trial"):

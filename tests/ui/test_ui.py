@@ -469,3 +469,43 @@ def test_the_pareto_front_is_drawn_for_two_objectives_and_listed_for_three(
     expect(rows).to_have_count(len(front))
     assert [int(r.get_attribute("data-trial") or 0) for r in rows.all()] == front
     expect(page.get_by_test_id("pareto-table")).to_contain_text("val_loss")
+
+
+def test_the_trial_table_filters_and_sorts_over_every_trial(
+    page: Page, server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    """More trials than a page: the filter's count and the config sort agree with the API's
+    over all of them (they acted on the 50 rows shown before), by mouse and by keyboard."""
+    sweep = seed_sweep(db, trials=120, max_t=3, running=0, name="many", seed=11)
+    with server.client() as client:
+        url = f"/api/v1/experiments/{sweep}/trials"
+        matching = client.get(url, params={"where": ["lr>0.01", "optimizer=adam"]}).json()
+        smallest = client.get(url, params={"sort": "config.lr", "order": "asc", "limit": 1})
+    first = smallest.json()["items"][0]["id"]
+    sign_in(page, server.admin_token)
+    page.goto(f"/#/experiments/{sweep}")
+    rows = page.locator("[data-testid=trials] tbody tr")
+    expect(rows).to_have_count(50)
+    expect(page.locator(".pager")).to_contain_text("50 of 120")
+
+    page.fill("input[name=config-filter]", "lr>0.01, optimizer=adam")
+    page.press("input[name=config-filter]", "Enter")
+    expect(page.get_by_test_id("matching")).to_have_text(f"{matching['total']} trial(s) match")
+    expect(rows).to_have_count(min(50, matching["total"]))
+    shown = {int(r.get_attribute("data-trial") or 0) for r in rows.all()}
+    assert shown == {t["id"] for t in matching["items"]}
+
+    page.fill("input[name=config-filter]", "lr>0.5")
+    page.press("input[name=config-filter]", "Enter")
+    expect(page.get_by_test_id("no-trials")).to_have_text("No trial matches.")
+    page.fill("input[name=config-filter]", "lr>>1")
+    page.press("input[name=config-filter]", "Enter")
+    expect(page.get_by_role("alert")).to_contain_text("> on lr compares numbers: '>1' is not one")
+
+    page.fill("input[name=config-filter]", "")
+    page.press("input[name=config-filter]", "Enter")
+    header = page.locator("[data-testid=trials] th", has_text=re.compile("^lr"))
+    header.focus()
+    page.keyboard.press("Enter")  # sortable headers answer the keyboard
+    expect(header).to_have_attribute("aria-sort", "ascending")
+    expect(rows.first).to_have_attribute("data-trial", str(first))

@@ -6,13 +6,12 @@ import {
   formatInZone,
   formatUntil,
   formatValue,
-  matchesFilter,
   mergeResults,
   metricAxis,
   metricSeries,
   paramAxes,
   progressSegments,
-  sortBy,
+  splitConditions,
 } from "./shape";
 import type { ConfigRow, CurveSeries } from "./types";
 
@@ -97,21 +96,10 @@ describe("metricSeries", () => {
   });
 });
 
-describe("sortBy and matchesFilter", () => {
-  it("sorts either way and keeps missing values last", () => {
-    const rows = [{ v: 2 }, { v: null }, { v: 1 }, { v: 3 }];
-    expect(sortBy(rows, (r) => r.v, "asc").map((r) => r.v)).toEqual([1, 2, 3, null]);
-    expect(sortBy(rows, (r) => r.v, "desc").map((r) => r.v)).toEqual([3, 2, 1, null]);
-  });
-
-  it("filters configs by comparison, equality or free text", () => {
-    const config = { lr: 0.01, optimizer: "adam" };
-    expect(matchesFilter(config, "lr>0.001")).toBe(true);
-    expect(matchesFilter(config, "lr < 0.001")).toBe(false);
-    expect(matchesFilter(config, "optimizer=adam")).toBe(true);
-    expect(matchesFilter(config, "optimizer=sgd")).toBe(false);
-    expect(matchesFilter(config, "ADA")).toBe(true);
-    expect(matchesFilter(config, "")).toBe(true);
+describe("splitConditions", () => {
+  it("sends one where condition per comma, trimmed, none for an empty filter", () => {
+    expect(splitConditions(" lr>0.01,optimizer = adam , ")).toEqual(["lr>0.01", "optimizer = adam"]);
+    expect(splitConditions("")).toEqual([]);
   });
 });
 

@@ -127,40 +127,10 @@ export function metricSeries(results: ResultItem[]): Map<string, [number, number
   return series;
 }
 
-export function compareValues(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined) return 1; // missing values last in either direction
-  if (b === null || b === undefined) return -1;
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  return String(a).localeCompare(String(b));
-}
-
-/** Rows sorted by a config key or a column, stable, missing values last. */
-export function sortBy<T>(rows: T[], key: (row: T) => unknown, direction: "asc" | "desc"): T[] {
-  const sign = direction === "asc" ? 1 : -1;
-  return rows
-    .map((row, index) => ({ row, index }))
-    .sort((a, b) => {
-      const ka = key(a.row);
-      const kb = key(b.row);
-      if (ka === null || ka === undefined || kb === null || kb === undefined) return compareValues(ka, kb) || a.index - b.index;
-      return sign * compareValues(ka, kb) || a.index - b.index;
-    })
-    .map(({ row }) => row);
-}
-
-/** A free-text filter over config values: `lr>0.01`, `optimizer=adam`, or any text. */
-export function matchesFilter(config: Config, filter: string): boolean {
-  const text = filter.trim();
-  if (!text) return true;
-  const condition = /^([\w.]+)\s*(<=|>=|=|<|>)\s*(.+)$/.exec(text);
-  if (!condition) return JSON.stringify(config).toLowerCase().includes(text.toLowerCase());
-  const [, key, op, raw] = condition;
-  const value = config[key];
-  const wanted = Number(raw);
-  if (op === "=") return String(value) === raw.trim();
-  if (typeof value !== "number" || Number.isNaN(wanted)) return false;
-  return op === "<" ? value < wanted : op === ">" ? value > wanted : op === "<=" ? value <= wanted : value >= wanted;
+/** The trial filter's conditions (`lr>0.01, optimizer=adam`), one per comma, as the API's
+ *  repeatable `where` parameter takes them; the server checks each and names a bad one. */
+export function splitConditions(filter: string): string[] {
+  return filter.split(",").map((c) => c.trim()).filter(Boolean);
 }
 
 export function formatValue(value: unknown): string {

@@ -30,13 +30,32 @@ def list_trials(
     limit: Limit = 50,
     offset: Offset = 0,
     state: Annotated[list[TrialState], Query(description="Filter by state (repeatable).")] = [],  # noqa: B006
-    sort: Annotated[usecase.TrialSort, Query(description="Column to sort by.")] = "best_metric",
+    where: Annotated[
+        list[str],
+        Query(
+            max_length=usecase.MAX_CONDITIONS,
+            description="`KEY OP VALUE` (repeatable, all must hold): KEY a config key "
+            "(`lr`, or `config.iteration` where a column shares the name) or `best_metric`, "
+            "`last_metric`, `iteration`; OP one of `= != < <= > >=`; a number compares as a "
+            "number, other text as text (`=`/`!=` only). E.g. `lr>0.01`, `optimizer=adam`.",
+        ),
+    ] = [],  # noqa: B006
+    sort: Annotated[
+        str,
+        Query(
+            pattern=usecase.SORT_PATTERN,
+            description="`best_metric`, `last_metric`, `iteration`, `created_at`, or "
+            "`config.<key>` (numbers by value, then text); trials without it last.",
+        ),
+    ] = "best_metric",
     order: Annotated[
         Literal["best", "asc", "desc"],
         Query(description="`best`: best metric first for the experiment's mode."),
     ] = "best",
 ) -> Page[TrialRead]:
-    return usecase.list_trials(db, experiment_id, state, sort, order, limit, offset)
+    """The experiment's trials that match every `where` condition, sorted over all of them;
+    `total` counts the matches. A condition that cannot be read is a 422 naming it."""
+    return usecase.list_trials(db, experiment_id, state, sort, order, limit, offset, where)
 
 
 @router.get("/trials/{trial_id}", summary="One trial")

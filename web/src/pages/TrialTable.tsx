@@ -2,54 +2,56 @@ import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Pager, StateBadge, WaitingBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
-import { formatValue, matchesFilter, sortBy, TRIAL_STATES } from "../shape";
+import { formatValue, splitConditions, TRIAL_STATES } from "../shape";
 import type { Experiment, Page, Trial } from "../types";
 
 const PAGE_SIZE = 50;
-// columns the API sorts over all trials; config columns sort the page shown
-const SERVER_SORTS = ["best_metric", "last_metric", "iteration", "created_at"] as const;
-type ServerSort = (typeof SERVER_SORTS)[number];
+// the API filters and sorts over all of the experiment's trials: a column or `config.<key>`
+type Sort = "best_metric" | "last_metric" | "iteration" | "created_at" | `config.${string}`;
 
 interface Props { experiment: Experiment; version: number; params: string[] }
 
 export function TrialTable({ experiment, version, params }: Props) {
   const [page, setPage] = useState<Page<Trial> | null>(null);
   const [state, setState] = useState("");
-  const [filter, setFilter] = useState("");
+  const [typed, setTyped] = useState("");
+  const [filter, setFilter] = useState(""); // applied on Enter or when the field loses focus
   const [offset, setOffset] = useState(0);
-  const [sort, setSort] = useState<ServerSort>("best_metric");
+  const [sort, setSort] = useState<Sort>("best_metric");
   const [order, setOrder] = useState<"best" | "asc" | "desc">("best");
-  const [localSort, setLocalSort] = useState<{ key: string; direction: "asc" | "desc" } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   usePoll(async () => {
     try {
       setPage(await api<Page<Trial>>(`/experiments/${experiment.id}/trials`, {
-        query: { state: state || undefined, sort, order, limit: PAGE_SIZE, offset },
+        query: { state: state || undefined, where: splitConditions(filter), sort, order, limit: PAGE_SIZE, offset },
       }));
       setError(null);
     } catch (caught) {
       setError(errorText(caught));
     }
-  }, 3000, [experiment.id, version, state, sort, order, offset]);
+  }, 3000, [experiment.id, version, state, filter, sort, order, offset]);
 
-  const sortServer = (column: ServerSort) => {
-    setLocalSort(null);
+  const sortBy = (column: Sort) => {
     if (column !== sort) {
       setSort(column);
-      setOrder(column.endsWith("metric") ? "best" : "desc");
+      setOrder(column.endsWith("metric") ? "best" : column.startsWith("config.") ? "asc" : "desc");
     } else {
       setOrder(order === "asc" ? "desc" : "asc");
     }
     setOffset(0);
   };
-  const sortLocal = (key: string) =>
-    setLocalSort(localSort?.key === key && localSort.direction === "asc" ? { key, direction: "desc" } : { key, direction: "asc" });
+  const apply = () => { setFilter(typed); setOffset(0); };
 
   const columns = params.length ? params : [...new Set(page?.items.flatMap((t) => Object.keys(t.config)) ?? [])].sort();
-  let rows = (page?.items ?? []).filter((t) => matchesFilter(t.config, filter));
-  if (localSort) rows = sortBy(rows, (t) => t.config[localSort.key], localSort.direction);
-  const arrow = (column: ServerSort) => (!localSort && sort === column ? (order === "asc" ? " ▲" : order === "desc" ? " ▼" : " ★") : "");
+  const rows = page?.items ?? [];
+  const arrow = (column: Sort) => (sort === column ? (order === "asc" ? " ▲" : order === "desc" ? " ▼" : " ★") : "");
+  const header = (column: Sort, label: string) => (
+    <th class="sortable" tabIndex={0} aria-sort={sort === column ? (order === "desc" ? "descending" : "ascending") : "none"}
+      onClick={() => sortBy(column)} onKeyDown={(e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortBy(column); } }}>
+      {label}{arrow(column)}
+    </th>
+  );
 
   return (
     <div>
@@ -60,25 +62,22 @@ export function TrialTable({ experiment, version, params }: Props) {
             {TRIAL_STATES.map((s) => <option key={s} value={s}>{s}</option>)}
           </select>
         </label>
-        <label>Config{" "}
-          <input name="config-filter" placeholder="lr>0.01, optimizer=adam or any text" value={filter}
-            onInput={(e) => setFilter((e.target as HTMLInputElement).value)} />
+        <label>Where{" "}
+          <input name="config-filter" placeholder="lr>0.01, optimizer=adam, best_metric>=0.9" value={typed}
+            onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
+            onKeyDown={(e) => { if (e.key === "Enter") apply(); }} onBlur={apply} />
         </label>
-        {filter && <span class="muted">filters the page shown</span>}
+        {filter && page && <span class="muted" data-testid="matching">{page.total} trial(s) match</span>}
       </div>
       {error && <p class="error" role="alert">{error}</p>}
       <table class="grid" data-testid="trials">
         <thead>
           <tr>
             <th>Trial</th><th>State</th>
-            {columns.map((c) => (
-              <th key={c} class="sortable" title="sorts the page shown" onClick={() => sortLocal(c)}>
-                {c}{localSort?.key === c ? (localSort.direction === "asc" ? " ▲" : " ▼") : ""}
-              </th>
-            ))}
-            <th class="sortable" onClick={() => sortServer("iteration")}>Iteration{arrow("iteration")}</th>
-            <th class="sortable" onClick={() => sortServer("last_metric")}>Last{arrow("last_metric")}</th>
-            <th class="sortable" onClick={() => sortServer("best_metric")}>Best {experiment.metric}{arrow("best_metric")}</th>
+            {columns.map((c) => header(`config.${c}`, c))}
+            {header("iteration", "Iteration")}
+            {header("last_metric", "Last")}
+            {header("best_metric", `Best ${experiment.metric}`)}
             <th>Restarts</th>
           </tr>
         </thead>
@@ -97,6 +96,7 @@ export function TrialTable({ experiment, version, params }: Props) {
           ))}
         </tbody>
       </table>
+      {page && !rows.length && <p class="muted" data-testid="no-trials">{filter || state ? "No trial matches." : "No trials yet."}</p>}
       {page && <Pager total={page.total} offset={offset} size={PAGE_SIZE} onChange={setOffset} />}
     </div>
   );
