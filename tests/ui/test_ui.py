@@ -156,6 +156,11 @@ def test_experiment_page_draws_every_view_and_updates_live(
     assert rungs[0]["reached"] >= 20 and rungs[0]["stopped"] > 0  # ASHA pruned some
     expect(page.locator("[data-testid=parallel] polyline")).to_have_count(24)
     expect(page.locator("[data-testid=parallel]")).to_contain_text("optimizer")
+    # the axes span the search space (lr 1e-4..0.1, hidden 16..256), not the trials drawn
+    lr_axis = page.locator("[data-testid=parallel] g.axis", has_text="lr (log)")
+    expect(lr_axis.locator(".tick")).to_have_text(["1.00e-4", "0.1000"])
+    hidden_axis = page.locator("[data-testid=parallel] g.axis", has_text="hidden")
+    expect(hidden_axis.locator(".tick")).to_have_text(["16", "256"])
     expect(page.get_by_test_id("best")).to_contain_text("trial")
     expect(page.locator("[data-testid=events] li[data-kind=trial_restarted]")).to_have_count(1)
     # importance: one bar per sampled parameter, in the API's order

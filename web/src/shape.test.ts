@@ -69,6 +69,19 @@ describe("parallel coordinates axes", () => {
     expect(axes[2]).toEqual({ kind: "categorical", name: "optimizer", categories: ["adam", "sgd"] });
   });
 
+  it("spans the search space when it knows it, not the values drawn", () => {
+    const space = {
+      lr: { type: "loguniform", low: 1e-5, high: 1 },
+      hidden: { type: "int", low: 8, high: 512, log: true },
+      optimizer: { type: "choice", values: ["sgd", "adam", "adamw"] },
+    };
+    const spanned = paramAxes(["lr", "hidden", "optimizer"], rows, space);
+    expect(spanned[0]).toMatchObject({ kind: "numeric", log: true, min: 1e-5, max: 1 });
+    expect(spanned[1]).toMatchObject({ kind: "numeric", log: true, min: 8, max: 512 });
+    expect(spanned[2]).toEqual({ kind: "categorical", name: "optimizer", categories: ["sgd", "adam", "adamw"] });
+    expect(axisPosition(spanned[0], 1e-2)).toBeCloseTo(0.6);
+  });
+
   it("places values between 0 and 1 and missing ones nowhere", () => {
     expect(axisPosition(axes[0], 1e-4)).toBeCloseTo(0);
     expect(axisPosition(axes[0], 1e-2)).toBeCloseTo(2 / 3);

@@ -69,9 +69,23 @@ export type Axis =
   | { kind: "numeric"; name: string; min: number; max: number; log: boolean }
   | { kind: "categorical"; name: string; categories: string[] };
 
-/** One axis per hyperparameter: numeric ones scaled (log when they span > 2 decades), others as categories. */
-export function paramAxes(params: string[], rows: ConfigRow[]): Axis[] {
+/** A search-space parameter as the spec stores it (raysweep/search_space.py). */
+export interface SpaceParameter { type: string; low?: number; high?: number; log?: boolean; values?: unknown[] }
+
+/** One axis per hyperparameter. A parameter of the search space spans the space (its bounds,
+ *  log for loguniform or log ints; a choice's values in the spec's order), so a chart of the
+ *  best trials is not stretched to the range they happen to cover; others fit the values drawn
+ *  (log when they span > 2 decades). */
+export function paramAxes(params: string[], rows: ConfigRow[], space: Record<string, SpaceParameter> = {}): Axis[] {
   return params.map((name, column) => {
+    const parameter = space[name];
+    if (parameter && typeof parameter.low === "number" && typeof parameter.high === "number") {
+      const log = parameter.type === "loguniform" || (parameter.type === "int" && parameter.log === true);
+      return { kind: "numeric", name, min: parameter.low, max: parameter.high, log };
+    }
+    if (parameter && Array.isArray(parameter.values) && parameter.values.length) {
+      return { kind: "categorical", name, categories: parameter.values.map((v) => String(v)) };
+    }
     const values = rows.map((row) => row.values[column]).filter((v) => v !== null && v !== undefined);
     const numeric = values.length > 0 && values.every((v) => typeof v === "number" && Number.isFinite(v));
     if (!numeric) {

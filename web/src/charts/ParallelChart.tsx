@@ -1,14 +1,16 @@
 import { useState } from "preact/hooks";
 import { axisPosition, formatValue, metricAxis, paramAxes, STATE_COLOURS } from "../shape";
+import type { SpaceParameter } from "../shape";
 import type { ConfigTable } from "../types";
 
 const HEIGHT = 260;
 const PAD = { top: 24, bottom: 28, side: 48 };
 
-/** Parallel coordinates: one vertical axis per hyperparameter plus the metric (best on top). */
-export function ParallelChart({ table, width }: { table: ConfigTable; width: number }) {
+/** Parallel coordinates: one vertical axis per hyperparameter (spanning the search space) plus
+ *  the metric (best on top). */
+export function ParallelChart({ table, width, space }: { table: ConfigTable; width: number; space: Record<string, SpaceParameter> }) {
   const [highlight, setHighlight] = useState<number | null>(null);
-  const axes = paramAxes(table.params, table.rows);
+  const axes = paramAxes(table.params, table.rows, space);
   const metric = metricAxis(table.rows, table.mode);
   const columns = axes.length + 1;
   const x = (i: number) => PAD.side + (i * (width - 2 * PAD.side)) / Math.max(1, columns - 1);

@@ -7,7 +7,7 @@ import { ParetoChart } from "../charts/ParetoChart";
 import { RungView } from "../charts/RungView";
 import { Labels, Progress, StateBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
-import { formatAgo, formatConfig, formatValue, mergeResults } from "../shape";
+import { formatAgo, formatConfig, formatValue, mergeResults, type SpaceParameter } from "../shape";
 import type { ConfigTable, Curves, EventItem, Experiment, Importance, Me, Pareto, Rungs, Updates } from "../types";
 import { FinalRuns } from "./FinalRuns";
 import { TrialTable } from "./TrialTable";
@@ -222,7 +222,8 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       <h2>Hyperparameters</h2>
       {configs && (
         <>
-          <ParallelChart table={configs} width={Math.max(480, Math.min(width, 1400) - 64)} />
+          <ParallelChart table={configs} width={Math.max(480, Math.min(width, 1400) - 64)}
+            space={(experiment.spec.search_space ?? {}) as Record<string, SpaceParameter>} />
           {configs.rows.length < configs.total_trials && <p class="muted">best {configs.rows.length} of {configs.total_trials} trials</p>}
         </>
       )}
