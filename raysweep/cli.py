@@ -31,6 +31,7 @@ from raysweep.cli_output import (
     console,
     dump,
     experiments_table,
+    print_fitted,
     show_experiment,
     trials_table,
 )
@@ -41,13 +42,21 @@ from raysweep.experiment import Experiment
 from raysweep.schemas import ExperimentState, TrialState
 
 TRIAL_SORTS = ("best_metric", "last_metric", "iteration", "created_at")
+COLUMNS_HELP = (
+    "Comma-separated columns to show (default: the most important that fit the terminal; "
+    "the others are named under the table)."
+)
+
+
+def column_list(text: str) -> list[str]:
+    return [c.strip() for c in text.split(",") if c.strip()]
 
 
 def watch(client: Client, experiment_id: str, interval_s: float) -> Experiment:
     experiment = client.experiment(experiment_id)
 
     def render() -> Table:
-        table = trials_table(experiment, experiment.trials()[:30])
+        table, _ = trials_table(experiment, experiment.trials()[:30])
         table.title = f"{experiment.data.name} {experiment.data.id} — {experiment.progress_text()}"
         return table
 
@@ -112,7 +121,7 @@ def listing(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     experiments = client.experiments(state=args.state, label=labels)
     if as_json:
         return experiments
-    console.print(experiments_table(experiments))
+    print_fitted(*experiments_table(experiments, args.columns))
     return None
 
 
@@ -121,7 +130,7 @@ def trials(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     found = experiment.trials(state=args.state, sort=args.sort, where=args.where)
     if as_json:
         return found
-    console.print(trials_table(experiment, found))
+    print_fitted(*trials_table(experiment, found, args.columns))
     return None
 
 
@@ -230,6 +239,7 @@ def parser() -> argparse.ArgumentParser:
     ls_cmd.add_argument(
         "--label", action="append", default=[], type=label_pair, help="key:value (repeatable)."
     )
+    ls_cmd.add_argument("--columns", type=column_list, help=COLUMNS_HELP)
     add("show", "One experiment: state, trial counts, best trial.")
     trials_cmd = add("trials", "An experiment's trials, best first.")
     trials_cmd.add_argument(
@@ -244,6 +254,7 @@ def parser() -> argparse.ArgumentParser:
         help="e.g. 'lr>0.01' or optimizer=adam (repeatable: all must hold).",
     )
     trials_cmd.add_argument("--state", action="append", choices=[s.value for s in TrialState])
+    trials_cmd.add_argument("--columns", type=column_list, help=COLUMNS_HELP)
     watch_cmd = add("watch", "A live table of the trials until the sweep ends.")
     watch_cmd.add_argument("--interval", type=float, default=2.0, help="Seconds between reads.")
     add("cancel", "Cancel a sweep (idempotent).")

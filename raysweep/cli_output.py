@@ -37,29 +37,79 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
-def experiments_table(experiments: Sequence[Experiment]) -> Table:
-    table = Table("id", "name", "state", "trainer", "trials", "best", "created")
-    for e in experiments:
-        counts = " ".join(f"{n} {s}" for s, n in sorted(e.data.trial_counts.items()))
-        table.add_row(
+def fitted_table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    priority: Sequence[str],
+    columns: Sequence[str] | None = None,
+    width: int | None = None,
+) -> tuple[Table, list[str]]:
+    """A table of the columns that fit ``width`` (the terminal's) at their full width, the most
+    important first by ``priority`` (the rest after, in order), or of ``columns`` if given (a
+    name that is not a column is a ``UsageError``). Returns the table and the columns it hid to
+    fit: cutting every column to two letters, as rich does when all must fit, helps nobody."""
+    if columns is not None:
+        unknown = [c for c in columns if c not in headers]
+        if unknown:
+            raise UsageError(
+                f"--columns: no column {', '.join(unknown)}; the columns are {', '.join(headers)}"
+            )
+        shown = set(columns)
+    else:
+        room = (console.width if width is None else width) - 1  # the table's last border
+        natural = {
+            h: max([len(h), *(len(row[i]) for row in rows)]) + 3  # padding and a border
+            for i, h in enumerate(headers)
+        }
+        shown = set()
+        for header in [*priority, *(h for h in headers if h not in priority)]:
+            if header in natural and natural[header] <= room:
+                shown.add(header)
+                room -= natural[header]
+    kept = [i for i, h in enumerate(headers) if h in shown]
+    table = Table(*(headers[i] for i in kept))
+    for row in rows:
+        table.add_row(*(row[i] for i in kept))
+    # columns a user chose are not news
+    return table, [h for h in headers if h not in shown] if columns is None else []
+
+
+def print_fitted(table: Table, hidden: Sequence[str]) -> None:
+    console.print(table)
+    if hidden:
+        console.print(
+            f"hidden to fit {console.width} columns: {', '.join(hidden)} "
+            "(see --columns, --output json)"
+        )
+
+
+def experiments_table(
+    experiments: Sequence[Experiment], columns: Sequence[str] | None = None
+) -> tuple[Table, list[str]]:
+    headers = ["id", "name", "state", "trainer", "trials", "best", "created"]
+    rows = [
+        [
             e.data.id,
             e.data.name,
             e.state.value,
             e.data.trainer,
-            counts or "-",
+            " ".join(f"{n} {s}" for s, n in sorted(e.data.trial_counts.items())) or "-",
             f"{fmt(e.data.best_metric)} {e.data.metric}",
             e.data.created_at.strftime("%Y-%m-%d %H:%M:%S"),
-        )
-    return table
+        ]
+        for e in experiments
+    ]
+    return fitted_table(headers, rows, ["id", "name", "state", "best", "trials"], columns)
 
 
-def trials_table(experiment: Experiment, trials: Sequence[Any]) -> Table:
+def trials_table(
+    experiment: Experiment, trials: Sequence[Any], columns: Sequence[str] | None = None
+) -> tuple[Table, list[str]]:
     params = sorted({key for t in trials for key in t.config})
-    table = Table(
-        "trial", "state", *params, "iter", "last", f"best {experiment.data.metric}", "restarts"
-    )
-    for t in trials:
-        table.add_row(
+    best = f"best {experiment.data.metric}"
+    headers = ["trial", "state", *params, "iter", "last", best, "restarts"]
+    rows = [
+        [
             str(t.id),
             t.state.value + (" (waiting for resources)" if t.waiting_for else ""),
             *(fmt(t.config.get(p)) for p in params),
@@ -67,8 +117,10 @@ def trials_table(experiment: Experiment, trials: Sequence[Any]) -> Table:
             fmt(t.last_metric),
             fmt(t.best_metric),
             str(t.restarts or ""),
-        )
-    return table
+        ]
+        for t in trials
+    ]
+    return fitted_table(headers, rows, ["trial", "state", best, "iter", *params], columns)
 
 
 def show_experiment(experiment: Experiment) -> None:

@@ -294,3 +294,30 @@ def test_pareto_and_a_promotion_by_pick(cli: Cli, db: sessionmaker[Session]) -> 
         "1",
     )
     assert [r["trial_id"] for r in runs] == [ids[1]]
+
+
+def test_tables_at_80_columns_show_whole_columns_and_name_the_hidden_ones(
+    cli: Cli, db: sessionmaker[Session]
+) -> None:
+    """rich cut every column to two letters ("tr…", "st…") when all had to fit: the most
+    important columns that fit are shown whole and the rest named; --columns chooses."""
+    experiment_id = seed_sweep(db, trials=6, max_t=4, running=1, name="a-rather-long-sweep-name")
+    narrow = cli("trials", experiment_id, COLUMNS="80")
+    assert narrow.returncode == 0, narrow.stderr
+    lines = narrow.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    header = next(line for line in lines if "trial" in line and "state" in line)
+    assert "…" not in narrow.stdout
+    assert [h.strip() for h in header.strip("│┃ ").split("┃")][:3] == ["trial", "state", "hidden"]
+    assert "best val_accuracy" in header
+    assert lines[-1] == "hidden to fit 80 columns: last, restarts (see --columns, --output json)"
+    listing = cli("ls", COLUMNS="80")
+    assert listing.returncode == 0 and "…" not in listing.stdout
+    assert max(len(line) for line in listing.stdout.splitlines()) <= 80
+    assert "a-rather-long-sweep-name" in listing.stdout
+    chosen = cli("trials", experiment_id, "--columns", "trial,lr", COLUMNS="80")
+    rows = [line for line in chosen.stdout.splitlines() if line.startswith("│")]
+    assert len(rows) == 6 and all(line.count("│") == 3 for line in rows)
+    assert "hidden to fit" not in chosen.stdout
+    unknown = cli("trials", experiment_id, "--columns", "trial,colour")
+    assert unknown.returncode == 2 and "--columns: no column colour" in unknown.stderr
