@@ -26,7 +26,7 @@ from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.models import ResultRow, TrialRow
 from service.usecases.studies import completed_study, distributions_of, finite, params_in
-from service.usecases.views import CACHE, metric_value, version
+from service.usecases.views import CACHE, evenly, metric_value, version
 
 MIN_TRIALS = 5
 FANOVA_MAX_TRIALS = 200
@@ -90,7 +90,7 @@ def spread(points: list[Any], limit: int) -> list[Any]:
         return points
     best, rest = points[: limit // 2], points[limit // 2 :]
     wanted = limit - len(best)
-    return best + [rest[i * len(rest) // wanted] for i in range(wanted)]
+    return best + evenly(rest, wanted)
 
 
 def evaluate(inputs: Inputs, evaluator: ImportanceEvaluator) -> Importance:

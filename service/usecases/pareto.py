@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schemas import ObjectiveRead, Pareto, ParetoTrial, TrialState
 from raysweep.spec import ExperimentSpec, Objective
 from service.db.models import ExperimentRow, TrialRow
-from service.usecases.views import cached
+from service.usecases.views import cached, evenly
 
 # the front trial ids one experiment's read carries at most (GET .../pareto has them all)
 FRONT_LIMIT = 100
@@ -89,11 +89,8 @@ def pareto(session: Session, experiment: ExperimentRow, limit: int) -> Pareto:
     front, scored = ranked(session, experiment.id, spec)
     on_front = {t.id for t in front}
     rest = [(t, v) for t, v in scored if t.id not in on_front]
-    room = max(0, limit - len(front))
-    if len(rest) > room:
-        rest = [rest[i * len(rest) // room] for i in range(room)]
     values = dict((t.id, v) for t, v in scored)
-    shown = front + [t for t, _ in rest]
+    shown = front + [t for t, _ in evenly(rest, max(0, limit - len(front)))]
     return Pareto(
         objectives=[ObjectiveRead(metric=o.metric, mode=o.mode) for o in objectives],
         front=[t.id for t in front],

@@ -107,8 +107,7 @@ def pick_trials(session: Session, experiment: ExperimentRow, limit: int) -> list
     ids = session.scalars(select(TrialRow.id).where(TrialRow.experiment_id == experiment.id))
     rest = sorted(set(ids) - chosen.keys())
     wanted = limit - len(chosen)
-    spread = [rest[i * len(rest) // wanted] for i in range(wanted)]
-    for chunk in chunks(spread, 500):
+    for chunk in chunks(evenly(rest, wanted), 500):
         for row in session.scalars(base.where(TrialRow.id.in_(chunk))):
             chosen[row.id] = row
     return sorted(chosen.values(), key=lambda row: row.id)
@@ -161,6 +160,13 @@ def curves(session: Session, experiment: ExperimentRow, max_trials: int, max_poi
         series=series,
         cursor=cursor,
     )
+
+
+def evenly(items: Sequence[T], count: int) -> list[T]:
+    """``count`` of the items spread evenly over them (all when there are no more)."""
+    if len(items) <= count:
+        return list(items)
+    return [items[i * len(items) // count] for i in range(count)]
 
 
 def chunks(values: Sequence[int], size: int) -> Iterable[Sequence[int]]:
