@@ -25,7 +25,7 @@ from service.db.models import TrialRow
 from service.errors import Conflict, InvalidInput
 from service.states import move_experiment, move_trial
 from service.usecases.experiments import to_read
-from service.usecases.studies import finite, params_in
+from service.usecases.studies import finite, params_in, stored_values
 
 EXTENDABLE = (ExperimentState.completed, ExperimentState.cancelled, ExperimentState.paused)
 # trials a paused sweep left open: the extension continues them
@@ -125,9 +125,7 @@ def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) ->
         elif state in (TrialState.completed, TrialState.pruned, TrialState.failed):
             params = {name: config[name] for name in names if name in config}
             if len(params) == len(names):
-                values = [finite((stored or {}).get(o.metric)) for o in objectives]
-                told = [v for v in values if v is not None]
-                multi = told if objectives and len(told) == len(values) else None
+                multi = stored_values(stored, value, objectives) if objectives else None
                 history.evaluated.append(Evaluated(params, finite(value), state, multi))
     return history
 

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schemas import ObjectiveRead, Pareto, ParetoTrial, TrialState
 from raysweep.spec import ExperimentSpec, Objective
 from service.db.models import ExperimentRow, TrialRow
+from service.usecases.studies import stored_values
 from service.usecases.views import cached, evenly
 
 # the front trial ids one experiment's read carries at most (GET .../pareto has them all)
@@ -37,15 +38,6 @@ def non_dominated(points: Sequence[Sequence[float]]) -> list[bool]:
     return on_front
 
 
-def objective_values(trial: TrialRow, objectives: Sequence[Objective]) -> list[float] | None:
-    """The trial's latest values of the objectives, or None when one is missing."""
-    stored = trial.objective_values or {}
-    if not stored and len(objectives) == 1:  # a trial recorded before the values were kept
-        stored = {objectives[0].metric: trial.last_metric}
-    values = [stored.get(o.metric) for o in objectives]
-    return None if any(v is None for v in values) else [float(v) for v in values if v is not None]
-
-
 def minimised(values: Sequence[float], objectives: Sequence[Objective]) -> list[float]:
     return [v if o.mode == "min" else -v for v, o in zip(values, objectives, strict=True)]
 
@@ -66,7 +58,7 @@ def ranked(
         .where(TrialRow.experiment_id == experiment_id, TrialRow.state == TrialState.completed)
         .order_by(TrialRow.id)
     ):
-        values = objective_values(trial, objectives)
+        values = stored_values(trial.objective_values, trial.last_metric, objectives)
         if values is not None:
             scored.append((trial, values))
     candidates = [(t, v) for t, v in scored if t.feasible is not False]

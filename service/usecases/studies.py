@@ -5,7 +5,7 @@ and one completed Optuna trial per stored configuration and value."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import optuna
@@ -17,7 +17,7 @@ from optuna.distributions import (
 )
 
 from raysweep.search_space import Choice, Constant, Grid, IntRange, LogUniform, Parameter, Uniform
-from raysweep.spec import Constraint, ExperimentSpec
+from raysweep.spec import Constraint, ExperimentSpec, Objective
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)  # no line per in-memory study
 
@@ -54,6 +54,20 @@ def tracked_metrics(spec: ExperimentSpec) -> list[str]:
     """The metrics whose latest values a trial keeps: every objective's and constraint's."""
     names = [o.metric for o in spec.all_objectives] + [c.metric for c in spec.constraints]
     return list(dict.fromkeys(names))
+
+
+def stored_values(
+    stored: Mapping[str, float | None] | None,
+    last_metric: float | None,
+    objectives: Sequence[Objective],
+) -> list[float] | None:
+    """A trial's latest value of each objective (its stored ``objective_values``), or None when
+    one is missing or not finite."""
+    known = dict(stored or {})
+    if not known and len(objectives) == 1:  # a trial recorded before the values were kept
+        known = {objectives[0].metric: last_metric}
+    values = [finite(known.get(o.metric)) for o in objectives]
+    return None if any(v is None for v in values) else [float(v) for v in values if v is not None]
 
 
 def finite(value: float | None) -> float | None:
