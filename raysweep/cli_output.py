@@ -42,9 +42,8 @@ def fitted_table(
     rows: Sequence[Sequence[str]],
     priority: Sequence[str],
     columns: Sequence[str] | None = None,
-    width: int | None = None,
 ) -> tuple[Table, list[str]]:
-    """A table of the columns that fit ``width`` (the terminal's) at their full width, the most
+    """A table of the columns that fit the terminal at their full width, the most
     important first by ``priority`` (the rest after, in order), or of ``columns`` if given (a
     name that is not a column is a ``UsageError``). Returns the table and the columns it hid to
     fit: cutting every column to two letters, as rich does when all must fit, helps nobody."""
@@ -56,7 +55,7 @@ def fitted_table(
             )
         shown = set(columns)
     else:
-        room = (console.width if width is None else width) - 1  # the table's last border
+        room = console.width - 1  # the table's last border
         natural = {
             h: max([len(h), *(len(row[i]) for row in rows)]) + 3  # padding and a border
             for i, h in enumerate(headers)
