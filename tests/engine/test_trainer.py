@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 import ray
 from ray.train import CheckpointConfig, RunConfig, ScalingConfig
-from ray.train.torch import TorchTrainer
 
 from service.engine.cluster import RAY_AUTH_TOKEN_PATH, RayConnection
 from service.engine.driver import stored_reports
+from service.engine.trial import DatasetlessTorchTrainer
 from service.settings import Settings
 from tests.conftest import RAY_TESTS
 from tests.trainers.cases import check_one_vs_two_workers, check_resumed, train_config
@@ -40,7 +40,7 @@ def ray_driver(ray_cluster: RayConnection) -> Iterator[None]:
 
 
 def fit(storage: Path, name: str, workers: int, config: dict[str, Any]) -> Any:
-    return TorchTrainer(
+    return DatasetlessTorchTrainer(  # the Train V2 trainer every trial and final run uses
         train_loop_per_worker,
         train_loop_config=config,
         scaling_config=ScalingConfig(num_workers=workers, resources_per_worker={"CPU": 0.5}),
