@@ -151,11 +151,6 @@ def fault_spec(**changes: Any) -> dict[str, Any]:
     return spec
 
 
-def has_resumed(client: httpx.Client, experiment_id: str) -> bool:
-    """Whether a resubmitted driver restored Tune's state and resumed a trial."""
-    return any(e["kind"] == "trial_resumed" for e in events_of(client, experiment_id))
-
-
 def trial_where(
     client: httpx.Client, experiment_id: str, index: int, **at_least: int
 ) -> dict[str, Any] | None:

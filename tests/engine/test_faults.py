@@ -1,4 +1,5 @@
-"""Failures in a running sweep, by real SIGKILLs: a Train worker, the driver, the server.
+"""Failures in a running sweep, by real SIGKILLs: a Train worker; a driver past its restarts.
+(A killed driver that is resubmitted, and a killed server, are in test_promotion_asha.py.)
 
 Each test then checks the database through the API: every trial present, iterations contiguous
 from 1 with no duplicate, final metrics present, states, restarts and events recorded.
@@ -7,12 +8,11 @@ from 1 with no duplicate, final metrics present, states, restarts and events rec
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import select
 
-from service.db.models import CheckpointRow, ExperimentRow, ResultRow
+from service.db.models import CheckpointRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection
 from service.storage import exists
@@ -23,10 +23,8 @@ from tests.engine.sweeps import (
     events_of,
     experiment_state,
     fault_spec,
-    has_resumed,
     kill,
     kill_a_train_worker,
-    ray_leftovers,
     trial_where,
     trials_of,
     wait_for,
@@ -105,78 +103,6 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
     assert counts["trials"] == counts["trial_results"] == counts["checkpoints"] == 0
     assert counts["events"] == counts["experiments"] == 0
     engine.dispose()
-
-
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
-def test_killed_driver_and_restarted_server_lose_and_duplicate_nothing(
-    engine_process: ServerProcess, ray_cluster: RayConnection, db_url: str
-) -> None:
-    """SIGKILL the driver mid-sweep (the reconciler resubmits it and it restores Tune's state),
-    then SIGKILL the server and start it again: the sweep goes on throughout."""
-    spec = fault_spec(
-        search_space={
-            **fault_spec()["search_space"],
-            "lr": {"type": "grid", "values": [0.03, 0.01, 0.003]},
-        },
-        search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 2},
-        early_stopping={"scheduler": "none", "max_t": 6},
-        fault_tolerance={"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 2},
-    )
-    engine = create_db_engine(db_url)
-    db = session_factory(engine)
-    with engine_process.client() as client:
-        experiment_id = submit_spec(client, spec)
-        # the third trial starts once one of the first two has finished
-        wait_for(lambda: trial_where(client, experiment_id, 2, iteration=2), 300, "trial 3 at 2")
-        before = {t["id"]: t for t in trials_of(client, experiment_id)}
-        job = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
-        kill(wait_for(lambda: driver_pid(ray_cluster, job), 30, "the driver's pid"))
-
-        def resubmitted() -> dict[str, Any] | None:
-            # the reconciler counts the restart before it submits the job (intent, then Ray
-            # call, then outcome), so wait for the new job id too
-            read = client.get(f"/api/v1/experiments/{experiment_id}").json()
-            fresh = read["driver_restarts"] == 1 and read["driver_job_id"] != job
-            return read if fresh and read["state"] == "running" else None
-
-        restarted = wait_for(resubmitted, 60, "the driver to be resubmitted")
-        assert restarted["driver_job_id"] == f"raysweep-{experiment_id}-1"
-        # the new driver removes all of it before it resumes the sweep
-        wait_for(lambda: has_resumed(client, experiment_id), 180, "the new driver to resume")
-        left = ray_leftovers(ray_cluster, job)
-        assert left == [], f"the dead attempt {job} still has {left} in Ray"
-
-    def stored_results() -> int:
-        with db.begin() as session:
-            return len(session.scalars(select(ResultRow.id)).all())
-
-    engine_process.kill()
-    while_down = stored_results()
-    wait_for(lambda: stored_results() > while_down, 180, "results stored while the server is down")
-    engine_process.start()
-
-    with engine_process.client() as client:
-        experiment, trials = ended_sweep(client, experiment_id, 300)
-        events = events_of(client, experiment_id)
-
-    assert experiment["state"] == "completed", experiment["error"]
-    assert experiment["driver_restarts"] == 1
-    assert len(trials) == 3
-    assert sorted(t["config"]["lr"] for t in trials) == [0.003, 0.01, 0.03]  # none repeated
-    assert all(t["state"] == "completed" and t["iteration"] == 6 for t in trials), trials
-    kinds = [e["kind"] for e in events]
-    assert kinds.count("driver_submitted") == 2 and kinds.count("driver_lost") == 1
-    # the trial that had finished before the kill was not run again
-    finished_before = [t for t in before.values() if t["state"] == "completed"]
-    assert finished_before
-    resumed = {e["trial_id"] for e in events if e["kind"] == "trial_resumed"}
-    assert not resumed & {t["id"] for t in finished_before}
-    # the running ones were resumed from their checkpoints
-    assert resumed and resumed <= {t["id"] for t in before.values() if t["state"] == "running"}
-    with db.begin() as session:
-        assert session.get_one(ExperimentRow, experiment_id).driver_attempts == 2
-    engine.dispose()
-    wait_released(ray_cluster, job)
 
 
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)

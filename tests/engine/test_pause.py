@@ -1,5 +1,6 @@
-"""Pause and resume a real sweep: paused leaves nothing in Ray, resume continues from Tune's
-state and the trials' checkpoints, and nothing is lost or stored twice."""
+"""Pause, resume and cancel one real sweep: paused leaves nothing in Ray, resume continues from
+Tune's state and the trials' checkpoints with nothing lost or stored twice, and a cancel ends it
+promptly and leaves nothing in Ray either."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from service.engine.cluster import RayConnection
 from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
-    ended_sweep,
+    check_results_contiguous,
     events_of,
     experiment_state,
     fault_spec,
@@ -24,12 +25,13 @@ pytestmark = RAY_TESTS
 
 
 @pytest.mark.parametrize("empty_db_url", ["postgres"], indirect=True)
-def test_pause_stops_the_sweep_after_a_checkpoint_and_resume_finishes_it(
+def test_pause_stops_after_a_checkpoint_resume_continues_and_cancel_ends_the_sweep(
     engine_server: ServerProcess, ray_cluster: RayConnection
 ) -> None:
     spec = fault_spec(
         search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 2},
-        early_stopping={"scheduler": "none", "max_t": 8},
+        # longer than the test: both trials are still training when it cancels them
+        early_stopping={"scheduler": "none", "max_t": 200},
         fault_tolerance={"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 2},
     )
     with engine_server.client() as client:
@@ -53,19 +55,51 @@ def test_pause_stops_the_sweep_after_a_checkpoint_and_resume_finishes_it(
 
         resumed = client.post(f"{url}/resume")
         assert resumed.status_code == 200 and resumed.json()["state"] == "queued"
-        experiment, trials = ended_sweep(client, experiment_id, 300, "the resumed sweep to end")
+
+        def resumed_trials() -> int:
+            return [e["kind"] for e in events_of(client, experiment_id)].count("trial_resumed")
+
+        # the new driver may first store epochs the old one trained but had not stored: wait
+        # for both trials to run again, then for each to train an epoch more
+        wait_for(lambda: resumed_trials() == 2, 240, "both trials to resume")
+        resumed_at = {t["id"]: t["iteration"] for t in trials_of(client, experiment_id)}
+
+        def both_trained_on() -> bool:
+            trials = trials_of(client, experiment_id)
+            return all(t["iteration"] > resumed_at[t["id"]] for t in trials)
+
+        wait_for(both_trained_on, 120, "both trials to train on after resuming")
+        running = client.get(url).json()
+        asked = time.monotonic()
+        cancel = client.post(f"{url}/cancel")
+        assert cancel.status_code == 200 and cancel.json()["state"] == "cancelling"
+        experiment = wait_for(
+            lambda: experiment_state(client, experiment_id, "cancelled"), 60, "cancelled"
+        )
+        took = time.monotonic() - asked
+        trials = trials_of(client, experiment_id)
+        check_results_contiguous(client, trials)  # resumed from checkpoints: none stored twice
         events = [e["kind"] for e in events_of(client, experiment_id)]
 
+        # the controller has seen the (fixed-size) cluster by now: a sweep whose one trial it
+        # can never place is refused, naming the resources, and nothing is stored
+        too_big = fault_spec(resources={"num_workers": 3, "cpus_per_worker": 1.0})
+        refused = client.post("/api/v1/experiments", json=too_big)
+        listed = client.get("/api/v1/experiments").json()["total"]
+
     assert paused["finished_at"] is None
-    # trials may progress unevenly on 2 cores: one can have finished before the pause
-    waiting = [t for t in at_pause if t["state"] != "completed"]
-    assert waiting and all(t["state"] == "pending" for t in waiting), at_pause
-    assert all(t["iteration"] >= 2 for t in at_pause)
-    assert experiment["state"] == "completed", experiment["error"]
-    assert experiment["driver_restarts"] == 0  # a resume is not a restart
-    assert len(trials) == 2 and all(t["state"] == "completed" for t in trials), trials
-    assert all(t["iteration"] == 8 and t["restarts"] == 0 for t in trials)
-    assert events.count("driver_submitted") == 2
+    assert all(t["state"] == "pending" and t["iteration"] >= 2 for t in at_pause), at_pause
+    # a resume is not a restart: the same sweep in a new driver job
+    assert running["state"] == "running" and running["driver_restarts"] == 0
+    assert running["driver_job_id"] != job
+    assert events.count("driver_submitted") == 2 and events.count("trial_resumed") == 2
     order = [events.index(k) for k in ("pause_requested", "paused", "resume_requested")]
     assert order == sorted(order)
-    assert events.count("trial_resumed") == len(waiting)
+
+    assert took < 60 and experiment["finished_at"] is not None
+    assert len(trials) == 2 and all(t["state"] == "cancelled" for t in trials), trials
+    assert refused.status_code == 422, refused.text
+    (problem,) = refused.json()["error"]["details"]
+    assert problem["path"] == "resources" and "{CPU: 3.01} in all" in problem["message"], problem
+    assert "has {CPU: 2} on 1 node(s)" in problem["message"] and listed == 1
+    wait_released(ray_cluster, running["driver_job_id"])

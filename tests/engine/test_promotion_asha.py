@@ -1,6 +1,8 @@
-"""Promotion ASHA on real Ray: trials pause at rungs holding nothing, the best are promoted and
-resume from their checkpoints, the stored decisions replay to the rule, and a driver killed
-while trials are paused loses nothing."""
+"""Promotion ASHA on real Ray, through a driver and a server killed mid-sweep: trials pause at
+rungs holding nothing, the best are promoted and resume from their checkpoints, the stored
+decisions replay to the rule; the driver, SIGKILLed while trials are paused, is resubmitted and
+restores Tune's state, and the server, SIGKILLed and started again, misses nothing the sweep
+stored meanwhile. One sweep for all of it: each costs minutes of trial starts on 2 cores."""
 
 from __future__ import annotations
 
@@ -9,7 +11,10 @@ from typing import Any
 
 import pytest
 from ray.util.state import list_actors
+from sqlalchemy import select
 
+from service.db.models import ExperimentRow, ResultRow
+from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection
 from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
@@ -18,6 +23,7 @@ from tests.engine.sweeps import (
     ended_sweep,
     events_of,
     kill,
+    ray_leftovers,
     trials_of,
     wait_for,
     wait_released,
@@ -83,8 +89,8 @@ def replay(decisions: list[dict[str, Any]]) -> None:
 
 
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
-def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver(
-    engine_server: ServerProcess, ray_cluster: RayConnection
+def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver_and_server(
+    engine_process: ServerProcess, ray_cluster: RayConnection, db_url: str
 ) -> None:
     workers_seen: list[int] = []
 
@@ -100,11 +106,48 @@ def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver(
         workers_seen.append(live_train_workers())
         return any(t["state"] == "paused" for t in trials_of(client, experiment_id))
 
-    with engine_server.client() as client:
+    engine = create_db_engine(db_url)
+    db = session_factory(engine)
+
+    def stored_results() -> int:
+        with db.begin() as session:
+            return len(session.scalars(select(ResultRow.id)).all())
+
+    with engine_process.client() as client:
         experiment_id = submit_spec(client, promotion_spec())
         wait_for(lambda: some_trial_paused(client, experiment_id), 300, "a paused trial")
         job = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
         kill(wait_for(lambda: driver_pid(ray_cluster, job), 30, "the driver's pid"))
+
+        def resumes() -> int:
+            return [e["kind"] for e in events_of(client, experiment_id)].count("trial_resumed")
+
+        resumes_at_kill = resumes()
+
+        def resubmitted() -> dict[str, Any] | None:
+            # the reconciler counts the restart before it submits the job (intent, then Ray
+            # call, then outcome), so wait for the new job id too
+            read = client.get(f"/api/v1/experiments/{experiment_id}").json()
+            fresh = read["driver_restarts"] == 1 and read["driver_job_id"] != job
+            return read if fresh and read["state"] == "running" else None
+
+        restarted = wait_for(resubmitted, 60, "the driver to be resubmitted")
+        wait_for(
+            lambda: resumes() > resumes_at_kill,
+            180,
+            "the new driver to resume a trial",
+        )
+        # the new driver removed all the dead attempt left in Ray before it resumed a trial
+        left = ray_leftovers(ray_cluster, job)
+        assert left == [], f"the dead attempt {job} still has {left} in Ray"
+
+    # the sweep goes on without the server: its driver stores the results
+    engine_process.kill()
+    while_down = stored_results()
+    wait_for(lambda: stored_results() > while_down, 180, "results stored while the server is down")
+    engine_process.start()
+
+    with engine_process.client() as client:
 
         def ended_or_sampled() -> bool:
             workers_seen.append(live_train_workers())
@@ -120,7 +163,12 @@ def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver(
         events = [e["kind"] for e in events_of(client, experiment_id)]
 
     assert experiment["state"] == "completed", experiment["error"]
+    assert restarted["driver_job_id"] == f"raysweep-{experiment_id}-1"
     assert experiment["driver_restarts"] == 1
+    assert events.count("driver_submitted") == 2 and events.count("driver_lost") == 1
+    with db.begin() as session:
+        assert session.get_one(ExperimentRow, experiment_id).driver_attempts == 2
+    engine.dispose()
     # paused trials hold no workers: never more live Train workers than trials let run at once
     assert max(workers_seen) <= RUNNING, workers_seen
     assert len(trials) == 4
@@ -148,6 +196,5 @@ def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver(
     assert rungs["scheduler"] == "asha_promotion" and by_mark[1]["reached"] == 4
     assert by_mark[1]["promoted"] == sum(d["milestone"] == 1 for d in promotions)
     assert by_mark[4]["completed"] == len(completed)
-    # neither the killed driver's job nor the one that finished left anything in Ray
-    wait_released(ray_cluster, job)
+    # the job that finished left nothing in Ray either
     wait_released(ray_cluster, experiment["driver_job_id"])
