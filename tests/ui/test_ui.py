@@ -125,6 +125,10 @@ def test_sign_in_refuses_a_bad_token_then_lists_experiments(
     expect(rows.nth(1)).to_contain_text("team:vision")
     # one bar segment per state: running, completed, pruned, failed
     expect(rows.nth(1).locator(".progress span")).to_have_count(4)
+    # the tab names the page; the icon is inline, so it needs no route of its own
+    expect(page).to_have_title("experiments · raysweep")
+    icon = page.locator("link[rel=icon]")
+    expect(icon).to_have_attribute("href", re.compile(r"^data:image/svg\+xml,"))
     screenshot(page, tmp_path / "screenshots", "experiments")
 
     page.select_option("select[name=state]", "completed")
@@ -145,6 +149,7 @@ def test_experiment_page_draws_every_view_and_updates_live(
     page.goto(f"/#/experiments/{seeded.running}")
 
     expect(page.locator("[data-testid=trials] tbody tr")).to_have_count(24)
+    expect(page).to_have_title("live-sweep · raysweep")
     curves = page.get_by_test_id("curves")
     expect(curves).to_have_attribute("data-series", "24")
     assert canvas_ink(page, "[data-testid=curves]") > 1000
@@ -298,6 +303,7 @@ def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
     expect(page.get_by_test_id("waiting-for")).to_have_text(reason)
     page.goto(f"/#/trials/{failed_id}")
     expect(page.get_by_test_id("traceback")).to_have_text(traceback)
+    expect(page).to_have_title(f"trial {failed_id} · raysweep")
     metrics = page.get_by_test_id("metrics")
     expect(metrics).to_have_attribute("data-count", "2")  # val_accuracy and train_loss
     expect(metrics.locator("canvas")).to_have_count(2)

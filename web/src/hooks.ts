@@ -44,3 +44,10 @@ export function useHashRoute(): string {
   }, []);
   return hash;
 }
+
+/** The browser tab names what the page shows, then raysweep ("digits-asha · raysweep"). */
+export function useTitle(subject: string | null): void {
+  useEffect(() => {
+    document.title = subject ? `${subject} · raysweep` : "raysweep";
+  }, [subject]);
+}

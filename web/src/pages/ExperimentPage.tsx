@@ -6,7 +6,7 @@ import { ParallelChart } from "../charts/ParallelChart";
 import { ParetoChart } from "../charts/ParetoChart";
 import { RungView } from "../charts/RungView";
 import { Labels, Progress, StateBadge } from "../components";
-import { errorText, usePoll } from "../hooks";
+import { errorText, usePoll, useTitle } from "../hooks";
 import { formatAgo, formatConfig, formatValue, mergeResults, type SpaceParameter } from "../shape";
 import type { ConfigTable, Curves, EventItem, Experiment, Importance, Me, Pareto, Rungs, Updates } from "../types";
 import { FinalRuns } from "./FinalRuns";
@@ -45,6 +45,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   const busy = useRef(false);
   const slowDue = useRef(false);
   const width = useWidth();
+  useTitle(experiment?.name ?? null);
 
   // rungs, configs and the curves' trials and states (new trials, running -> pruned); the server
   // caches these until a trial changes. The fresh curves hold every result up to their cursor.

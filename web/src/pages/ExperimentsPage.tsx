@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Labels, Pager, Progress, StateBadge } from "../components";
-import { errorText, usePoll } from "../hooks";
+import { errorText, usePoll, useTitle } from "../hooks";
 import { formatAgo, formatValue } from "../shape";
 import type { Experiment, ExperimentState, Page } from "../types";
 
@@ -9,6 +9,7 @@ const STATES: ExperimentState[] = ["queued", "running", "pausing", "paused", "ca
 const PAGE_SIZE = 25;
 
 export function ExperimentsPage() {
+  useTitle("experiments");
   const [page, setPage] = useState<Page<Experiment> | null>(null);
   const [state, setState] = useState("");
   const [label, setLabel] = useState("");

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
-import { errorText } from "../hooks";
+import { errorText, useTitle } from "../hooks";
 import { formatAgo, formatConfig, formatValue } from "../shape";
 import type { ModelSummary, ModelVersion, Page } from "../types";
 
@@ -17,6 +17,7 @@ export function ModelsPage({ name }: { name: string | null }) {
   const [models, setModels] = useState<ModelSummary[] | null>(null);
   const [versions, setVersions] = useState<ModelVersion[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  useTitle(name ? `model ${name}` : "models");
   useEffect(() => {
     setError(null);
     if (name) {

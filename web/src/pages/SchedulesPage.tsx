@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { StateBadge } from "../components";
-import { errorText, usePoll } from "../hooks";
+import { errorText, usePoll, useTitle } from "../hooks";
 import { formatAgo, formatInZone, formatUntil } from "../shape";
 import type { Me, Page, Schedule, ScheduleFiring } from "../types";
 
@@ -65,6 +65,7 @@ export function SchedulesPage({ id, me }: { id: string | null; me: Me }) {
   const [schedule, setSchedule] = useState<Schedule | null>(null);
   const [firings, setFirings] = useState<Page<ScheduleFiring> | null>(null);
   const [error, setError] = useState<string | null>(null);
+  useTitle(id ? `schedule ${schedule?.name ?? id}` : "schedules");
 
   usePoll(async () => {
     try {

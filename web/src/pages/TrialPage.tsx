@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import { api } from "../api";
 import { StateBadge, WaitingBadge } from "../components";
-import { errorText, usePoll } from "../hooks";
+import { errorText, usePoll, useTitle } from "../hooks";
 import { formatAgo, formatValue, metricSeries } from "../shape";
 import type { Checkpoint, EventItem, Page, ResultItem, Trial } from "../types";
 
@@ -13,6 +13,7 @@ export function TrialPage({ id }: { id: number }) {
   const [events, setEvents] = useState<EventItem[]>([]);
   const [error, setError] = useState<string | null>(null);
   const lastIteration = useRef(-1);
+  useTitle(`trial ${id}`);
 
   useEffect(() => {
     lastIteration.current = -1;
