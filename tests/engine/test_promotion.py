@@ -43,7 +43,7 @@ from trainers.registry import TRAINERS
 
 pytestmark = RAY_TESTS
 
-FINAL_EPOCHS = 60  # long enough to kill a worker and then the job before it ends
+FINAL_EPOCHS = 30  # long enough to kill a worker at epoch 2, then the job at 8, before it ends
 SPEC: dict[str, Any] = {
     "name": "promote-me",
     "trainer": "digits_mlp",

@@ -1,5 +1,5 @@
-"""A real ASHA sweep through REST on the shared Ray cluster: pruned, completed and failed trials
-(cancel is tested with pause, in test_pause.py)."""
+"""Real sweeps through REST on the shared Ray cluster: ASHA's pruned, completed and failed
+trials, and a sweep stopped on convergence (cancel is tested with pause, in test_pause.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,17 @@ from typing import Any
 
 import pytest
 
+from service.engine.cluster import RayConnection
 from tests.conftest import RAY_TESTS, ServerProcess
-from tests.engine.sweeps import all_pages, experiment_state, wait_for
+from tests.engine.sweeps import (
+    all_pages,
+    ended_sweep,
+    events_of,
+    experiment_state,
+    wait_for,
+    wait_released,
+)
+from tests.factories import submit_spec
 
 pytestmark = RAY_TESTS
 
@@ -124,3 +133,33 @@ def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
         "trial_failed",
         "completed",
     } <= set(events)
+
+
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+def test_a_converged_sweep_ends_early_and_cancels_what_still_runs(
+    engine_server: ServerProcess, ray_cluster: RayConnection
+) -> None:
+    """stop.converged on real Ray: once min_trials have completed, the driver asks Optuna's
+    terminator (a threshold this large judges any regret bound converged); the sweep completes
+    with the reason, the trials still running are cancelled and nothing is left in Ray."""
+    spec = sweep_spec(
+        search={"algorithm": "random", "num_samples": 20, "max_concurrent_trials": 2, "seed": 2},
+        early_stopping={"scheduler": "none", "max_t": 1},
+        stop={"converged": {"min_trials": 4, "threshold_ratio": 1e6}},
+    )
+    spec["search_space"]["optimizer"] = {"type": "constant", "value": "adam"}
+    with engine_server.client() as client:
+        experiment_id = submit_spec(client, spec)
+        experiment, trials = ended_sweep(client, experiment_id, 420)
+        events = events_of(client, experiment_id)
+
+    assert experiment["state"] == "completed", experiment["error"]
+    states = [t["state"] for t in trials]
+    assert set(states) <= {"completed", "cancelled"}, states
+    (converged,) = [e for e in events if e["kind"] == "converged"]
+    judged = int(converged["message"].split("converged after ", 1)[1].split()[0])
+    # judged on the first four (or a few more that completed before it was asked), and the
+    # sweep ended long before its 20 samples
+    assert 4 <= judged <= states.count("completed") < 20 and len(trials) < 20
+    assert "regret bound" in converged["message"]
+    wait_released(ray_cluster, experiment["driver_job_id"])
