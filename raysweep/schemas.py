@@ -365,6 +365,30 @@ class Pareto(BaseModel):
     )
 
 
+class HistoryPoint(BaseModel):
+    trial_id: int
+    order: int = Field(description="Its place among the finished trials by end time, from 1.")
+    state: TrialState
+    value: float = Field(description="Its best reported metric (as the trial table shows).")
+    best: float | None = Field(
+        description="The best value of the feasible trials finished up to and including this "
+        "one (null while none is feasible): at the end, the best trial's among finished ones."
+    )
+    feasible: bool | None = Field(description="Null when the sweep has no constraints.")
+
+
+class History(BaseModel):
+    """The finished trials' metric in the order they ended, with the best so far."""
+
+    metric: str
+    mode: str
+    finished_trials: int = Field(
+        description="Trials that ended with a metric value. Past `max_points`, every point where "
+        "the best improved and an even spread of the rest are sent, in order."
+    )
+    points: list[HistoryPoint]
+
+
 class ResultPoint(BaseModel):
     id: int
     trial_id: int

@@ -19,6 +19,8 @@ from raysweep.schemas import (
     CurveSeries,
     EventRead,
     ExperimentUpdates,
+    History,
+    HistoryPoint,
     ResultPoint,
     Rung,
     RungDecisionKind,
@@ -256,6 +258,54 @@ def configs(session: Session, experiment: ExperimentRow, limit: int) -> ConfigTa
             )
             for t in trials
         ],
+    )
+
+
+def experiment_history(db: sessionmaker[Session], experiment_id: str, max_points: int) -> History:
+    return cached(db, experiment_id, history, max_points)
+
+
+def history(session: Session, experiment: ExperimentRow, max_points: int) -> History:
+    """Optuna's history plot: each finished trial's best value in end order, and the best so
+    far, which picks as ``repo.best_trial`` does (feasible, any state): its last point is the
+    best finished trial's. The best is kept over every trial; only what is sent is thinned."""
+    rows = session.execute(
+        select(TrialRow.id, TrialRow.state, TrialRow.best_metric, TrialRow.feasible)
+        .where(
+            TrialRow.experiment_id == experiment.id,
+            TrialRow.finished_at.is_not(None),
+            TrialRow.best_metric.is_not(None),
+        )
+        .order_by(TrialRow.finished_at, TrialRow.id)
+    ).all()
+    better = max if experiment.mode == "max" else min
+    best: float | None = None
+    points: list[HistoryPoint] = []
+    improved: set[int] = set()  # indexes into points
+    for trial_id, state, value, feasible in rows:
+        if value is None or not math.isfinite(value):  # the query leaves out None already
+            continue
+        if feasible is not False and (best is None or better(best, value) != best):
+            best = value
+            improved.add(len(points))
+        points.append(
+            HistoryPoint(
+                trial_id=trial_id,
+                order=len(points) + 1,
+                state=state,
+                value=value,
+                best=best,
+                feasible=feasible,
+            )
+        )
+    finished = len(points)
+    if finished > max_points:
+        kept = sorted(improved)[-(max_points // 2) :]  # the latest improvements, at most half
+        rest = [i for i in range(finished) if i not in improved]
+        chosen = set(kept) | set(evenly(rest, max_points - len(kept)))
+        points = [points[i] for i in sorted(chosen)]
+    return History(
+        metric=experiment.metric, mode=experiment.mode, finished_trials=finished, points=points
     )
 
 

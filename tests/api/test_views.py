@@ -1,5 +1,5 @@
-"""The UI's read models through a real server: downsampled curves, ASHA rungs, configs, the
-changes since a cursor, checkpoints, and who may read them."""
+"""The UI's read models through a real server: downsampled curves, the metric's history, ASHA
+rungs, configs, the changes since a cursor, checkpoints, and who may read them."""
 
 from __future__ import annotations
 
@@ -129,6 +129,39 @@ def test_configs_list_best_first_with_one_value_per_param(
         assert row["values"] == [config["hidden"], config["lr"], config["optimizer"]]
 
 
+def test_history_is_the_finished_trials_in_end_order_with_the_best_so_far(
+    server: ServerProcess, db: sessionmaker[Session], sweep: str
+) -> None:
+    with db.begin() as session:  # one infeasible trial with the top value: never the best
+        ended = session.scalars(
+            select(TrialRow)
+            .where(TrialRow.experiment_id == sweep, TrialRow.finished_at.is_not(None))
+            .order_by(TrialRow.finished_at, TrialRow.id)
+        ).all()
+        ended[3].best_metric, ended[3].feasible = 2.0, False
+        expected = [(t.id, t.best_metric) for t in ended]
+    with server.client() as client:
+        body = client.get(f"/api/v1/experiments/{sweep}/history").json()
+        thinned = client.get(
+            f"/api/v1/experiments/{sweep}/history", params={"max_points": 6}
+        ).json()
+    assert body["metric"] == "val_accuracy" and body["finished_trials"] == len(expected) == 27
+    points = body["points"]
+    assert [(p["trial_id"], p["value"]) for p in points] == expected
+    assert [p["order"] for p in points] == list(range(1, 28))
+    feasible_so_far = [v for i, (_, v) in enumerate(expected) if i != 3]
+    bests = [p["best"] for i, p in enumerate(points) if i != 3]
+    assert bests == [max(feasible_so_far[: i + 1]) for i in range(26)]  # mode max
+    assert points[3]["feasible"] is False and points[3]["best"] == points[2]["best"] < 2.0
+    # thinned: in order, at most 6, each as in the full history, the last improvement kept
+    kept = thinned["points"]
+    assert thinned["finished_trials"] == 27 and len(kept) == 6
+    assert [p["order"] for p in kept] == sorted(p["order"] for p in kept)
+    assert all(p == points[p["order"] - 1] for p in kept)
+    last_improvement = max(i for i in range(1, 27) if points[i]["best"] != points[i - 1]["best"])
+    assert points[last_improvement] in kept
+
+
 def test_importance_ranks_the_sampled_parameters_from_completed_and_pruned_trials(
     server: ServerProcess, db: sessionmaker[Session], sweep: str
 ) -> None:
@@ -210,7 +243,7 @@ def test_trial_checkpoints_events_filter_and_me(
 
 def test_view_routes_need_a_token_and_viewers_may_read(server: ServerProcess, sweep: str) -> None:
     viewer = server.create_token("reader", "viewer")
-    paths = ["curves", "rungs", "configs", "importance", "updates"]
+    paths = ["curves", "history", "rungs", "configs", "importance", "updates"]
     for path in paths:
         url = f"{server.url}/api/v1/experiments/{sweep}/{path}"
         with server.client("rsw_wrong") as wrong:

@@ -174,6 +174,17 @@ def test_experiment_page_draws_every_view_and_updates_live(
     expect(bars).to_have_count(3)
     assert [b.get_attribute("data-param") for b in bars.all()] == [p["name"] for p in ranked]
     expect(page.get_by_test_id("importance")).to_contain_text("PED-ANOVA")
+    # history: a mark per finished trial in end order; the best-so-far line ends at the best
+    history = api.get(f"{base}/history").json()
+    assert history["finished_trials"] == 22  # 24 seeded, 2 running
+    marks = page.locator("[data-testid=history] [data-order]")
+    expect(marks).to_have_count(22)
+    orders = [int(m.get_attribute("data-order") or 0) for m in marks.all()]
+    assert orders == [p["order"] for p in history["points"]] == list(range(1, 23))
+    best_line = page.locator("[data-testid=history] polyline.best")
+    assert float(best_line.get_attribute("data-best") or "nan") == pytest.approx(
+        history["points"][-1]["best"]
+    )
     screenshot(page, tmp_path / "screenshots", "experiment")
 
     # hovering a curve names its trial and config: sweep the pointer over the chart until one

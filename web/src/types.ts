@@ -61,6 +61,11 @@ export interface Pareto {
   objectives: ObjectiveRead[]; front: number[]; trials: ParetoTrial[]; completed_trials: number; message: string | null;
 }
 
+export interface HistoryPoint {
+  trial_id: number; order: number; state: TrialState; value: number; best: number | null; feasible: boolean | null;
+}
+export interface History { metric: string; mode: string; finished_trials: number; points: HistoryPoint[] }
+
 export interface ResultPoint { id: number; trial_id: number; iteration: number; value: number | null }
 export interface Updates {
   experiment: Experiment; results: ResultPoint[]; events: EventItem[]; cursor: number; more: boolean;

@@ -1,5 +1,6 @@
-"""Aggregated, downsampled reads for live views (the web UI): curves, ASHA rungs, configs,
-hyperparameter importance, the Pareto front, and the changes since a cursor."""
+"""Aggregated, downsampled reads for live views (the web UI): curves, the history of the metric,
+ASHA rungs, configs, hyperparameter importance, the Pareto front, and the changes since a
+cursor."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from raysweep.schemas import (
     ConfigTable,
     Curves,
     ExperimentUpdates,
+    History,
     Importance,
     ImportanceEvaluator,
     Pareto,
@@ -42,6 +44,20 @@ def curves(
     """The metric against the time attribute. Past `max_trials` the running trials, the best
     ones and an even spread of the rest are sent; `total_trials` says how many exist."""
     return usecase.experiment_curves(db, experiment_id, max_trials, max_points)
+
+
+@router.get("/experiments/{experiment_id}/history", summary="The metric in completion order")
+def history(
+    experiment_id: str,
+    db: Db,
+    _: Viewer,
+    max_points: Annotated[int, Query(ge=2, le=5000, description="Points at most.")] = 1000,
+) -> History:
+    """Each finished trial's best metric value in the order the trials ended, with the best
+    value so far (over the feasible trials, as the experiment's best trial is chosen). Past
+    `max_points`, every improvement of the best (the latest, up to half the points) and an even
+    spread of the rest are sent."""
+    return usecase.experiment_history(db, experiment_id, max_points)
 
 
 @router.get("/experiments/{experiment_id}/rungs", summary="ASHA's rungs")

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { CurvesChart } from "../charts/CurvesChart";
+import { HistoryChart } from "../charts/HistoryChart";
 import { ImportanceChart } from "../charts/ImportanceChart";
 import { ParallelChart } from "../charts/ParallelChart";
 import { ParetoChart } from "../charts/ParetoChart";
@@ -8,7 +9,7 @@ import { RungView } from "../charts/RungView";
 import { Labels, Progress, StateBadge } from "../components";
 import { errorText, usePoll, useTitle } from "../hooks";
 import { formatAgo, formatConfig, formatValue, mergeResults, type SpaceParameter } from "../shape";
-import type { ConfigTable, Curves, EventItem, Experiment, Importance, Me, Pareto, Rungs, Updates } from "../types";
+import type { ConfigTable, Curves, EventItem, Experiment, History, Importance, Me, Pareto, Rungs, Updates } from "../types";
 import { FinalRuns } from "./FinalRuns";
 import { TrialTable } from "./TrialTable";
 
@@ -33,6 +34,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   const [configs, setConfigs] = useState<ConfigTable | null>(null);
   const [importance, setImportance] = useState<Importance | null>(null);
   const [pareto, setPareto] = useState<Pareto | null>(null);
+  const [history, setHistory] = useState<History | null>(null);
   const multiObjective = useRef(false);
   const [events, setEvents] = useState<EventItem[]>([]);
   const [tableVersion, setTableVersion] = useState(0);
@@ -51,14 +53,16 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   // caches these until a trial changes. The fresh curves hold every result up to their cursor.
   const loadSlow = async () => {
     lastSlowRefresh.current = Date.now();
-    const [newRungs, newConfigs, newImportance, newCurves, newPareto] = await Promise.all([
+    const [newRungs, newConfigs, newImportance, newCurves, newPareto, newHistory] = await Promise.all([
       api<Rungs>(`/experiments/${id}/rungs`),
       api<ConfigTable>(`/experiments/${id}/configs`),
       api<Importance>(`/experiments/${id}/importance`),
       api<Curves>(`/experiments/${id}/curves`),
       multiObjective.current ? api<Pareto>(`/experiments/${id}/pareto`) : Promise.resolve(null),
+      api<History>(`/experiments/${id}/history`),
     ]);
     setPareto(newPareto);
+    setHistory(newHistory);
     setRungs(newRungs);
     setConfigs(newConfigs);
     setImportance(newImportance);
@@ -216,6 +220,9 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
             onPick={(trial) => { location.hash = `#/trials/${trial}`; }} />
         </>
       )}
+
+      <h2>History</h2>
+      {history && <HistoryChart history={history} width={Math.max(360, Math.min(width, 1400) - 64)} />}
 
       <h2>ASHA rungs</h2>
       {rungs && <RungView rungs={rungs} metric={experiment.metric} />}
