@@ -185,6 +185,16 @@ def test_experiment_page_draws_every_view_and_updates_live(
     assert float(best_line.get_attribute("data-best") or "nan") == pytest.approx(
         history["points"][-1]["best"]
     )
+    # slices: a panel per sampled parameter on the space's axis, a point per trial with a metric
+    configs = api.get(f"{base}/configs").json()
+    with_metric = [row for row in configs["rows"] if row["metric"] is not None]
+    panels = page.locator("[data-testid=slice] svg[data-param]")
+    expect(panels).to_have_count(3)
+    assert [p.get_attribute("data-param") for p in panels.all()] == ["hidden", "lr", "optimizer"]
+    for panel in panels.all():
+        expect(panel.locator("circle")).to_have_count(len(with_metric))
+    expect(page.locator("[data-testid=slice] svg[data-param=lr]")).to_contain_text("lr (log)")
+    expect(page.locator("[data-testid=slice] svg[data-param=optimizer]")).to_contain_text("adam")
     screenshot(page, tmp_path / "screenshots", "experiment")
 
     # hovering a curve names its trial and config: sweep the pointer over the chart until one

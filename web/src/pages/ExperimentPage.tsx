@@ -4,6 +4,7 @@ import { CurvesChart } from "../charts/CurvesChart";
 import { HistoryChart } from "../charts/HistoryChart";
 import { ImportanceChart } from "../charts/ImportanceChart";
 import { ParallelChart } from "../charts/ParallelChart";
+import { SliceChart } from "../charts/SliceChart";
 import { ParetoChart } from "../charts/ParetoChart";
 import { RungView } from "../charts/RungView";
 import { Labels, Progress, StateBadge } from "../components";
@@ -233,6 +234,8 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
           <ParallelChart table={configs} width={Math.max(480, Math.min(width, 1400) - 64)}
             space={(experiment.spec.search_space ?? {}) as Record<string, SpaceParameter>} />
           {configs.rows.length < configs.total_trials && <p class="muted">best {configs.rows.length} of {configs.total_trials} trials</p>}
+          <h3>Slices</h3>
+          <SliceChart table={configs} space={(experiment.spec.search_space ?? {}) as Record<string, SpaceParameter>} />
         </>
       )}
 
