@@ -280,30 +280,34 @@ def history(session: Session, experiment: ExperimentRow, max_points: int) -> His
     ).all()
     better = max if experiment.mode == "max" else min
     best: float | None = None
-    points: list[HistoryPoint] = []
-    improved: set[int] = set()  # indexes into points
+    # (trial id, state, value, best so far, feasible) as plain tuples: at 100,000 trials only
+    # the points sent become models
+    ended: list[tuple[int, TrialState, float, float | None, bool | None]] = []
+    improved: set[int] = set()  # indexes into ended
     for trial_id, state, value, feasible in rows:
         if value is None or not math.isfinite(value):  # the query leaves out None already
             continue
         if feasible is not False and (best is None or better(best, value) != best):
             best = value
-            improved.add(len(points))
-        points.append(
-            HistoryPoint(
-                trial_id=trial_id,
-                order=len(points) + 1,
-                state=state,
-                value=value,
-                best=best,
-                feasible=feasible,
-            )
-        )
-    finished = len(points)
+            improved.add(len(ended))
+        ended.append((trial_id, state, value, best, feasible))
+    finished = len(ended)
+    chosen: Iterable[int] = range(finished)
     if finished > max_points:
         kept = sorted(improved)[-(max_points // 2) :]  # the latest improvements, at most half
         rest = [i for i in range(finished) if i not in improved]
-        chosen = set(kept) | set(evenly(rest, max_points - len(kept)))
-        points = [points[i] for i in sorted(chosen)]
+        chosen = sorted(set(kept) | set(evenly(rest, max_points - len(kept))))
+    points = [
+        HistoryPoint(
+            trial_id=ended[i][0],
+            order=i + 1,
+            state=ended[i][1],
+            value=ended[i][2],
+            best=ended[i][3],
+            feasible=ended[i][4],
+        )
+        for i in chosen
+    ]
     return History(
         metric=experiment.metric, mode=experiment.mode, finished_trials=finished, points=points
     )
