@@ -183,7 +183,7 @@ class StopConfig(StrictModel):
         description="End the sweep when Optuna's terminator judges it converged: the regret "
         "bound (a Gaussian process's bound on how much better than the best completed trial "
         "the space could still do) falls below threshold_ratio (1%) of its median over the "
-        "trials after the first min_trials/2. Asked at most every 10 s; trials still running "
+        "trials after the first min_trials/2. Asked at most every 2 s; trials still running "
         "are cancelled and an event says why the sweep ended. Not with a grid; an extension "
         "of the sweep drops it.",
     )

@@ -53,7 +53,9 @@ SKIPPED_KEYS = set(AUTO_RESULT_KEYS) - {"time_total_s"} | {
     RESTART_REASON_KEY,
 }
 CHECKPOINT_PATH_KEY = "checkpoint_path"  # added by TuneReportCallback
-CONVERGENCE_CHECK_S = 10.0
+# a check costs a count on the trials index until more trials have completed, then one GP fit:
+# asked often, a converged sweep stops before it starts (and cancels) more trials
+CONVERGENCE_CHECK_S = 2.0
 log = logging.getLogger(__name__)
 
 

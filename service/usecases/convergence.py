@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from optuna.exceptions import ExperimentalWarning
 from optuna.terminator import MedianErrorEvaluator, RegretBoundEvaluator
 from optuna.trial import TrialState as OptunaTrialState
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from raysweep.schemas import TrialState
@@ -64,7 +64,17 @@ class ConvergenceCheck:
 
     def completed(self, session: Session, experiment_id: str) -> list[tuple[dict, float]]:
         """The completed trials' params and values, in the order they were created (as the
-        searcher saw them)."""
+        searcher saw them); none while fewer than ``min_trials`` completed or none completed
+        since the last verdict (told by a count on the trials index, without reading every
+        trial's config: the driver asks every few seconds)."""
+        count = session.scalar(
+            select(func.count()).where(
+                TrialRow.experiment_id == experiment_id,
+                TrialRow.state == TrialState.completed,
+            )
+        )
+        if not count or count < self.min_trials or count == self.judged:
+            return []
         rows = session.execute(
             select(TrialRow.config, TrialRow.last_metric)
             .where(
