@@ -113,6 +113,11 @@ export function axisPosition(axis: Axis, value: unknown): number | null {
   return (value - axis.min) / (axis.max - axis.min);
 }
 
+/** An SVG path of an 8-pixel cross at (x, y): how the scatter charts mark an infeasible trial. */
+export function crossPath(x: number, y: number): string {
+  return `M${x - 4},${y - 4}L${x + 4},${y + 4}M${x - 4},${y + 4}L${x + 4},${y - 4}`;
+}
+
 /** The metric axis of the parallel coordinates: best at the top whatever the mode. */
 export function metricAxis(rows: ConfigRow[], mode: string): { min: number; max: number; position: (v: number) => number } {
   const values = rows.map((r) => r.metric).filter((v): v is number => v !== null && Number.isFinite(v));

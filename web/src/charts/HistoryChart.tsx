@@ -1,4 +1,4 @@
-import { formatValue } from "../shape";
+import { crossPath, formatValue } from "../shape";
 import type { History, HistoryPoint } from "../types";
 
 const HEIGHT = 260;
@@ -43,7 +43,7 @@ export function HistoryChart({ history, width }: { history: History; width: numb
           const common = { key: p.trial_id, "data-trial": p.trial_id, "data-order": p.order, onClick: () => open(p) };
           if (p.feasible === false) {
             return (
-              <path {...common} class="infeasible" d={`M${cx - 4},${cy - 4}L${cx + 4},${cy + 4}M${cx - 4},${cy + 4}L${cx + 4},${cy - 4}`}>
+              <path {...common} class="infeasible" d={crossPath(cx, cy)}>
                 <title>{label(p)}</title>
               </path>
             );

@@ -1,4 +1,4 @@
-import { formatConfig, formatValue } from "../shape";
+import { crossPath, formatConfig, formatValue } from "../shape";
 import type { Pareto, ParetoTrial } from "../types";
 
 const HEIGHT = 300;
@@ -62,7 +62,7 @@ export function ParetoChart({ pareto, width }: { pareto: Pareto; width: number }
           const common = { key: t.trial_id, "data-trial": t.trial_id, "data-front": String(t.on_front), onClick: () => open(t) };
           if (t.feasible === false) {
             return (
-              <path {...common} data-infeasible="true" class="infeasible" d={`M${x - 4},${y - 4}L${x + 4},${y + 4}M${x - 4},${y + 4}L${x + 4},${y - 4}`}>
+              <path {...common} data-infeasible="true" class="infeasible" d={crossPath(x, y)}>
                 <title>{label(t)}</title>
               </path>
             );

@@ -55,10 +55,9 @@ function varies(axis: Axis): boolean {
   return axis.kind === "categorical" ? axis.categories.length > 1 : axis.max > axis.min;
 }
 
-/** The ends of a numeric axis; every category of a categorical one. */
+/** The ends of a numeric axis; every category of a categorical one (where ``axisPosition``
+ *  puts its trials). */
 function ticks(axis: Axis): [number, string][] {
-  if (axis.kind === "categorical") {
-    return axis.categories.map((c, i) => [axis.categories.length === 1 ? 0.5 : i / (axis.categories.length - 1), c]);
-  }
+  if (axis.kind === "categorical") return axis.categories.map((c) => [axisPosition(axis, c)!, c]);
   return [[0, formatValue(axis.min)], [1, formatValue(axis.max)]];
 }
