@@ -99,6 +99,13 @@ class Settings(BaseSettings):
         description="No database statement of an API request runs longer: it is cut off and "
         "the request answered 503 (PostgreSQL statement_timeout; SQLite, a progress handler).",
     )
+    api_threads: int = Field(
+        default=4,
+        ge=1,
+        le=64,
+        description="Threads serving API requests at once (the others wait their turn): a few "
+        "threads contend less for the interpreter and the database than many do.",
+    )
     controller_interval_s: float = Field(
         default=2.0, gt=0, description="Seconds between controller passes."
     )

@@ -33,8 +33,10 @@ def app_state(request: Request) -> AppState:
     return state
 
 
-def database(state: Annotated[AppState, Depends(app_state)]) -> sessionmaker[Session]:
-    return state.db
+# async, as every dependency that does no I/O: FastAPI runs a sync one on the thread pool, a
+# thread handoff per dependency per request
+async def database(request: Request) -> sessionmaker[Session]:
+    return app_state(request).db
 
 
 bearer = HTTPBearer(auto_error=False, description="An API token: `Authorization: Bearer rsw_...`")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+
 from fastapi import APIRouter, Request, Response
-from starlette.concurrency import run_in_threadpool
 
 from raysweep.schemas import CodePackageRead, Page
 from service.api.deps import AppState, Db, Limit, Member, Offset, Viewer, app_state
@@ -21,6 +24,11 @@ PACKAGE_BODY = {
         },
     }
 }
+
+
+# the threads that wait for upload checks, apart from the API's few: at most this many checks
+# at once (each child may take up to its memory limit), the others wait
+UPLOAD_CHECKS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="upload-check")
 
 
 @router.post(
@@ -44,9 +52,11 @@ async def upload(request: Request, response: Response, caller: Member) -> CodePa
     state: AppState = app_state(request)
     body = await request.body()
     # the check runs in a child process with time and memory limits (service.package_check);
-    # waiting for it on a worker thread keeps the event loop answering everyone else
-    package, created = await run_in_threadpool(
-        usecase.upload_code, state.db, state.settings.storage_root, body, caller.name
+    # waiting for it on a thread of its own keeps the event loop and the API's few threads
+    # answering everyone else
+    package, created = await asyncio.get_running_loop().run_in_executor(
+        UPLOAD_CHECKS,
+        partial(usecase.upload_code, state.db, state.settings.storage_root, body, caller.name),
     )
     response.status_code = 201 if created else 200
     response.headers["Location"] = f"/api/v1/code/{package.sha256}"

@@ -13,7 +13,7 @@ router = APIRouter(tags=["health"])
 
 
 @router.get("/healthz", summary="The process is alive")
-def healthz() -> dict[str, str]:
+async def healthz() -> dict[str, str]:  # async: never waits for a busy thread pool
     return {"status": "ok"}
 
 
