@@ -13,6 +13,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from raysweep.spec import ExperimentSpec
 from service.api.body_limit import BodyLimitMiddleware
+from service.api.cached_json import GZIP_LEVEL, GZIP_MINIMUM_BYTES
 from service.api.deps import AppState
 from service.api.errors import install_error_handlers
 from service.api.headers import SecurityHeadersMiddleware
@@ -54,7 +55,7 @@ def create_app(
     )
     install_error_handlers(app)
     # JSON above 1 KiB compressed for clients that accept gzip (a page of 500 trials: ~10x less)
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=5)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=GZIP_LEVEL)
     app.add_middleware(
         BodyLimitMiddleware,
         max_bytes=settings.max_body_bytes,

@@ -120,6 +120,9 @@ class TrialRow(Base):
         UniqueConstraint("experiment_id", "tune_trial_id"),
         Index("ix_trials_experiment_id_state", "experiment_id", "state"),
         Index("ix_trials_experiment_id_best_metric", "experiment_id", "best_metric"),
+        # the cached views' versions: an experiment's latest trial change, and any trial's
+        Index("ix_trials_experiment_id_updated_at", "experiment_id", "updated_at"),
+        Index("ix_trials_updated_at", "updated_at"),
     )
 
 

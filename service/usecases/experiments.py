@@ -35,6 +35,7 @@ from service.states import IllegalTransition, end_sweep, move_experiment
 from service.storage import delete_tree, experiment_uri
 from service.usecases.clusters import check_trial_fits
 from service.usecases.code import python_files_of
+from service.usecases.view_cache import CACHE, all_experiments_version, cached
 
 MAX_PAGE = 500
 
@@ -161,17 +162,28 @@ def list_experiments(
     query = repo.experiments_query([s.value for s in states], labels)
     ordered = query.order_by(ExperimentRow.created_at.desc(), ExperimentRow.id.desc())
     with db.begin() as session:
-        return repo.page_rows(session, ordered, limit, offset, lambda rows: to_reads(session, rows))
+        key = ("experiments", tuple(states), tuple(labels), limit, offset)
+        key += all_experiments_version(session)
+        return CACHE.get(
+            key,
+            lambda: repo.page_rows(
+                session, ordered, limit, offset, lambda rows: to_reads(session, rows)
+            ),
+        )
 
 
 def get_experiment(db: sessionmaker[Session], experiment_id: str) -> ExperimentRead:
-    # the front is a cached view of the trials (views import this module)
-    from service.usecases.pareto import FRONT_LIMIT, experiment_pareto
+    return cached(db, experiment_id, experiment_read)
 
-    with db.begin() as session:
-        read = to_read(session, repo.get_experiment_row(session, experiment_id))
+
+def experiment_read(session: Session, row: ExperimentRow) -> ExperimentRead:
+    """The experiment as GET /experiments/{id} answers it: with objectives, its Pareto front."""
+    # the front is a view of the trials (views import this module)
+    from service.usecases.pareto import FRONT_LIMIT, pareto
+
+    read = to_read(session, row)
     if read.spec.get("objectives"):
-        front = experiment_pareto(db, experiment_id, FRONT_LIMIT).front[:FRONT_LIMIT]
+        front = pareto(session, row, FRONT_LIMIT).front[:FRONT_LIMIT]
         read = read.model_copy(update={"pareto_front": front})
     return read
 

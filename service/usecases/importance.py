@@ -26,7 +26,8 @@ from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.models import ResultRow, TrialRow
 from service.usecases.studies import completed_study, distributions_of, finite, params_in
-from service.usecases.views import CACHE, evenly, metric_value, version
+from service.usecases.view_cache import CACHE, version
+from service.usecases.views import evenly, metric_value
 
 MIN_TRIALS = 5
 FANOVA_MAX_TRIALS = 200
@@ -139,8 +140,7 @@ def experiment_importance(
     """Cached like the other views while no trial changes; the trials are read in a short
     transaction of their own and ranked after it, so no connection waits on the evaluator."""
     with db.begin() as session:
-        experiment = repo.get_experiment_row(session, experiment_id)
-        key = ("importance", *version(session, experiment), evaluator)
+        key = ("importance", *version(session, experiment_id), evaluator)
 
     def compute() -> Importance:
         with db.begin() as session:

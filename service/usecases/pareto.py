@@ -14,7 +14,8 @@ from raysweep.schemas import ObjectiveRead, Pareto, ParetoTrial, TrialState
 from raysweep.spec import ExperimentSpec, Objective
 from service.db.models import ExperimentRow, TrialRow
 from service.usecases.studies import stored_values
-from service.usecases.views import cached, evenly
+from service.usecases.view_cache import cached
+from service.usecases.views import evenly
 
 # the front trial ids one experiment's read carries at most (GET .../pareto has them all)
 FRONT_LIMIT = 100

@@ -24,8 +24,9 @@ from raysweep.schemas import (
     TrialState,
 )
 from service.db import repositories as repo
-from service.db.models import CheckpointRow, RungDecisionRow, TrialRow
+from service.db.models import CheckpointRow, ExperimentRow, RungDecisionRow, TrialRow
 from service.errors import InvalidInput
+from service.usecases.view_cache import cached
 
 # the trials' own columns a filter or sort names; anything else is a config key
 # (``config.<key>`` names a config key that shares a column's name)
@@ -120,32 +121,45 @@ def list_trials(
     by ``sort`` (a column or ``config.<key>``, then id); ``order="best"`` sorts the metric
     columns best-first for the experiment's mode (config keys ascending, other columns
     descending). Trials without the sorted value come last either way."""
-    conditions = parse_conditions(where)
-    with db.begin() as session:
-        experiment = repo.get_experiment_row(session, experiment_id)
-        query = select(TrialRow).where(TrialRow.experiment_id == experiment_id)
-        if states:
-            query = query.where(TrialRow.state.in_([s.value for s in states]))
-        for condition in conditions:
-            query = query.where(condition_clause(session, condition))
-        keys: list[Any]
-        if sort.startswith("config."):
-            key = sort.removeprefix("config.")
-            keys = [
-                repo.json_number(session, TrialRow.config, key),
-                repo.json_text(TrialRow.config, key),
-            ]
-            direction = "desc" if order == "desc" else "asc"
-        else:
-            keys = [getattr(TrialRow, sort)]
-            direction = order
-        if direction == "best":
-            mode = experiment.mode if sort in ("best_metric", "last_metric") else "max"
-            ordering = [repo.metric_order(keys[0], mode)]
-        else:
-            ordering = [(k.asc() if direction == "asc" else k.desc()).nulls_last() for k in keys]
-        ordered = query.order_by(*ordering, TrialRow.id)
-        return repo.page(session, ordered, limit, offset, TrialRead.model_validate)
+    conditions = tuple(parse_conditions(where))
+    return cached(
+        db, experiment_id, trials_page, tuple(states), sort, order, limit, offset, conditions
+    )
+
+
+def trials_page(
+    session: Session,
+    experiment: ExperimentRow,
+    states: tuple[TrialState, ...],
+    sort: str,
+    order: Literal["best", "asc", "desc"],
+    limit: int,
+    offset: int,
+    conditions: tuple[Condition, ...],
+) -> Page[TrialRead]:
+    query = select(TrialRow).where(TrialRow.experiment_id == experiment.id)
+    if states:
+        query = query.where(TrialRow.state.in_([s.value for s in states]))
+    for condition in conditions:
+        query = query.where(condition_clause(session, condition))
+    keys: list[Any]
+    if sort.startswith("config."):
+        key = sort.removeprefix("config.")
+        keys = [
+            repo.json_number(session, TrialRow.config, key),
+            repo.json_text(TrialRow.config, key),
+        ]
+        direction = "desc" if order == "desc" else "asc"
+    else:
+        keys = [getattr(TrialRow, sort)]
+        direction = order
+    if direction == "best":
+        mode = experiment.mode if sort in ("best_metric", "last_metric") else "max"
+        ordering = [repo.metric_order(keys[0], mode)]
+    else:
+        ordering = [(k.asc() if direction == "asc" else k.desc()).nulls_last() for k in keys]
+    ordered = query.order_by(*ordering, TrialRow.id)
+    return repo.page(session, ordered, limit, offset, TrialRead.model_validate)
 
 
 def get_trial(db: sessionmaker[Session], trial_id: int) -> TrialRead:

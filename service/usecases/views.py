@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 from sqlalchemy import Select, func, select
@@ -30,61 +29,10 @@ from raysweep.schemas import (
 from service.db import repositories as repo
 from service.db.models import EventRow, ExperimentRow, ResultRow, RungDecisionRow, TrialRow
 from service.usecases.decisions import milestones
-from service.usecases.experiments import to_read
+from service.usecases.experiments import experiment_read
+from service.usecases.view_cache import cached, cached_in
 
 T = TypeVar("T")
-
-
-class ViewCache:
-    """The aggregated views of an experiment, kept until one of its trials changes.
-
-    Recomputing the curves or the rungs of a 10,000-trial sweep reads tens of thousands of
-    results; every open page asks for them, and a finished sweep never changes. The version is
-    the experiment's trial count and latest trial update (the recorder updates a trial with
-    every result it stores), read in a few milliseconds from the trials index."""
-
-    def __init__(self, size: int = 64):
-        self.size = size
-        self.entries: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
-        with self.lock:
-            if key in self.entries:
-                self.entries.move_to_end(key)
-                cached: T = self.entries[key]
-                return cached
-        value = compute()
-        with self.lock:
-            self.entries[key] = value
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-        return value
-
-
-CACHE = ViewCache()
-
-
-def version(session: Session, experiment: ExperimentRow) -> tuple[Any, ...]:
-    count, latest = session.execute(
-        select(func.count(), func.max(TrialRow.updated_at)).where(
-            TrialRow.experiment_id == experiment.id
-        )
-    ).one()
-    return (experiment.id, experiment.updated_at, count, latest)
-
-
-def cached(
-    db: sessionmaker[Session],
-    experiment_id: str,
-    view: Callable[..., T],
-    *params: Any,
-) -> T:
-    """``view(session, experiment, *params)``, from the cache while no trial has changed."""
-    with db.begin() as session:
-        experiment = repo.get_experiment_row(session, experiment_id)
-        key = (view.__name__, *version(session, experiment), *params)
-        return CACHE.get(key, lambda: view(session, experiment, *params))
 
 
 def metric_value(experiment: ExperimentRow) -> Any:
@@ -331,6 +279,8 @@ def experiment_updates(
     the only writer of an experiment's results and inserts them in order, so result ids only
     grow and a cursor never skips one."""
     with db.begin() as session:
+        # as GET /experiments/{id} answers it, kept until it changes
+        read = cached_in(session, experiment_id, experiment_read)
         experiment = repo.get_experiment_row(session, experiment_id)
         rows = session.execute(results_after(experiment, after).limit(limit + 1)).all()
         more = len(rows) > limit
@@ -344,7 +294,7 @@ def experiment_updates(
             .limit(limit)
         ).all()
         return ExperimentUpdates(
-            experiment=to_read(session, experiment),
+            experiment=read,
             results=results,
             events=[EventRead.model_validate(e) for e in events],
             cursor=results[-1].id if results else after,

@@ -297,6 +297,34 @@ def test_cached_views_follow_every_result_the_recorder_stores(
         assert after[2][1] == pytest.approx(0.1)
         assert client.get(f"{url}/rungs").json()["rungs"] == rungs_before  # 3 is no milestone
 
+        # the experiment, a page of its trials and the list are cached reads too
+        def listed() -> dict[str, Any]:
+            items = client.get("/api/v1/experiments").json()["items"]
+            return next(item for item in items if item["id"] == experiment_id)
+
+        assert listed()["best_metric"] == pytest.approx(0.8)
+        assert [t["tune_trial_id"] for t in client.get(f"{url}/trials").json()["items"]] == ["t1"]
+        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder.submit(TrialStarted("t2", {"lr": 0.2}))
+        recorder.submit(ResultReported("t2", 1, {"val_accuracy": 0.9}))
+        assert recorder.close(30)
+        for read in (client.get(url).json(), listed()):
+            assert read["best_metric"] == pytest.approx(0.9)
+            assert read["best_trial"]["tune_trial_id"] == "t2"
+            assert sum(read["trial_counts"].values()) == 2
+        page = client.get(f"{url}/trials").json()
+        assert [t["tune_trial_id"] for t in page["items"]] == ["t2", "t1"]
+        assert page["total"] == 2
+        # a kept answer is gzipped for clients that accept it, and is the same JSON either way
+        plain = client.get(url, headers={"Accept-Encoding": "identity"})
+        zipped = client.get(url, headers={"Accept-Encoding": "gzip"})
+        assert len(plain.content) >= 1024  # the middleware's threshold: below it, never gzipped
+        assert "content-encoding" not in plain.headers
+        assert zipped.headers["content-encoding"] == "gzip"
+        assert zipped.headers["vary"] == "Accept-Encoding"
+        assert plain.json() == zipped.json()
+        assert plain.headers["x-content-type-options"] == "nosniff"
+
 
 @BOTH_BACKENDS  # the JSON paths into config differ by backend
 def test_trials_are_filtered_and_sorted_by_config_over_all_of_them(

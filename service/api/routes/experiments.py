@@ -17,6 +17,7 @@ from raysweep.schemas import (
     ExtendRequest,
     Page,
 )
+from service.api.cached_json import SERIALIZED
 from service.api.deps import (
     AppState,
     Db,
@@ -93,8 +94,9 @@ async def submit(request: Request, response: Response, caller: Member) -> Experi
     return created
 
 
-@router.get("", summary="List experiments, newest first")
+@router.get("", response_model=Page[ExperimentRead], summary="List experiments, newest first")
 def list_experiments(
+    request: Request,
     db: Db,
     _: Viewer,
     limit: Limit = 50,
@@ -110,13 +112,18 @@ def list_experiments(
             "experiment matches when it has every pair.",
         ),
     ] = [],  # noqa: B006
-) -> Page[ExperimentRead]:
-    return usecase.list_experiments(db, state, label_pairs(label), limit, offset)
+) -> Response:
+    page = usecase.list_experiments(db, state, label_pairs(label), limit, offset)
+    return SERIALIZED.response(request, page)
 
 
-@router.get("/{experiment_id}", summary="One experiment with trial counts and the best trial")
-def get_experiment(experiment_id: str, db: Db, _: Viewer) -> ExperimentRead:
-    return usecase.get_experiment(db, experiment_id)
+@router.get(
+    "/{experiment_id}",
+    response_model=ExperimentRead,
+    summary="One experiment with trial counts and the best trial",
+)
+def get_experiment(request: Request, experiment_id: str, db: Db, _: Viewer) -> Response:
+    return SERIALIZED.response(request, usecase.get_experiment(db, experiment_id))
 
 
 @router.post("/{experiment_id}/cancel", summary="Cancel (idempotent)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request, Response
 
 from raysweep.schemas import (
     CheckpointRead,
@@ -14,6 +14,7 @@ from raysweep.schemas import (
     TrialRead,
     TrialState,
 )
+from service.api.cached_json import SERIALIZED
 from service.api.deps import Db, Limit, Offset, RowId, Viewer
 from service.api.errors import ERROR_RESPONSES
 from service.db.base import MAX_INT
@@ -22,8 +23,13 @@ from service.usecases import trials as usecase
 router = APIRouter(prefix="/api/v1", tags=["trials"], responses=ERROR_RESPONSES)
 
 
-@router.get("/experiments/{experiment_id}/trials", summary="An experiment's trials")
+@router.get(
+    "/experiments/{experiment_id}/trials",
+    response_model=Page[TrialRead],
+    summary="An experiment's trials",
+)
 def list_trials(
+    request: Request,
     experiment_id: str,
     db: Db,
     _: Viewer,
@@ -52,10 +58,11 @@ def list_trials(
         Literal["best", "asc", "desc"],
         Query(description="`best`: best metric first for the experiment's mode."),
     ] = "best",
-) -> Page[TrialRead]:
+) -> Response:
     """The experiment's trials that match every `where` condition, sorted over all of them;
     `total` counts the matches. A condition that cannot be read is a 422 naming it."""
-    return usecase.list_trials(db, experiment_id, state, sort, order, limit, offset, where)
+    page = usecase.list_trials(db, experiment_id, state, sort, order, limit, offset, where)
+    return SERIALIZED.response(request, page)
 
 
 @router.get("/trials/{trial_id}", summary="One trial")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request, Response
 
 from raysweep.schemas import (
     ConfigTable,
@@ -19,6 +19,7 @@ from raysweep.schemas import (
     Rungs,
     TokenRead,
 )
+from service.api.cached_json import SERIALIZED
 from service.api.deps import Db, Viewer, id_cursor
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import importance as importance_usecase
@@ -33,52 +34,74 @@ def me(caller: Viewer) -> TokenRead:
     return caller
 
 
-@router.get("/experiments/{experiment_id}/curves", summary="Learning curves, downsampled")
+@router.get(
+    "/experiments/{experiment_id}/curves",
+    response_model=Curves,
+    summary="Learning curves, downsampled",
+)
 def curves(
+    request: Request,
     experiment_id: str,
     db: Db,
     _: Viewer,
     max_trials: Annotated[int, Query(ge=1, le=2000, description="Series at most.")] = 300,
     max_points: Annotated[int, Query(ge=2, le=1000, description="Points per series.")] = 100,
-) -> Curves:
+) -> Response:
     """The metric against the time attribute. Past `max_trials` the running trials, the best
     ones and an even spread of the rest are sent; `total_trials` says how many exist."""
-    return usecase.experiment_curves(db, experiment_id, max_trials, max_points)
+    return SERIALIZED.response(
+        request, usecase.experiment_curves(db, experiment_id, max_trials, max_points)
+    )
 
 
-@router.get("/experiments/{experiment_id}/history", summary="The metric in completion order")
+@router.get(
+    "/experiments/{experiment_id}/history",
+    response_model=History,
+    summary="The metric in completion order",
+)
 def history(
+    request: Request,
     experiment_id: str,
     db: Db,
     _: Viewer,
     max_points: Annotated[int, Query(ge=2, le=5000, description="Points at most.")] = 1000,
-) -> History:
+) -> Response:
     """Each finished trial's best metric value in the order the trials ended, with the best
     value so far (over the feasible trials, as the experiment's best trial is chosen). Past
     `max_points`, every improvement of the best (the latest, up to half the points) and an even
     spread of the rest are sent."""
-    return usecase.experiment_history(db, experiment_id, max_points)
+    return SERIALIZED.response(request, usecase.experiment_history(db, experiment_id, max_points))
 
 
-@router.get("/experiments/{experiment_id}/rungs", summary="ASHA's rungs")
-def rungs(experiment_id: str, db: Db, _: Viewer) -> Rungs:
+@router.get("/experiments/{experiment_id}/rungs", response_model=Rungs, summary="ASHA's rungs")
+def rungs(request: Request, experiment_id: str, db: Db, _: Viewer) -> Response:
     """For each milestone of ASHA's first bracket: trials that reached it, went on, or stopped
     there, and the cutoff computed from the metric values recorded at it."""
-    return usecase.experiment_rungs(db, experiment_id)
+    return SERIALIZED.response(request, usecase.experiment_rungs(db, experiment_id))
 
 
-@router.get("/experiments/{experiment_id}/configs", summary="Hyperparameters against the metric")
+@router.get(
+    "/experiments/{experiment_id}/configs",
+    response_model=ConfigTable,
+    summary="Hyperparameters against the metric",
+)
 def configs(
+    request: Request,
     experiment_id: str,
     db: Db,
     _: Viewer,
     limit: Annotated[int, Query(ge=1, le=5000, description="Trials at most, best first.")] = 1000,
-) -> ConfigTable:
-    return usecase.experiment_configs(db, experiment_id, limit)
+) -> Response:
+    return SERIALIZED.response(request, usecase.experiment_configs(db, experiment_id, limit))
 
 
-@router.get("/experiments/{experiment_id}/importance", summary="Hyperparameter importance")
+@router.get(
+    "/experiments/{experiment_id}/importance",
+    response_model=Importance,
+    summary="Hyperparameter importance",
+)
 def importance(
+    request: Request,
     experiment_id: str,
     db: Db,
     _: Viewer,
@@ -86,29 +109,36 @@ def importance(
         ImportanceEvaluator,
         Query(description="`ped_anova` (Optuna's PED-ANOVA, the default) or `fanova`."),
     ] = ImportanceEvaluator.ped_anova,
-) -> Importance:
+) -> Response:
     """How much each sampled hyperparameter decided the metric, most important first, from the
     trials' values at one iteration (`at_iteration`: the deepest that a quarter of the trials,
     and at least 5, reached, so trials ASHA stopped early are compared with the others at the
     same budget). Below 5 such
     trials `importances` is empty and `message` says how many there are."""
-    return importance_usecase.experiment_importance(db, experiment_id, evaluator)
+    return SERIALIZED.response(
+        request, importance_usecase.experiment_importance(db, experiment_id, evaluator)
+    )
 
 
-@router.get("/experiments/{experiment_id}/pareto", summary="The Pareto front of the objectives")
+@router.get(
+    "/experiments/{experiment_id}/pareto",
+    response_model=Pareto,
+    summary="The Pareto front of the objectives",
+)
 def pareto(
+    request: Request,
     experiment_id: str,
     db: Db,
     _: Viewer,
     limit: Annotated[
         int, Query(ge=1, le=5000, description="Trials at most: the front, then the rest.")
     ] = 1000,
-) -> Pareto:
+) -> Response:
     """The completed trials that no other dominates on the spec's `objectives` (each trial
     judged by its latest value of every objective), infeasible trials never on it; then an
     even spread of the other completed trials, for a scatter. `front` lists the front's trial
     ids by the first objective. A sweep with one metric has its best trial(s) as the front."""
-    return pareto_usecase.experiment_pareto(db, experiment_id, limit)
+    return SERIALIZED.response(request, pareto_usecase.experiment_pareto(db, experiment_id, limit))
 
 
 @router.get("/experiments/{experiment_id}/updates", summary="What changed since a cursor")
