@@ -71,6 +71,7 @@ bench: $(STAMP_DEV) web chromium
 	$(PY) bench/recovery.py
 	$(PY) bench/ui_scale.py
 	$(PY) bench/api_load.py
+	$(PY) bench/api_load.py --api-workers 2
 	$(PY) bench/api_load.py --postgres postgresql+psycopg://postgres@127.0.0.1:5432/test
 	$(PY) bench/scaling.py
 	$(PY) bench/asha_efficiency.py

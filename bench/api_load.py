@@ -9,6 +9,7 @@ spent queueing: with 20 clients, p99 <= 50 ms needs about 20 / 0.05 = 400 answer
 
     .venv/bin/python bench/api_load.py [--clients 20] [--requests 2000] [--trials 10000]
         [--results 20] [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test]
+        [--api-workers 1]
 
 With --postgres the data goes to a new database on that server, dropped at the end.
 """
@@ -98,6 +99,9 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=10_000)
     parser.add_argument("--results", type=int, default=20, help="Results per trial.")
     parser.add_argument("--postgres", help="A PostgreSQL server URL; default: a SQLite file.")
+    parser.add_argument(
+        "--api-workers", type=int, default=1, help="The server's RAYSWEEP_API_WORKERS."
+    )
     args = parser.parse_args()
 
     with (
@@ -116,8 +120,13 @@ def main() -> None:
                 session.scalar(select(func.max(EventRow.id))) or 0,
             )
         engine.dispose()
-        server = ServerProcess(home / "home", database_url, {"RAYSWEEP_CONTROLLER": "false"})
+        server = ServerProcess(
+            home / "home",
+            database_url,
+            {"RAYSWEEP_CONTROLLER": "false", "RAYSWEEP_API_WORKERS": str(args.api_workers)},
+        )
         server.start()
+        server.wait_for_api_workers(args.api_workers)
         try:
             latencies, errors, seconds = run_clients(
                 server, experiment_id, cursors, args.clients, args.requests
@@ -127,7 +136,8 @@ def main() -> None:
 
     total = sum(len(values) for values in latencies.values())
     print(
-        f"{args.clients} clients x {args.requests} requests: {total} answered in {seconds:.1f} s "
+        f"{args.clients} clients x {args.requests} requests, {args.api_workers} API process(es): "
+        f"{total} answered in {seconds:.1f} s "
         f"({total / seconds:.0f} requests/s), {len(errors)} error(s)"
     )
     everything = [v for values in latencies.values() for v in values]

@@ -31,6 +31,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("serve", help="run the API and the controller (needs a migrated DB)")
+    api = commands.add_parser(
+        "serve-api",
+        help="an API-only process on the port of a serve process, which starts these when "
+        "RAYSWEEP_API_WORKERS > 1",
+    )
+    api.add_argument("--parent", type=int, required=True, help="the serve process's pid")
     up = commands.add_parser("migrate", help="upgrade the database schema to the latest version")
     up.add_argument("--revision", default="head", help="target revision (default: head)")
     down = commands.add_parser("downgrade", help="downgrade the database schema")
@@ -54,6 +60,11 @@ def main(argv: list[str] | None = None) -> int:
         from service.server import serve  # imports Ray; token and migrate commands need not
 
         serve(settings)
+        return 0
+    if args.command == "serve-api":
+        from service.server import serve_api_worker
+
+        serve_api_worker(settings, args.parent)
         return 0
     if args.command == "migrate":
         create_db_engine(url).dispose()  # creates the SQLite directory when needed

@@ -40,10 +40,12 @@ class ServerProcess:
         }
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = home / "server.log"
+        self.log_start = 0  # where this start's lines begin
 
     # generous: under xdist the Ray tests' CPU stress runs beside it and its imports take minutes
     def start(self, timeout_s: float = 240) -> ServerProcess:
         self.home.mkdir(parents=True, exist_ok=True)
+        self.log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "service", "serve"],
@@ -63,6 +65,17 @@ class ServerProcess:
                 pass
             time.sleep(0.2)
         raise RuntimeError(f"server did not start:\n{self.log_path.read_text()[-3000:]}")
+
+    def wait_for_api_workers(self, processes: int, timeout_s: float = 240) -> None:
+        """Until ``processes`` API processes (RAYSWEEP_API_WORKERS) have started serving."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            with self.log_path.open("rb") as log:
+                log.seek(self.log_start)
+                if log.read().count(b"Application startup complete") >= processes:
+                    return
+            time.sleep(0.2)
+        raise RuntimeError(f"API processes did not start:\n{self.log_path.read_text()[-3000:]}")
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

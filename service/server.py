@@ -3,7 +3,13 @@ and owns their lifetimes. ``python -m service serve`` runs it."""
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import ExitStack, asynccontextmanager
 
@@ -83,4 +89,64 @@ def serve(settings: Settings) -> None:
         f"(API docs at /docs; admin token in {settings.admin_token_path.resolve()})",
         flush=True,
     )
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+    if settings.api_workers == 1:
+        uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+        return
+    # each process listens on a socket of its own on the one port (SO_REUSEPORT): the kernel
+    # spreads new connections evenly over them, where one shared socket lets whichever process
+    # wakes first accept a whole burst
+    listener = reuse_port_listener(settings)  # this one first: a port in use fails here
+    workers = [start_api_worker() for _ in range(settings.api_workers - 1)]
+    try:
+        uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[listener])
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            try:
+                worker.wait(timeout=WORKER_STOP_S)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
+
+
+WORKER_STOP_S = 10  # uvicorn's graceful stop waits for open requests; then SIGKILL
+
+
+def reuse_port_listener(settings: Settings) -> socket.socket:
+    family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
+    return socket.create_server(
+        (settings.host, settings.port), family=family, backlog=2048, reuse_port=True
+    )
+
+
+def start_api_worker() -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "service", "serve-api", "--parent", str(os.getpid())],
+        env={**os.environ, "RAYSWEEP_CONTROLLER": "false"},
+    )
+
+
+def serve_api_worker(settings: Settings, parent: int) -> None:
+    """An API-only process (no controller, no Ray) answering on the port of the ``serve``
+    process ``parent``; it stops when that process dies, however."""
+    stop_with_parent(parent)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    app = build_app(settings.model_copy(update={"controller": False}))
+    listener = reuse_port_listener(settings)
+    uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[listener])
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def stop_with_parent(parent: int) -> None:
+    """SIGTERM to this process when ``parent`` dies, even by SIGKILL (Linux), so no API process
+    outlives its server."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:  # it died before the call above
+        os.kill(os.getpid(), signal.SIGTERM)

@@ -99,6 +99,14 @@ class Settings(BaseSettings):
         description="No database statement of an API request runs longer: it is cut off and "
         "the request answered 503 (PostgreSQL statement_timeout; SQLite, a progress handler).",
     )
+    api_workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Processes answering API requests on the one port. Past 1, `serve` starts "
+        "that many less one API-only processes beside its own (which also runs the controller); "
+        "they stop with it. One process uses about one core, whatever the threads.",
+    )
     api_threads: int = Field(
         default=4,
         ge=1,

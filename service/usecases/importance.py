@@ -70,7 +70,7 @@ def read_inputs(session: Session, experiment_id: str) -> Inputs:
     space = spec.search_space if isinstance(spec.search_space, dict) else {}
     distributions = distributions_of(space)
     iteration = common_iteration(session, experiment_id)
-    value = metric_value(experiment)
+    value = metric_value(experiment.metric)
     rows = session.execute(
         select(TrialRow.config, value)
         .join(ResultRow, ResultRow.trial_id == TrialRow.id)

@@ -35,9 +35,9 @@ from service.usecases.view_cache import cached, cached_in
 T = TypeVar("T")
 
 
-def metric_value(experiment: ExperimentRow) -> Any:
-    """The experiment's metric out of a result's JSON, extracted by the database."""
-    return ResultRow.metrics[experiment.metric].as_float()
+def metric_value(metric: str) -> Any:
+    """``metric`` out of a result's JSON, extracted by the database."""
+    return ResultRow.metrics[metric].as_float()
 
 
 def pick_trials(session: Session, experiment: ExperimentRow, limit: int) -> list[TrialRow]:
@@ -87,7 +87,7 @@ def curves(session: Session, experiment: ExperimentRow, max_trials: int, max_poi
     points: dict[int, list[tuple[int, float]]] = defaultdict(list)
     for chunk in chunks([t.id for t in trials], 500):
         rows = session.execute(
-            select(ResultRow.trial_id, ResultRow.iteration, metric_value(experiment))
+            select(ResultRow.trial_id, ResultRow.iteration, metric_value(experiment.metric))
             .where(ResultRow.trial_id.in_(chunk))
             .order_by(ResultRow.trial_id, ResultRow.iteration)
         )
@@ -261,13 +261,13 @@ def history(session: Session, experiment: ExperimentRow, max_points: int) -> His
     )
 
 
-def results_after(experiment: ExperimentRow, after: int) -> Select[Any]:
+def results_after(experiment_id: str, metric: str, after: int) -> Select[Any]:
     # a correlated owner check rather than a join: the planner then walks the primary key from
     # the cursor (a handful of new rows) instead of every trial of a large experiment
     owner = select(TrialRow.experiment_id).where(TrialRow.id == ResultRow.trial_id)
     return (
-        select(ResultRow.id, ResultRow.trial_id, ResultRow.iteration, metric_value(experiment))
-        .where(ResultRow.id > after, owner.scalar_subquery() == experiment.id)
+        select(ResultRow.id, ResultRow.trial_id, ResultRow.iteration, metric_value(metric))
+        .where(ResultRow.id > after, owner.scalar_subquery() == experiment_id)
         .order_by(ResultRow.id)
     )
 
@@ -281,8 +281,8 @@ def experiment_updates(
     with db.begin() as session:
         # as GET /experiments/{id} answers it, kept until it changes
         read = cached_in(session, experiment_id, experiment_read)
-        experiment = repo.get_experiment_row(session, experiment_id)
-        rows = session.execute(results_after(experiment, after).limit(limit + 1)).all()
+        results_query = results_after(experiment_id, read.metric, after)
+        rows = session.execute(results_query.limit(limit + 1)).all()
         more = len(rows) > limit
         results = [
             ResultPoint(id=i, trial_id=t, iteration=n, value=v) for i, t, n, v in rows[:limit]

@@ -1,0 +1,116 @@
+"""RAYSWEEP_API_WORKERS: API-only processes beside the server's own, each on a socket of its own
+on the one port, with no controller, and gone with the server however it ends."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from service.harness import ServerProcess
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # it ended meanwhile
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def connections_on(pid: int, port: int) -> int:
+    """The established TCP connections process ``pid`` holds on local port ``port``."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:[") : -1])
+    count = 0
+    for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local_port = int(fields[1].split(":")[1], 16)
+        if local_port == port and fields[3] == "01" and fields[9] in inodes:  # 01: ESTABLISHED
+            count += 1
+    return count
+
+
+def running(pid: int) -> bool:
+    """Alive and not a zombie (an orphan's exit is reaped by whoever adopted it, maybe never)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_until_gone(pids: list[int], timeout_s: float = 30) -> list[int]:
+    deadline = time.monotonic() + timeout_s
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [pid for pid in alive if running(pid)]
+    return alive
+
+
+def start(db_url: str, home: Path) -> tuple[ServerProcess, list[int]]:
+    env = {"RAYSWEEP_CONTROLLER": "false", "RAYSWEEP_API_WORKERS": "3"}
+    server = ServerProcess(home, db_url, env).start()
+    server.wait_for_api_workers(3)
+    assert server.process is not None
+    return server, children(server.process.pid)
+
+
+def test_api_workers_share_the_port_and_end_with_the_server(db_url: str, tmp_path: Path) -> None:
+    server, workers = start(db_url, tmp_path / "home")
+    try:
+        assert server.process is not None
+        processes = [server.process.pid, *workers]
+        assert len(workers) == 2
+        for pid in workers:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            assert b"serve-api" in command
+            assert b"RAYSWEEP_CONTROLLER=false" in Path(f"/proc/{pid}/environ").read_bytes()
+        # 30 clients connect at once and stay connected: the kernel spreads the connections
+        # over the three sockets (all on one process: 3 * (1/3)^30)
+        clients = [server.client() for _ in range(30)]
+        answers: list[int] = []
+        ready = threading.Barrier(len(clients))
+
+        def ask(client: httpx.Client) -> None:
+            ready.wait()
+            answers.append(client.get("/api/v1/experiments").status_code)
+
+        threads = [threading.Thread(target=ask, args=(client,)) for client in clients]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        held = {pid: connections_on(pid, server.port) for pid in processes}
+        for client in clients:
+            client.close()
+        assert answers == [200] * 30
+        assert all(held.values()), held
+        assert sum(held.values()) == 30
+        server.stop()  # SIGTERM: the server stops its workers
+        assert wait_until_gone(workers) == []
+    finally:
+        server.stop()
+
+    # a crash of the server (SIGKILL: no code of its runs) takes its workers too
+    server, workers = start(db_url, tmp_path / "home")
+    try:
+        assert len(workers) == 2
+        server.kill()
+        assert wait_until_gone(workers) == []
+    finally:
+        server.stop()
