@@ -62,26 +62,19 @@ def wait_until_gone(pids: list[int], timeout_s: float = 30) -> list[int]:
     return alive
 
 
-def start(db_url: str, home: Path) -> tuple[ServerProcess, list[int]]:
-    env = {"RAYSWEEP_CONTROLLER": "false", "RAYSWEEP_API_WORKERS": "3"}
-    server = ServerProcess(home, db_url, env).start()
-    server.wait_for_api_workers(3)
-    assert server.process is not None
-    return server, children(server.process.pid)
-
-
 def test_api_workers_share_the_port_and_end_with_the_server(db_url: str, tmp_path: Path) -> None:
-    server, workers = start(db_url, tmp_path / "home")
+    env = {"RAYSWEEP_CONTROLLER": "false", "RAYSWEEP_API_WORKERS": "2"}
+    server = ServerProcess(tmp_path / "home", db_url, env).start()
     try:
+        server.wait_for_api_workers(2)
         assert server.process is not None
-        processes = [server.process.pid, *workers]
-        assert len(workers) == 2
-        for pid in workers:
-            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            assert b"serve-api" in command
-            assert b"RAYSWEEP_CONTROLLER=false" in Path(f"/proc/{pid}/environ").read_bytes()
+        workers = children(server.process.pid)
+        assert len(workers) == 1
+        command = Path(f"/proc/{workers[0]}/cmdline").read_bytes().split(b"\0")
+        assert b"serve-api" in command
+        assert b"RAYSWEEP_CONTROLLER=false" in Path(f"/proc/{workers[0]}/environ").read_bytes()
         # 30 clients connect at once and stay connected: the kernel spreads the connections
-        # over the three sockets (all on one process: 3 * (1/3)^30)
+        # over the two sockets (all on one: 2 * (1/2)^30)
         clients = [server.client() for _ in range(30)]
         answers: list[int] = []
         ready = threading.Barrier(len(clients))
@@ -95,21 +88,13 @@ def test_api_workers_share_the_port_and_end_with_the_server(db_url: str, tmp_pat
             thread.start()
         for thread in threads:
             thread.join()
-        held = {pid: connections_on(pid, server.port) for pid in processes}
+        held = {pid: connections_on(pid, server.port) for pid in [server.process.pid, *workers]}
         for client in clients:
             client.close()
         assert answers == [200] * 30
         assert all(held.values()), held
         assert sum(held.values()) == 30
-        server.stop()  # SIGTERM: the server stops its workers
-        assert wait_until_gone(workers) == []
-    finally:
-        server.stop()
-
-    # a crash of the server (SIGKILL: no code of its runs) takes its workers too
-    server, workers = start(db_url, tmp_path / "home")
-    try:
-        assert len(workers) == 2
+        # however the server ends, even by SIGKILL (no code of its runs), its workers end too
         server.kill()
         assert wait_until_gone(workers) == []
     finally:
