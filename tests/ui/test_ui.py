@@ -39,6 +39,7 @@ from tests.factories import (
     production_model,
     record_multi_objective_sweep,
     retrain_schedule,
+    submit,
     tick,
 )
 
@@ -125,6 +126,13 @@ def test_sign_in_refuses_a_bad_token_then_lists_experiments(
     expect(rows.nth(1)).to_contain_text("team:vision")
     # one bar segment per state: running, completed, pruned, failed
     expect(rows.nth(1).locator(".progress span")).to_have_count(4)
+    # beside it, the trials ended of those planned (no num_samples in the seeded spec: all so far)
+    with server.client() as client:
+        live = client.get(f"/api/v1/experiments/{seeded.running}").json()
+    counts = live["trial_counts"]
+    ended = sum(n for state, n in counts.items() if state in ("completed", "pruned", "failed"))
+    assert 0 < ended < sum(counts.values())
+    expect(rows.nth(1).locator(".progress-count")).to_have_text(f"{ended}/{sum(counts.values())}")
     # the tab names the page; the icon is inline, so it needs no route of its own
     expect(page).to_have_title("experiments · raysweep")
     icon = page.locator("link[rel=icon]")
@@ -210,6 +218,26 @@ def test_experiment_page_draws_every_view_and_updates_live(
     expect(hover).to_contain_text("trial")
     expect(hover).to_contain_text("optimizer=")
 
+    # a drag zooms in on x and offers to reset it; the y axis can go log (accuracies are > 0)
+    reset = page.get_by_test_id("reset-zoom")
+    expect(reset).to_have_count(0)
+    page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + box["height"] * 0.5)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.5, steps=5)
+    page.mouse.up()
+    expect(curves).to_have_attribute("data-zoomed", "true")
+    reset.click()
+    expect(curves).to_have_attribute("data-zoomed", "false")
+    expect(reset).to_have_count(0)
+    page.check("input[name=log]")
+    expect(curves).to_have_attribute("data-log", "true")
+    assert canvas_ink(page, "[data-testid=curves]") > 1000
+    page.uncheck("input[name=log]")
+    expect(curves).to_have_attribute("data-log", "false")
+    box = page.locator("[data-testid=curves] .u-over").bounding_box()  # a new plot
+    assert box is not None
+    pointer = (box["x"] + box["width"] * 0.9, pointer[1])
+
     # a result stored while the page is open appears without a reload
     points_before = int(curves.get_attribute("data-points") or 0)
     with db.begin() as session:
@@ -281,6 +309,13 @@ def test_cancel_from_the_ui_cancels_in_the_database(
     page.goto(f"/#/experiments/{seeded.finished}")
     expect(page.locator("h1 .badge")).to_have_text("completed")
     expect(page.locator("[data-testid=actions] button")).to_have_text(["extend"])
+    # a sweep without results says so where its curves will be, instead of a blank box
+    with server.client() as client:
+        queued = submit(client)
+    page.goto(f"/#/experiments/{queued}")
+    expect(page.get_by_test_id("curves-empty")).to_contain_text("No results yet")
+    expect(page.locator("[data-testid=curves] canvas")).to_have_count(0)
+    expect(page.locator("input[name=log]")).to_be_disabled()
 
 
 def test_a_viewer_sees_no_action_buttons_and_the_trial_page(

@@ -1,5 +1,5 @@
 // Small pieces shared by the pages.
-import { progressSegments, STATE_COLOURS } from "./shape";
+import { progressCount, progressSegments, STATE_COLOURS } from "./shape";
 import type { TrialState } from "./types";
 
 export function StateBadge({ state }: { state: string }) {
@@ -11,15 +11,22 @@ export function WaitingBadge({ reason }: { reason: string | null }) {
   return reason ? <span class="badge waiting" data-waiting title={reason}>waiting for resources</span> : null;
 }
 
-export function Progress({ counts }: { counts: Partial<Record<TrialState, number>> }) {
-  const segments = progressSegments(counts);
-  const title = segments.map((s) => `${s.count} ${s.state}`).join(", ") || "no trials yet";
+/** Trials by state as a bar of the sweep's planned trials, with "ended/planned" beside it. */
+export function Progress({ counts, planned = 0 }: { counts: Partial<Record<TrialState, number>>; planned?: number }) {
+  const segments = progressSegments(counts, planned);
+  const count = progressCount(counts, planned);
+  const [ended, whole] = count.split("/");
+  const states = segments.map((s) => `${s.count} ${s.state}`).join(", ");
+  const title = states ? `${ended} of ${whole} trials ended: ${states}` : "no trials yet";
   return (
-    <div class="progress" title={title} aria-label={title}>
-      {segments.map((s) => (
-        <span key={s.state} style={{ width: `${s.percent}%`, background: STATE_COLOURS[s.state] }} />
-      ))}
-    </div>
+    <span class="progress-line" title={title} aria-label={title}>
+      <span class="progress">
+        {segments.map((s) => (
+          <span key={s.state} style={{ width: `${s.percent}%`, background: STATE_COLOURS[s.state] }} />
+        ))}
+      </span>
+      <span class="progress-count">{count}</span>
+    </span>
   );
 }
 

@@ -10,6 +10,8 @@ import {
   metricAxis,
   metricSeries,
   paramAxes,
+  plannedTrials,
+  progressCount,
   progressSegments,
   splitConditions,
 } from "./shape";
@@ -52,6 +54,17 @@ describe("progressSegments", () => {
     expect(segments.map((s) => s.state)).toEqual(["running", "completed", "pruned"]);
     expect(segments.reduce((sum, s) => sum + s.percent, 0)).toBeCloseTo(100);
     expect(progressSegments({})).toEqual([]);
+  });
+  it("leaves the trials not started yet as the rest of the bar, and counts the ended ones", () => {
+    const counts = { completed: 2, running: 1, pruned: 1 };
+    const planned = plannedTrials(counts, { search: { num_samples: 8 } });
+    expect(planned).toBe(8);
+    expect(progressSegments(counts, planned).reduce((sum, s) => sum + s.percent, 0)).toBeCloseTo(50);
+    expect(progressCount(counts, planned)).toBe("3/8");
+    // more trials than planned (retried, or a spec without num_samples): the trials so far
+    expect(plannedTrials(counts, { search: { num_samples: 2 } })).toBe(4);
+    expect(plannedTrials(counts, {})).toBe(4);
+    expect(progressCount({}, 0)).toBe("0/0");
   });
 });
 

@@ -54,15 +54,33 @@ export function mergeResults(series: CurveSeries[], results: ResultPoint[]): { c
 
 export interface ProgressSegment { state: TrialState; count: number; percent: number }
 
-/** Trials by state as bar segments, in a fixed order, empty states left out. */
-export function progressSegments(counts: Partial<Record<TrialState, number>>): ProgressSegment[] {
-  const total = TRIAL_STATES.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
-  if (total === 0) return [];
+export const ENDED_STATES: TrialState[] = ["completed", "pruned", "failed", "cancelled"];
+
+type Counts = Partial<Record<TrialState, number>>;
+const countOf = (counts: Counts, states: TrialState[]) => states.reduce((sum, s) => sum + (counts[s] ?? 0), 0);
+
+/** The trials a sweep will have: its spec's num_samples, or the trials so far where there are
+ *  more (a spec without it, or trials retried). */
+export function plannedTrials(counts: Counts, spec: Record<string, unknown>): number {
+  const search = spec.search as { num_samples?: number } | undefined;
+  return Math.max(countOf(counts, TRIAL_STATES), search?.num_samples ?? 0);
+}
+
+/** Trials by state as bar segments of the ``planned`` trials, in a fixed order, empty states
+ *  left out; what the segments leave of the bar is the trials not started yet. */
+export function progressSegments(counts: Counts, planned = 0): ProgressSegment[] {
+  const whole = Math.max(countOf(counts, TRIAL_STATES), planned);
+  if (whole === 0) return [];
   return TRIAL_STATES.filter((state) => (counts[state] ?? 0) > 0).map((state) => ({
     state,
     count: counts[state]!,
-    percent: (100 * counts[state]!) / total,
+    percent: (100 * counts[state]!) / whole,
   }));
+}
+
+/** "ended/planned", the count beside a progress bar. */
+export function progressCount(counts: Counts, planned = 0): string {
+  return `${countOf(counts, ENDED_STATES)}/${Math.max(countOf(counts, TRIAL_STATES), planned)}`;
 }
 
 export type Axis =

@@ -11,31 +11,53 @@ interface Props {
   onPick?: (trialId: number) => void;
 }
 
+/** The y range of values from ``min`` to ``max`` with 5% of their span either side (a flat line:
+ *  +-1% of its value), not stretched to round numbers. */
+function fitted(min: number | null, max: number | null): uPlot.Range.MinMax {
+  if (min === null || max === null) return [0, 1];
+  const pad = max > min ? (max - min) * 0.05 : Math.abs(max) * 0.01 || 1;
+  return [min - pad, max + pad];
+}
+
 /** All trials' learning curves on one canvas; pruned ones dashed, hover names the trial and config. */
 export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<CurveSeries | null>(null);
+  const [logScale, setLogScale] = useState(false);
+  const [zoomed, setZoomed] = useState(false);
   const drawn = useRef<CurveSeries[]>([]);
+  const drawnLog = useRef(false);
+  const zoomedRef = useRef(false);
+  const points = series.reduce((sum, s) => sum + s.points.length, 0);
+  // a log axis cannot show zero or below
+  const canLog = points > 0 && series.every((s) => s.points.every(([, y]) => y > 0));
+  const log = logScale && canLog;
 
   useEffect(() => {
     if (!box.current) return;
     const { xs, ys } = alignSeries(series);
-    const sameShape = plot.current && drawn.current.length === series.length
+    const sameShape = plot.current && drawnLog.current === log && drawn.current.length === series.length
       && drawn.current.every((s, i) => s.trial_id === series[i].trial_id && s.state === series[i].state);
     if (plot.current && sameShape) {
-      plot.current.setData([xs, ...ys]);
+      plot.current.setData([xs, ...ys], !zoomedRef.current); // new points keep a zoom the user chose
       return;
     }
     plot.current?.destroy();
+    plot.current = null;
+    setZoomed(false);
+    zoomedRef.current = false;
+    if (points === 0) return; // the empty state below, no blank canvas
     drawn.current = series.map((s) => ({ ...s }));
+    drawnLog.current = log;
     const options: uPlot.Options = {
       width: box.current.clientWidth || 800,
       height: 320,
       legend: { show: false },
       cursor: { focus: { prox: 12 }, points: { show: false } },
       focus: { alpha: 0.25 },
-      scales: { x: { time: false } },
+      // y fitted to the data drawn (uPlot's default pads to round numbers)
+      scales: { x: { time: false }, y: log ? { distr: 3 } : { range: (_u, min, max) => fitted(min, max) } },
       // whole iterations only: a tick at 1.5 epochs means nothing
       axes: [{ label: xLabel, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000] }, { label: metric }],
       series: [
@@ -52,10 +74,25 @@ export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) 
       ],
       hooks: {
         setSeries: [(_u, index) => setHover(index ? series[index - 1] : null)],
+        // a drag over the plot zooms in on x; note it, so "reset zoom" shows
+        setSelect: [(u) => {
+          if (u.select.width > 0) {
+            zoomedRef.current = true;
+            setZoomed(true);
+          }
+        }],
       },
     };
     plot.current = new uPlot(options, [xs, ...ys], box.current);
-  }, [series, version, xLabel, metric]);
+  }, [series, version, xLabel, metric, log]);
+
+  const resetZoom = () => {
+    const u = plot.current;
+    if (!u) return;
+    zoomedRef.current = false;
+    setZoomed(false);
+    u.setData(u.data, true);
+  };
 
   useEffect(() => () => plot.current?.destroy(), []);
 
@@ -65,11 +102,19 @@ export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) 
     return () => window.removeEventListener("resize", resize);
   }, []);
 
-  const points = series.reduce((sum, s) => sum + s.points.length, 0);
   return (
     <div class="chart">
+      <div class="chart-tools">
+        <label title={canLog ? "" : "a log axis needs every value above zero"}>
+          <input type="checkbox" name="log" checked={log} disabled={!canLog}
+            onChange={(e) => setLogScale((e.target as HTMLInputElement).checked)} /> log scale
+        </label>
+        {zoomed && <button type="button" data-testid="reset-zoom" onClick={resetZoom}>reset zoom</button>}
+      </div>
+      {points === 0 && <p class="empty" data-testid="curves-empty">No results yet: each trial's curve appears here as it reports {metric}.</p>}
       <div ref={box} data-testid="curves" data-series={series.length} data-points={points}
-        data-pruned={series.filter((s) => s.state === "pruned").length}
+        data-pruned={series.filter((s) => s.state === "pruned").length} data-log={String(log)}
+        data-zoomed={String(zoomed)}
         onClick={() => hover && onPick?.(hover.trial_id)} />
       <p class="hover" data-testid="curve-hover">
         {hover

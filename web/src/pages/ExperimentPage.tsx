@@ -9,7 +9,7 @@ import { ParetoChart } from "../charts/ParetoChart";
 import { RungView } from "../charts/RungView";
 import { Labels, Progress, StateBadge } from "../components";
 import { errorText, usePoll, useTitle } from "../hooks";
-import { formatAgo, formatConfig, formatValue, mergeResults, type SpaceParameter } from "../shape";
+import { formatAgo, formatConfig, formatValue, mergeResults, plannedTrials, type SpaceParameter } from "../shape";
 import type { ConfigTable, Curves, EventItem, Experiment, History, Importance, Me, Pareto, Rungs, Updates } from "../types";
 import { FinalRuns } from "./FinalRuns";
 import { TrialTable } from "./TrialTable";
@@ -185,7 +185,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
         <div class="card">
           <h3>Sweep</h3>
           <p>{experiment.trainer} · {experiment.mode} {experiment.metric}</p>
-          <Progress counts={experiment.trial_counts} />
+          <Progress counts={experiment.trial_counts} planned={plannedTrials(experiment.trial_counts, experiment.spec)} />
           <p class="muted">{Object.entries(experiment.trial_counts).map(([s, n]) => `${n} ${s}`).join(" · ") || "no trials yet"}</p>
           <p class="muted">created {formatAgo(experiment.created_at)} · driver restarts {experiment.driver_restarts}</p>
           <Labels labels={experiment.labels} />

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Labels, Pager, Progress, StateBadge } from "../components";
 import { errorText, usePoll, useTitle } from "../hooks";
-import { formatAgo, formatValue } from "../shape";
+import { formatAgo, formatValue, plannedTrials } from "../shape";
 import type { Experiment, ExperimentState, Page } from "../types";
 
 const STATES: ExperimentState[] = ["queued", "running", "pausing", "paused", "cancelling", "completed", "failed", "cancelled"];
@@ -55,7 +55,7 @@ export function ExperimentsPage() {
                   <td><a href={`#/experiments/${e.id}`}>{e.name}</a> <span class="muted mono">{e.id}</span></td>
                   <td><StateBadge state={e.state} /></td>
                   <td>{e.trainer}</td>
-                  <td><Progress counts={e.trial_counts} /></td>
+                  <td><Progress counts={e.trial_counts} planned={plannedTrials(e.trial_counts, e.spec)} /></td>
                   <td>{formatValue(e.best_metric)} <span class="muted">{e.metric}</span></td>
                   <td title={e.created_at}>{formatAgo(e.created_at)}</td>
                   <td><Labels labels={e.labels} /></td>
