@@ -7,11 +7,11 @@ that was ~15 ms of the ~17 ms a request took. The bytes are kept here, by the ob
 from __future__ import annotations
 
 import gzip
-import threading
-from collections import OrderedDict
 
 from fastapi import Request, Response
 from pydantic import BaseModel
+
+from service.usecases.view_cache import ViewCache
 
 # as the app's GZipMiddleware: smaller bodies go as they are
 GZIP_MINIMUM_BYTES = 1024
@@ -33,25 +33,14 @@ class Serialized:
 
 
 class SerializedReads:
-    """The newest ``size`` reads' bytes, by object identity."""
+    """The newest ``size`` reads' bytes, by object identity (an entry holds its read, so no
+    other object has that id while the entry lives)."""
 
     def __init__(self, size: int = 128):
-        self.size = size
-        self.entries: OrderedDict[int, Serialized] = OrderedDict()
-        self.lock = threading.Lock()
+        self.entries = ViewCache(size)
 
     def of(self, read: BaseModel) -> Serialized:
-        with self.lock:
-            entry = self.entries.get(id(read))
-            if entry is not None and entry.read is read:
-                self.entries.move_to_end(id(read))
-                return entry
-        entry = Serialized(read)
-        with self.lock:
-            self.entries[id(read)] = entry
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-        return entry
+        return self.entries.get((id(read),), lambda: Serialized(read))
 
     def response(self, request: Request, read: BaseModel) -> Response:
         """``read`` as FastAPI would answer it (JSON by alias), gzipped for clients that accept
