@@ -70,6 +70,7 @@ bench: $(STAMP_DEV) web chromium
 	$(PY) bench/overhead.py
 	$(PY) bench/recovery.py
 	$(PY) bench/ui_scale.py
+	$(PY) bench/recorder.py
 	$(PY) bench/api_load.py
 	$(PY) bench/api_load.py --api-workers 2
 	$(PY) bench/api_load.py --postgres postgresql+psycopg://postgres@127.0.0.1:5432/test

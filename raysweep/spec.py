@@ -121,6 +121,22 @@ class FaultTolerance(StrictModel):
     )
 
 
+class ResultRetention(StrictModel):
+    """Which reported results a trial keeps in the store: a sweep of very long trials need not
+    keep every step. Whatever the policy, a trial keeps its results at the rungs (the
+    early-stopping milestones, max_t included), and its progress (iteration, last and best
+    values) counts every result."""
+
+    keep: Literal["all", "every_n", "last_k_per_trial"] = Field(
+        default="all",
+        description="`all`; `every_n`: results at iterations that are multiples of `n`, and "
+        "each that improved the trial's best when it came; `last_k_per_trial`: a trial's "
+        "latest `k` results and its best.",
+    )
+    n: StrictInt = Field(default=10, ge=1, le=100_000, description="For `every_n`.")
+    k: StrictInt = Field(default=100, ge=1, le=100_000, description="For `last_k_per_trial`.")
+
+
 class Converged(StrictModel):
     """Ending a sweep once more trials are unlikely to help, by Optuna's terminator."""
 
@@ -367,6 +383,7 @@ class ExperimentSpec(StrictModel):
     early_stopping: EarlyStopping = Field(default_factory=EarlyStopping)
     resources: Resources = Field(default_factory=Resources)
     fault_tolerance: FaultTolerance = Field(default_factory=FaultTolerance)
+    results: ResultRetention = Field(default_factory=ResultRetention)
     stop: StopConfig = Field(default_factory=StopConfig)
     promotion: Promotion = Field(default_factory=Promotion)
     labels: dict[

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.spec import Constraint, ExperimentSpec
 from service.engine.retention import prune_trial
 from service.storage import train_runs_uri
-from service.usecases.recording import Op, ResultStore, TrialEnded
+from service.usecases.recording import KeptResults, Op, ResultStore, TrialEnded
 from service.usecases.studies import tracked_metrics
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,7 @@ class Recorder:
     # metrics whose latest values each trial keeps (objectives, constrained), and the bounds
     tracked: tuple[str, ...] = ()
     constraints: tuple[Constraint, ...] = ()
+    retention: KeptResults = field(default_factory=KeptResults)  # which results trials keep
     flush_interval_s: float = 0.2
     max_buffered: int = 1_000_000
     batch_size: int = 5_000
@@ -66,6 +67,7 @@ class Recorder:
             self.time_attr,
             self.tracked,
             self.constraints,
+            self.retention,
         )
 
     @classmethod
@@ -78,7 +80,7 @@ class Recorder:
         time_attr: str = "epoch",
     ) -> Recorder:
         """The recorder a sweep's driver runs: its scalar objective, the metrics every trial
-        keeps the latest values of, its constraints and checkpoint retention."""
+        keeps the latest values of, its constraints, and checkpoint and result retention."""
         return cls(
             db,
             experiment_id,
@@ -89,6 +91,7 @@ class Recorder:
             time_attr=time_attr,
             tracked=tuple(tracked_metrics(spec)),
             constraints=tuple(spec.constraints),
+            retention=KeptResults.of(spec),
         )
 
     def start(self) -> Recorder:

@@ -12,17 +12,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import delete, select
+from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
 from raysweep.schemas import TrialState
-from raysweep.spec import Constraint
+from raysweep.spec import Constraint, ExperimentSpec
 from service.db import repositories as repo
 from service.db.base import utcnow
 from service.db.models import CheckpointRow, ResultRow, TrialRow
 from service.states import move_trial
 from service.storage import artifact_uri
-from service.usecases.decisions import RungDecided, store_decisions
+from service.usecases.decisions import RungDecided, promotion_milestones, store_decisions
 from service.usecases.studies import feasible, metric_in
 
 
@@ -72,6 +72,33 @@ def is_better(value: float, than: float | None, mode: str) -> bool:
 
 
 @dataclass(frozen=True)
+class KeptResults:
+    """Which results a trial keeps (the spec's ``results``), its rungs resolved: the values of
+    the time attribute at which ASHA judges trials, ``max_t`` included."""
+
+    keep: str = "all"
+    n: int = 1
+    k: int = 1
+    milestones: frozenset[int] = frozenset()
+
+    @classmethod
+    def of(cls, spec: ExperimentSpec) -> KeptResults:
+        early = spec.early_stopping
+        marks = {early.max_t}
+        if early.scheduler != "none":
+            for bracket in range(early.brackets):
+                marks.update(
+                    promotion_milestones(
+                        early.grace_period, early.reduction_factor, early.max_t, bracket
+                    )
+                )
+        return cls(spec.results.keep, spec.results.n, spec.results.k, frozenset(marks))
+
+    def at_milestone(self, iteration: int, metrics: dict[str, Any], time_attr: str) -> bool:
+        return metrics.get(time_attr, iteration) in self.milestones
+
+
+@dataclass(frozen=True)
 class ResultStore:
     """Where one sweep's reports go: its experiment, metric and mode, and the storage root its
     checkpoint paths are relative to."""
@@ -83,6 +110,7 @@ class ResultStore:
     time_attr: str = "epoch"
     tracked: tuple[str, ...] = ()  # metrics whose latest values a trial keeps
     constraints: tuple[Constraint, ...] = ()
+    retention: KeptResults = KeptResults()
 
     def write(
         self, db: sessionmaker[Session], batch: list[Op], known: Mapping[str, int]
@@ -90,23 +118,28 @@ class ResultStore:
         """Store ``batch``; ``known`` maps Tune ids to trial ids already looked up. Returns the
         map extended with this batch's trials (committed)."""
         with db.begin() as session:
-            trial_ids = self._load_trials(session, batch, known)
+            trial_ids, creating = self._load_trials(session, batch, known)
+            dropped = self._not_kept(session, batch, trial_ids)
+            skipped = {id(op) for op in dropped}
             results: list[dict[str, Any]] = []
             checkpoints: list[dict[str, Any]] = []
+            now = utcnow()  # the batch's results are stored together
             for op in batch:
                 match op:
                     case TrialStarted():
-                        self._start(session, op, trial_ids)
+                        if id(op) not in creating:
+                            self._resume(session, op, trial_ids[op.tune_id])
                     case ResultReported():
                         trial_id = trial_ids[op.tune_id]
-                        results.append(
-                            {
-                                "trial_id": trial_id,
-                                "iteration": op.iteration,
-                                "metrics": op.metrics,
-                                "reported_at": utcnow(),
-                            }
-                        )
+                        if id(op) not in skipped:
+                            results.append(
+                                {
+                                    "trial_id": trial_id,
+                                    "iteration": op.iteration,
+                                    "metrics": op.metrics,
+                                    "reported_at": now,
+                                }
+                            )
                         if op.checkpoint_uri:
                             checkpoints.append(
                                 {
@@ -114,7 +147,7 @@ class ResultStore:
                                     "iteration": op.iteration,
                                     "uri": artifact_uri(self.storage_root, op.checkpoint_uri),
                                     "metric": self._value(op.metrics),
-                                    "created_at": utcnow(),
+                                    "created_at": now,
                                     "deleted": False,
                                 }
                             )
@@ -150,12 +183,76 @@ class ResultStore:
             repo.insert_ignoring_duplicates(
                 session, CheckpointRow, checkpoints, ["trial_id", "iteration"]
             )
-            self._update_progress(session, batch, trial_ids, stored)
+            # a result not kept still counts for the trial's progress, as a stored one does
+            counted = stored | {(trial_ids[op.tune_id], op.iteration) for op in dropped}
+            self._update_progress(session, batch, trial_ids, counted)
+            if self.retention.keep == "last_k_per_trial":
+                self._keep_last(session, {trial_id for trial_id, _ in stored})
         return trial_ids
+
+    def _not_kept(
+        self, session: Session, batch: list[Op], trial_ids: Mapping[str, int]
+    ) -> list[ResultReported]:
+        """``every_n``: the batch's results that are neither at a multiple of n, nor at a rung,
+        nor better than their trial's best when they came (so the best is always kept)."""
+        if self.retention.keep != "every_n":
+            return []
+        reported = [op for op in batch if isinstance(op, ResultReported)]
+        best: dict[int, float | None] = dict(
+            session.execute(
+                select(TrialRow.id, TrialRow.best_metric).where(
+                    TrialRow.id.in_({trial_ids[op.tune_id] for op in reported})
+                )
+            ).all()
+        )
+        dropped = []
+        for op in reported:
+            trial_id = trial_ids[op.tune_id]
+            value = self._value(op.metrics)
+            improves = value is not None and is_better(value, best.get(trial_id), self.mode)
+            if improves:
+                best[trial_id] = value
+            if not (
+                improves
+                or op.iteration % self.retention.n == 0
+                or self.retention.at_milestone(op.iteration, op.metrics, self.time_attr)
+            ):
+                dropped.append(op)
+        return dropped
+
+    def _keep_last(self, session: Session, trial_ids: set[int]) -> None:
+        """``last_k_per_trial``: delete the results of these trials older than their latest k,
+        except those at a rung and the best (re-read each batch: a few per trial)."""
+        if not trial_ids:
+            return
+        best = dict(
+            session.execute(
+                select(TrialRow.id, TrialRow.best_metric).where(TrialRow.id.in_(trial_ids))
+            ).all()
+        )
+        older = session.execute(
+            select(ResultRow.id, ResultRow.trial_id, ResultRow.iteration, ResultRow.metrics)
+            .join(TrialRow, TrialRow.id == ResultRow.trial_id)
+            .where(
+                ResultRow.trial_id.in_(trial_ids),
+                ResultRow.iteration <= TrialRow.iteration - self.retention.k,
+            )
+        ).all()
+        doomed = [
+            result_id
+            for result_id, trial_id, iteration, metrics in older
+            if not self.retention.at_milestone(iteration, metrics, self.time_attr)
+            and self._value(metrics) != best[trial_id]
+        ]
+        if doomed:
+            session.execute(delete(ResultRow).where(ResultRow.id.in_(doomed)))
 
     def _load_trials(
         self, session: Session, batch: list[Op], known: Mapping[str, int]
-    ) -> dict[str, int]:
+    ) -> tuple[dict[str, int], set[int]]:
+        """The batch's trial ids, every trial it names that is not stored yet created (with one
+        flush for all); and the ``TrialStarted`` ops that created one (``id()``), which the
+        batch then skips."""
         trial_ids = dict(known)
         missing = {op.tune_id for op in batch} - trial_ids.keys()
         if missing:
@@ -167,47 +264,58 @@ class ResultStore:
             )
             trial_ids.update({tune_id: trial_id for tune_id, trial_id in rows})
         # a result for a trial whose start was never seen (e.g. a restored driver) creates it
+        first: dict[str, Op] = {}
         for op in batch:
-            if op.tune_id not in trial_ids and not isinstance(op, TrialStarted):
-                self._start(session, TrialStarted(op.tune_id, {}), trial_ids)
-        return trial_ids
-
-    def _start(self, session: Session, op: TrialStarted, trial_ids: dict[str, int]) -> None:
-        if op.tune_id in trial_ids:
-            row = session.get_one(TrialRow, trial_ids[op.tune_id])
-            if row.state.is_final:
-                return  # a restored driver re-started a trial that had ended: it stays ended
-            if op.config and not row.config:
-                row.config = op.config
-            if row.state in (TrialState.pending, TrialState.paused):
-                move_trial(row, TrialState.running)
+            if op.tune_id not in trial_ids:
+                first.setdefault(op.tune_id, op)
+        if not first:
+            return trial_ids, set()
+        now = utcnow()
+        configs = {
+            tune_id: op.config if isinstance(op, TrialStarted) else {}
+            for tune_id, op in first.items()
+        }
+        created = {
+            tune_id: TrialRow(
+                experiment_id=self.experiment_id,
+                tune_trial_id=tune_id,
+                config=config,
+                state=TrialState.running,
+                iteration=0,
+                restarts=0,
+                started_at=now,
+            )
+            for tune_id, config in configs.items()
+        }
+        session.add_all(created.values())
+        session.flush()
+        for tune_id, row in created.items():
+            trial_ids[tune_id] = row.id
             repo.add_event(
                 session,
                 self.experiment_id,
-                "trial_resumed",
-                f"trial {op.tune_id} resumed",
+                "trial_started",
+                f"trial {tune_id} started",
                 trial_id=row.id,
+                data={"config": configs[tune_id]},
             )
-            return
-        row = TrialRow(
-            experiment_id=self.experiment_id,
-            tune_trial_id=op.tune_id,
-            config=op.config,
-            state=TrialState.running,
-            iteration=0,
-            restarts=0,
-            started_at=utcnow(),
-        )
-        session.add(row)
-        session.flush()
-        trial_ids[op.tune_id] = row.id
+        return trial_ids, {id(op) for op in first.values() if isinstance(op, TrialStarted)}
+
+    def _resume(self, session: Session, op: TrialStarted, trial_id: int) -> None:
+        """A stored trial started again (a restored driver, a promotion)."""
+        row = session.get_one(TrialRow, trial_id)
+        if row.state.is_final:
+            return  # a restored driver re-started a trial that had ended: it stays ended
+        if op.config and not row.config:
+            row.config = op.config
+        if row.state in (TrialState.pending, TrialState.paused):
+            move_trial(row, TrialState.running)
         repo.add_event(
             session,
             self.experiment_id,
-            "trial_started",
-            f"trial {op.tune_id} started",
+            "trial_resumed",
+            f"trial {op.tune_id} resumed",
             trial_id=row.id,
-            data={"config": op.config},
         )
 
     def _waiting(self, session: Session, op: TrialWaiting, trial_id: int) -> None:
@@ -267,19 +375,38 @@ class ResultStore:
             value = self._value(op.metrics)
             if value is not None and is_better(value, best.get(trial_id), self.mode):
                 best[trial_id] = value
-        for trial_id, op in latest.items():
-            row = session.get_one(TrialRow, trial_id)
+        if not latest:
+            return
+        # one query and one UPDATE for the batch's trials, not two statements per trial
+        columns: list[InstrumentedAttribute[Any]] = [
+            TrialRow.id,
+            TrialRow.iteration,
+            TrialRow.last_metric,
+            TrialRow.best_metric,
+            TrialRow.checkpoint_uri,
+        ]
+        if self.tracked:
+            columns.append(TrialRow.objective_values)
+        if self.constraints:
+            columns.append(TrialRow.feasible)
+        now = utcnow()
+        changes = []
+        for row in session.execute(select(*columns).where(TrialRow.id.in_(latest))).mappings():
+            op = latest[row["id"]]
             # even a late result that changes no column marks the trial changed: the UI's
             # cached views of the experiment are keyed on it
-            row.updated_at = utcnow()
-            if op.iteration >= row.iteration:
-                row.iteration = op.iteration
-                row.last_metric = self._value(op.metrics)
+            change = {**row, "updated_at": now}
+            if op.iteration >= row["iteration"]:
+                change["iteration"] = op.iteration
+                change["last_metric"] = self._value(op.metrics)
                 if self.tracked:
-                    row.objective_values = {m: metric_in(op.metrics, m) for m in self.tracked}
+                    change["objective_values"] = {m: metric_in(op.metrics, m) for m in self.tracked}
                 if self.constraints:
-                    row.feasible = feasible(self.constraints, op.metrics)
+                    change["feasible"] = feasible(self.constraints, op.metrics)
                 if op.checkpoint_uri:
-                    row.checkpoint_uri = artifact_uri(self.storage_root, op.checkpoint_uri)
-            if trial_id in best and is_better(best[trial_id], row.best_metric, self.mode):
-                row.best_metric = best[trial_id]
+                    change["checkpoint_uri"] = artifact_uri(self.storage_root, op.checkpoint_uri)
+            found = best.get(row["id"])
+            if found is not None and is_better(found, row["best_metric"], self.mode):
+                change["best_metric"] = found
+            changes.append(change)
+        repo.update_by_id(session, TrialRow, changes)

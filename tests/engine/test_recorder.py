@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import random
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import TrialState
-from service.db.models import CheckpointRow, EventRow, ResultRow, TrialRow
+from raysweep.schemas import RungDecisionKind, TrialState
+from raysweep.spec import ExperimentSpec
+from service.db.models import CheckpointRow, EventRow, ResultRow, RungDecisionRow, TrialRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import free_port
 from service.engine.recorder import BufferFull, Recorder
 from service.engine.retention import checkpoints_to_delete, prune_experiment
 from service.settings import REPO_ROOT
+from service.usecases.decisions import RungDecided
 from service.usecases.experiments import submit_experiment
 from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
 
@@ -73,6 +78,61 @@ def test_results_delivered_twice_are_stored_once_and_progress_is_kept(
     assert trial.best_metric == 0.5 and trial.last_metric == 0.6  # mode min
     assert trial.checkpoint_uri == "/ckpt/a/3" and trial.config == {"lr": 0.1}
     assert kinds.count("trial_completed") == 1 and kinds.count("trial_started") == 1
+
+
+def test_many_trials_in_shuffled_redelivered_batches_keep_the_progress_their_rows_give(
+    db: sessionmaker[Session],
+) -> None:
+    """Progress is updated for a whole batch at once: whatever the order, batch boundaries and
+    re-deliveries, each trial's iteration, last and best equal what its stored rows give."""
+    experiment_id = new_experiment(db)
+    rng = random.Random(7)
+    reported = [
+        result(f"t{trial}", iteration, rng.random())
+        for trial in range(30)
+        for iteration in range(1, 21)
+    ]
+    deliveries = reported + rng.sample(reported, 150)  # a restored driver repeats some
+    rng.shuffle(deliveries)
+    recorder = Recorder(db, experiment_id, "val_loss", "min", batch_size=97).start()
+    for op in deliveries:
+        recorder.submit(op)
+    assert recorder.close(30)
+    with db.begin() as session:
+        trials = session.scalars(select(TrialRow)).all()
+        rows = session.execute(
+            select(ResultRow.trial_id, ResultRow.iteration, ResultRow.metrics)
+        ).all()
+    assert len(trials) == 30 and len(rows) == 600
+    for trial in trials:
+        mine = sorted((iteration, m["val_loss"]) for t, iteration, m in rows if t == trial.id)
+        assert [iteration for iteration, _ in mine] == list(range(1, 21))
+        assert trial.iteration == 20 and trial.last_metric == mine[-1][1]
+        assert trial.best_metric == min(loss for _, loss in mine)
+
+
+def test_rung_decisions_are_stored_once_with_their_time_and_tell_the_trial_why(
+    db: sessionmaker[Session],
+) -> None:
+    experiment_id = new_experiment(db)
+    recorder = Recorder(db, experiment_id, "val_loss", "min", batch_size=2).start()
+    recorder.submit(TrialStarted("a", {}))
+    recorder.submit(result("a", 1, 0.9))
+    stop = RungDecided("a", 0, 1, 0.9, 0.5, 2, 2, RungDecisionKind.stop)
+    for _ in range(2):  # re-delivered by a restored driver
+        recorder.submit(stop)
+    recorder.submit(TrialEnded("a", TrialState.pruned))
+    assert recorder.close(30)
+    with db.begin() as session:
+        decision = session.scalars(select(RungDecisionRow)).one()
+        trial = session.scalars(select(TrialRow)).one()
+        message = session.scalars(
+            select(EventRow.message).where(EventRow.kind == "trial_pruned")
+        ).one()
+    assert decision.decided_at is not None and decision.bracket == 0
+    assert decision.reason == "pruned at epoch 1: val_loss 0.9 > cutoff 0.5, rank 2 of 2"
+    assert trial.state == "pruned" and trial.early_stopping == decision.reason
+    assert message == f"trial a {decision.reason}"
 
 
 def test_a_result_for_an_unseen_trial_creates_it_and_failures_keep_their_text(
@@ -161,3 +221,72 @@ def test_checkpoint_choice_keeps_latest_and_earliest_best() -> None:
     assert checkpoints_to_delete(rows, 1, "max") == [11, 12, 13]
     assert checkpoints_to_delete(rows, 2, "min") == [10, 11, 12]
     assert checkpoints_to_delete(rows[2:3], 1, "max") == []
+
+
+def retention_recorder(
+    db: sessionmaker[Session], results: dict[str, Any], batch_size: int
+) -> tuple[Recorder, str]:
+    """A recorder for a sweep with ASHA rungs at epochs 1, 3, 9, 27 and max_t 50."""
+    spec = ExperimentSpec.model_validate(
+        {
+            **SPEC,
+            "early_stopping": {"max_t": 50, "grace_period": 1, "reduction_factor": 3},
+            "results": results,
+        }
+    )
+    experiment_id = new_experiment(db)
+    recorder = Recorder.for_sweep(db, experiment_id, spec)
+    return replace(recorder, batch_size=batch_size).start(), experiment_id
+
+
+def kept_iterations(db: sessionmaker[Session]) -> tuple[list[int], TrialRow]:
+    with db.begin() as session:
+        trial = session.scalars(select(TrialRow)).one()
+        iterations = session.scalars(select(ResultRow.iteration).order_by(ResultRow.iteration))
+        return list(iterations), trial
+
+
+LOSSES = random.Random(3).sample(range(1000), 50)  # distinct; epoch i reports LOSSES[i-1]
+RUNGS = {1, 3, 9, 27, 50}
+
+
+def test_every_n_keeps_multiples_rungs_and_each_new_best_and_progress_counts_all(
+    db: sessionmaker[Session],
+) -> None:
+    recorder, _ = retention_recorder(db, {"keep": "every_n", "n": 5}, batch_size=7)
+    for epoch, loss in enumerate(LOSSES, start=1):
+        recorder.submit(result("t", epoch, loss))
+    for epoch in (12, 13):  # re-delivered: still not kept, progress unchanged
+        recorder.submit(result("t", epoch, LOSSES[epoch - 1]))
+    assert recorder.close(30)
+    improved = {e for e in range(1, 51) if LOSSES[e - 1] < min(LOSSES[: e - 1], default=2)}
+    iterations, trial = kept_iterations(db)
+    assert iterations == sorted(set(range(5, 51, 5)) | RUNGS | improved)
+    assert len(iterations) < 50
+    assert trial.iteration == 50 and trial.last_metric == LOSSES[-1]
+    assert trial.best_metric == min(LOSSES)
+
+
+def test_last_k_per_trial_keeps_the_latest_k_the_rungs_and_the_best(
+    db: sessionmaker[Session],
+) -> None:
+    recorder, _ = retention_recorder(db, {"keep": "last_k_per_trial", "k": 4}, batch_size=6)
+    for epoch, loss in enumerate(LOSSES, start=1):
+        recorder.submit(result("t", epoch, loss))
+        if epoch % 10 == 0:
+            assert recorder.flush(30)  # pruned while the trial runs, not only at its end
+            iterations, _ = kept_iterations(db)
+            assert len(iterations) <= 4 + len(RUNGS) + 1 + 6  # one batch may wait its prune
+    assert recorder.close(30)
+    best_epoch = LOSSES.index(min(LOSSES)) + 1
+    iterations, trial = kept_iterations(db)
+    assert iterations == sorted({47, 48, 49, 50} | RUNGS | {best_epoch})
+    assert trial.best_metric == min(LOSSES) and trial.last_metric == LOSSES[-1]
+
+
+def test_every_result_is_kept_by_default(db: sessionmaker[Session]) -> None:
+    recorder, _ = retention_recorder(db, {}, batch_size=7)
+    for epoch, loss in enumerate(LOSSES, start=1):
+        recorder.submit(result("t", epoch, loss))
+    assert recorder.close(30)
+    assert kept_iterations(db)[0] == list(range(1, 51))
