@@ -260,7 +260,11 @@ def _insert_from_json(
             for parameter, (name, value) in zip(parameters, shared.items(), strict=True)
         )
     )
-    document = json.dumps([{name: row[name] for name in varying} for row in rows], allow_nan=False)
+    document = json.dumps(
+        [{name: row[name] for name in varying} for row in rows],
+        default=_json_value,
+        allow_nan=False,
+    )
     inserted = session.execute(statement, {"rows": document}).scalar_one()
     return set(map(tuple, json.loads(inserted))) if inserted else set()
 

@@ -71,6 +71,14 @@ def is_better(value: float, than: float | None, mode: str) -> bool:
     return than is None or (value > than if mode == "max" else value < than)
 
 
+def best_metrics(session: Session, trial_ids: set[int]) -> dict[int, float | None]:
+    return dict(
+        session.execute(select(TrialRow.id, TrialRow.best_metric).where(TrialRow.id.in_(trial_ids)))
+        .tuples()
+        .all()
+    )
+
+
 @dataclass(frozen=True)
 class KeptResults:
     """Which results a trial keeps (the spec's ``results``), its rungs resolved: the values of
@@ -198,13 +206,7 @@ class ResultStore:
         if self.retention.keep != "every_n":
             return []
         reported = [op for op in batch if isinstance(op, ResultReported)]
-        best: dict[int, float | None] = dict(
-            session.execute(
-                select(TrialRow.id, TrialRow.best_metric).where(
-                    TrialRow.id.in_({trial_ids[op.tune_id] for op in reported})
-                )
-            ).all()
-        )
+        best = best_metrics(session, {trial_ids[op.tune_id] for op in reported})
         dropped = []
         for op in reported:
             trial_id = trial_ids[op.tune_id]
@@ -225,11 +227,7 @@ class ResultStore:
         except those at a rung and the best (re-read each batch: a few per trial)."""
         if not trial_ids:
             return
-        best = dict(
-            session.execute(
-                select(TrialRow.id, TrialRow.best_metric).where(TrialRow.id.in_(trial_ids))
-            ).all()
-        )
+        best = best_metrics(session, trial_ids)
         older = session.execute(
             select(ResultRow.id, ResultRow.trial_id, ResultRow.iteration, ResultRow.metrics)
             .join(TrialRow, TrialRow.id == ResultRow.trial_id)
