@@ -300,7 +300,7 @@ def update_by_id(session: Session, model: type[Base], changes: list[dict[str, An
 def _json_value(value: Any) -> Any:
     if isinstance(value, datetime):
         return value.isoformat()
-    raise TypeError(f"{type(value).__name__} is not stored through JSON")
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def python_defaults(table: Table, given: Iterable[str]) -> dict[str, Any]:

@@ -148,10 +148,16 @@ class Recorder:
                 self._in_flight = len(batch)
             try:
                 self._trial_ids = self._store.write(self.db, batch, self._trial_ids)
-            except DBAPIError as error:
-                self.last_error = f"{type(error.orig).__name__}: {error.orig}"
+            except Exception as error:
+                # the database's own error, or (a batch it could not even be sent) ours, with
+                # its traceback: either way nothing is dropped, and a full buffer names it
+                cause = error.orig if isinstance(error, DBAPIError) else error
+                self.last_error = f"{type(cause).__name__}: {cause}"
                 log.warning(
-                    "database write failed (%s); retrying in %.1fs", self.last_error, backoff
+                    "database write failed (%s); retrying in %.1fs",
+                    self.last_error,
+                    backoff,
+                    exc_info=not isinstance(error, DBAPIError),
                 )
                 with self._lock:
                     self._buffer.extendleft(reversed(batch))

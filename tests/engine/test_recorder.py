@@ -175,6 +175,22 @@ def test_while_the_database_is_unreachable_writes_wait_in_a_bounded_buffer() -> 
     engine.dispose()
 
 
+def test_a_batch_that_cannot_be_written_is_kept_and_named_not_the_end_of_the_writer(
+    db: sessionmaker[Session],
+) -> None:
+    """A write that fails outside the database (here a value JSON cannot encode) is retried
+    like a database error: the writer keeps running, nothing is dropped, the error is named."""
+    experiment_id = new_experiment(db)
+    recorder = Recorder(db, experiment_id, "val_loss", "min", max_backoff_s=0.2).start()
+    recorder.submit(ResultReported("t1", 1, {"epoch": 1, "val_loss": 0.5, "bad": {1, 2}}))
+    assert recorder.flush(timeout_s=2) is False
+    assert recorder.last_error is not None and "not JSON serializable" in recorder.last_error
+    assert recorder._thread is not None and recorder._thread.is_alive()
+    assert recorder.close(timeout_s=1) is False  # still buffered, never dropped
+    with db.begin() as session:
+        assert session.scalar(select(func.count()).select_from(ResultRow)) == 0
+
+
 def test_a_finished_trial_keeps_its_latest_checkpoints_and_its_best(
     db: sessionmaker[Session], tmp_path: Path
 ) -> None:
