@@ -9,22 +9,22 @@ spent queueing: with 20 clients, p99 <= 50 ms needs about 20 / 0.05 = 400 answer
 
     .venv/bin/python bench/api_load.py [--clients 20] [--requests 2000] [--trials 10000]
         [--results 20] [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test]
-        [--api-workers 1]
+        [--api-workers 1] [--database URL]
 
-With --postgres the data goes to a new database on that server, dropped at the end.
+With --postgres the data goes to a new database on that server, dropped at the end; with
+--database the bench uses one that bench/seed_scale.py filled (seed 100,000 trials once).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-import httpx
 from sqlalchemy import func, select
 
 REPO = Path(__file__).resolve().parents[1]
@@ -33,7 +33,6 @@ sys.path.insert(0, str(REPO))
 from bench.ui_scale import seeded_database  # noqa: E402
 from service.db.models import EventRow, ResultRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
-from service.demo import seed_sweep  # noqa: E402
 from service.harness import ServerProcess  # noqa: E402
 
 OTHER_EXPERIMENTS = 49
@@ -44,9 +43,32 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+async def fetch(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
+) -> tuple[int, int]:
+    """One keep-alive HTTP/1.1 exchange: (status, body bytes). The answers here carry a
+    Content-Length (uvicorn sends no chunked body for a plain JSON response)."""
+    writer.write(request)
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head[9:12])
+    length = None
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    if length is None:  # a chunked answer: not what this client reads, so not counted
+        raise ValueError("an answer without Content-Length")
+    body = await reader.readexactly(length)
+    return status, len(body)
+
+
 def run_clients(
     server: ServerProcess, experiment_id: str, cursors: tuple[int, int], clients: int, requests: int
 ) -> tuple[dict[str, list[float]], list[str], float]:
+    """``clients`` connections, each sending its next request when the last is answered. They
+    run on one asyncio loop over raw sockets, as load generators (wrk, hey) do: a thread per
+    client with httpx cost ~1 ms of client CPU a request and queued the answers behind the GIL,
+    time that was counted as the server's."""
     base = f"/api/v1/experiments/{experiment_id}"
     paths = {
         "list": "/api/v1/experiments",
@@ -56,40 +78,47 @@ def run_clients(
         "updates": f"{base}/updates?after={cursors[0]}&events_after={cursors[1]}",
     }
     kinds = list(paths)
+    token = server.admin_token
+    requests_by_kind = {
+        kind: (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+            "Accept-Encoding: gzip\r\n\r\n"
+        ).encode()
+        for kind, path in paths.items()
+    }
     latencies: dict[str, list[float]] = {kind: [] for kind in kinds}
     errors: list[str] = []
-    lock = threading.Lock()
-    start = threading.Barrier(clients + 1)
 
-    def client_loop(offset: int) -> None:
-        mine: dict[str, list[float]] = {kind: [] for kind in kinds}
-        failed: list[str] = []
-        with server.client() as client:
-            start.wait()
+    async def client_loop(offset: int, start: asyncio.Event) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        await start.wait()
+        try:
             for i in range(requests):
                 kind = kinds[(i + offset) % len(kinds)]
                 began = time.perf_counter()
                 try:
-                    status = client.get(paths[kind]).status_code
-                except httpx.HTTPError as error:
-                    failed.append(f"{kind}: {type(error).__name__}")
+                    status, _ = await fetch(reader, writer, requests_by_kind[kind])
+                except (OSError, ValueError, asyncio.IncompleteReadError) as error:
+                    errors.append(f"{kind}: {type(error).__name__}")
+                    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
                     continue
-                mine[kind].append(time.perf_counter() - began)
+                latencies[kind].append(time.perf_counter() - began)
                 if status != 200:
-                    failed.append(f"{kind}: {status}")
-        with lock:
-            for kind in kinds:
-                latencies[kind] += mine[kind]
-            errors.extend(failed)
+                    errors.append(f"{kind}: {status}")
+        finally:
+            writer.close()
 
-    threads = [threading.Thread(target=client_loop, args=(i,)) for i in range(clients)]
-    for thread in threads:
-        thread.start()
-    start.wait()
-    began = time.perf_counter()
-    for thread in threads:
-        thread.join()
-    return latencies, errors, time.perf_counter() - began
+    async def everyone() -> float:
+        start = asyncio.Event()
+        tasks = [asyncio.create_task(client_loop(i, start)) for i in range(clients)]
+        await asyncio.sleep(0.5)  # every connection open before the clock starts
+        began = time.perf_counter()
+        start.set()
+        await asyncio.gather(*tasks)
+        return time.perf_counter() - began
+
+    seconds = asyncio.run(everyone())
+    return latencies, errors, seconds
 
 
 def main() -> None:
@@ -100,21 +129,28 @@ def main() -> None:
     parser.add_argument("--results", type=int, default=20, help="Results per trial.")
     parser.add_argument("--postgres", help="A PostgreSQL server URL; default: a SQLite file.")
     parser.add_argument(
+        "--database", help="A database bench/seed_scale.py filled, used instead of seeding one."
+    )
+    parser.add_argument(
         "--api-workers", type=int, default=1, help="The server's RAYSWEEP_API_WORKERS."
     )
     args = parser.parse_args()
 
     with (
         tempfile.TemporaryDirectory(prefix="raysweep-api-load-") as tmp,
-        seeded_database(args.postgres, Path(tmp), args.trials, args.results) as seeded,
+        seeded_database(
+            args.postgres,
+            Path(tmp),
+            args.trials,
+            args.results,
+            others=OTHER_EXPERIMENTS,
+            existing=args.database,
+        ) as seeded,
     ):
         home = Path(tmp)
         database_url, experiment_id = seeded
         engine = create_db_engine(database_url)
-        db = session_factory(engine)
-        for index in range(OTHER_EXPERIMENTS):
-            seed_sweep(db, trials=8, max_t=5, name=f"other-{index}", seed=index)
-        with db.begin() as session:  # where a live page's poll has got to
+        with session_factory(engine).begin() as session:  # where a live page's poll has got to
             cursors = (
                 session.scalar(select(func.max(ResultRow.id))) or 0,
                 session.scalar(select(func.max(EventRow.id))) or 0,

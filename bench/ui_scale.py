@@ -7,9 +7,11 @@ parallel coordinates all drawn) and the bytes transferred, then, on a restarted 
 API's first and median answer time for each request the page makes. Target: render under 2 s.
 
     .venv/bin/python bench/ui_scale.py [--trials 10000] [--results 100] [--runs 3]
-        [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test]
+        [--postgres postgresql+psycopg://postgres@127.0.0.1:5432/test] [--database URL]
 
-With --postgres the data goes to a new database on that server, dropped at the end.
+With --postgres the data goes to a new database on that server, dropped at the end; with
+--database the bench uses one that bench/seed_scale.py filled (100,000 trials take minutes to
+seed, so seed once and run the benches against it).
 """
 
 from __future__ import annotations
@@ -27,13 +29,14 @@ from pathlib import Path
 import httpx
 import psycopg
 from playwright.sync_api import Browser, sync_playwright
-from sqlalchemy import text
+from sqlalchemy import select, text
 from sqlalchemy.engine import make_url
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from service.db import migrate  # noqa: E402
+from service.db.models import ExperimentRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
 from service.demo import seed_sweep  # noqa: E402
 from service.harness import (  # noqa: E402
@@ -74,10 +77,21 @@ def scratch_database(server_url: str) -> Iterator[str]:
 
 @contextmanager
 def seeded_database(
-    postgres: str | None, home: Path, trials: int, results: int
+    postgres: str | None,
+    home: Path,
+    trials: int,
+    results: int,
+    *,
+    others: int = 0,
+    existing: str | None = None,
 ) -> Iterator[tuple[str, str]]:
     """A new database (on the PostgreSQL server ``postgres`` names, dropped at the end, or a
-    SQLite file under ``home``) holding one seeded sweep; its URL and the sweep's id."""
+    SQLite file under ``home``) holding one seeded sweep named "scale" and ``others`` small
+    ones; its URL and the sweep's id. With ``existing`` (a database ``bench/seed_scale.py``
+    filled) that one, as it is: seeding 100,000 trials takes minutes."""
+    if existing:
+        yield existing, scale_experiment(existing)
+        return
     with ExitStack() as stack:
         database_url = (
             stack.enter_context(scratch_database(postgres))
@@ -85,27 +99,38 @@ def seeded_database(
             else f"sqlite:///{home / 'raysweep.db'}"
         )
         print(f"seeding {trials} trials x {results} results into {database_url}")
-        yield database_url, seed(database_url, trials, results)
+        yield database_url, seed(database_url, trials, results, others)
 
 
-def seed(database_url: str, trials: int, results: int) -> str:
+def scale_experiment(database_url: str) -> str:
+    engine = create_db_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            found = connection.execute(
+                select(ExperimentRow.id).where(ExperimentRow.name == "scale")
+            ).scalar_one_or_none()
+    finally:
+        engine.dispose()
+    if found is None:
+        raise SystemExit(f"{database_url} holds no experiment named scale: bench/seed_scale.py")
+    return str(found)
+
+
+def seed(database_url: str, trials: int, results: int, others: int = 0) -> str:
     migrate.upgrade(database_url)
     engine = create_db_engine(database_url)
     started = time.perf_counter()
 
     def progress(done: int) -> None:
-        if done % 1000 == 0 or done == trials:
+        if done % 5000 == 0 or done == trials:
             print(f"  seeded {done}/{trials} trials ({time.perf_counter() - started:.0f} s)")
 
+    db = session_factory(engine)
     experiment_id = seed_sweep(
-        session_factory(engine),
-        trials=trials,
-        max_t=results,
-        name="scale",
-        running=4,
-        prune=False,
-        progress=progress,
+        db, trials=trials, max_t=results, name="scale", running=4, prune=False, progress=progress
     )
+    for index in range(others):
+        seed_sweep(db, trials=8, max_t=5, name=f"other-{index}", seed=index)
     if engine.dialect.name == "postgresql":
         # what autovacuum does shortly after a bulk load; without statistics the planner's
         # estimates for the poll query are so high that PostgreSQL JIT-compiles it (~100 ms)
@@ -160,13 +185,18 @@ def main() -> None:
     parser.add_argument("--results", type=int, default=100, help="Results per trial.")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--postgres", help="A PostgreSQL server URL; default: a SQLite file.")
+    parser.add_argument(
+        "--database", help="A database bench/seed_scale.py filled, used instead of seeding one."
+    )
     args = parser.parse_args()
     if not WEB_INDEX.is_file():
         raise SystemExit(f"{WEB_INDEX} is missing: run `make web` first")
 
     with (
         tempfile.TemporaryDirectory(prefix="raysweep-ui-scale-") as tmp,
-        seeded_database(args.postgres, Path(tmp), args.trials, args.results) as seeded,
+        seeded_database(
+            args.postgres, Path(tmp), args.trials, args.results, existing=args.database
+        ) as seeded,
     ):
         home = Path(tmp)
         database_url, experiment_id = seeded

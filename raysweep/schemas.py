@@ -329,7 +329,9 @@ class Importance(BaseModel):
     )
     trials_used: int = Field(
         description="Trials ranked: those with a value at `at_iteration`, whatever their state "
-        "now; fANOVA takes at most 200 (the best 100 and an even spread of the rest)."
+        "now; fANOVA takes at most 200 (the best 100 and an even spread of the rest), "
+        "PED-ANOVA at most 1,000 (an even spread over the ranking, which keeps the best tenth "
+        "it compares with the rest)."
     )
     importances: list[ParameterImportance]
     message: str | None = Field(

@@ -23,12 +23,13 @@ from service.states import move_trial
 EVENT_KINDS = {Kind.pause: "trial_paused", Kind.promote: "trial_promoted"}
 
 
-def percentile(values: list[float], q: float) -> float:
-    """Linear interpolation between closest ranks, as numpy's default (ASHA's cutoff uses it)."""
-    ordered = sorted(values)
-    rank = (len(ordered) - 1) * q / 100
+def percentile(values: list[float], q: float, *, ordered: bool = False) -> float:
+    """Linear interpolation between closest ranks, as numpy's default (ASHA's cutoff uses it);
+    ``ordered``: the values are sorted already."""
+    ranked = values if ordered else sorted(values)
+    rank = (len(ranked) - 1) * q / 100
     low, high = math.floor(rank), math.ceil(rank)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+    return ranked[low] + (ranked[high] - ranked[low]) * (rank - low)
 
 
 def milestones(grace_period: int, reduction_factor: float, max_t: int) -> list[int]:
@@ -37,12 +38,14 @@ def milestones(grace_period: int, reduction_factor: float, max_t: int) -> list[i
     return sorted({math.ceil(grace_period * reduction_factor**k) for k in range(count)})
 
 
-def asha_cutoff(values: list[float], reduction_factor: float, mode: str) -> float | None:
+def asha_cutoff(
+    values: list[float], reduction_factor: float, mode: str, *, ordered: bool = False
+) -> float | None:
     """The value a trial must beat to continue: ASHA keeps the best 1/rf of a rung."""
     if not values:
         return None
     keep = 100 / reduction_factor
-    return percentile(values, 100 - keep) if mode == "max" else percentile(values, keep)
+    return percentile(values, 100 - keep if mode == "max" else keep, ordered=ordered)
 
 
 def promotion_milestones(

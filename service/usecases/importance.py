@@ -1,8 +1,7 @@
 """Hyperparameter importance from the stored trials, by Optuna's evaluators: which parameters
 decided the metric. PED-ANOVA (the default) compares where the best trials' parameters lie with
-the whole space and costs milliseconds at any size; fANOVA fits a random forest, which grows
-with the trials, so it sees at most ``FANOVA_MAX_TRIALS`` of them (the best ones and an even
-spread of the rest, like the curves)."""
+the whole space; fANOVA fits a random forest, which grows with the trials. Each sees a sample
+of the trials past a size (``sample``), as the curves do."""
 
 from __future__ import annotations
 
@@ -27,10 +26,11 @@ from service.db import repositories as repo
 from service.db.models import ResultRow, TrialRow
 from service.usecases.studies import completed_study, distributions_of, finite, params_in
 from service.usecases.view_cache import CACHE, version
-from service.usecases.views import evenly, metric_value
+from service.usecases.views import evenly, metric_value, trial_values
 
 MIN_TRIALS = 5
 FANOVA_MAX_TRIALS = 200
+PED_ANOVA_MAX_TRIALS = 1000
 
 
 @dataclass(frozen=True)
@@ -64,25 +64,41 @@ def common_iteration(session: Session, experiment_id: str) -> int | None:
     return int(reached[-1][0])
 
 
-def read_inputs(session: Session, experiment_id: str) -> Inputs:
+def read_inputs(session: Session, experiment_id: str, evaluator: ImportanceEvaluator) -> Inputs:
+    """The trials to rank, best first: every trial's value at the common iteration is read (two
+    numbers a trial), then only the chosen trials' configs. Building an Optuna study costs
+    ~0.25 ms a trial, so at 100,000 trials all of them took 15 s."""
     experiment = repo.get_experiment_row(session, experiment_id)
     spec = ExperimentSpec.model_validate(experiment.spec)
     space = spec.search_space if isinstance(spec.search_space, dict) else {}
     distributions = distributions_of(space)
     iteration = common_iteration(session, experiment_id)
     value = metric_value(experiment.metric)
-    rows = session.execute(
-        select(TrialRow.config, value)
-        .join(ResultRow, ResultRow.trial_id == TrialRow.id)
+    ranked = session.execute(
+        select(ResultRow.trial_id, value)
+        .join(TrialRow, ResultRow.trial_id == TrialRow.id)
         .where(TrialRow.experiment_id == experiment_id, ResultRow.iteration == iteration)
-        .order_by(repo.metric_order(value, experiment.mode), TrialRow.id)
+        .order_by(repo.metric_order(value, experiment.mode), ResultRow.trial_id)
     ).all()
+    chosen = sample(
+        [(trial_id, found) for trial_id, found in ranked if finite(found) is not None], evaluator
+    )
+    configs = trial_values(session, TrialRow.config, [trial_id for trial_id, _ in chosen])
     points = [
         (params, found)
-        for config, found in rows
-        if (params := params_in(space, config)) is not None and finite(found) is not None
+        for trial_id, found in chosen
+        if (params := params_in(space, configs[trial_id])) is not None
     ]
     return Inputs(experiment.metric, experiment.mode, distributions, iteration, points)
+
+
+def sample(ranked: list[Any], evaluator: ImportanceEvaluator) -> list[Any]:
+    """The trials an evaluator sees, best first. fANOVA: the best ``FANOVA_MAX_TRIALS // 2``
+    and an even spread of the rest. PED-ANOVA compares where the best tenth lie with where all
+    lie, so an even spread over the ranking keeps both; it sees ``PED_ANOVA_MAX_TRIALS``."""
+    if evaluator is ImportanceEvaluator.fanova:
+        return spread(ranked, FANOVA_MAX_TRIALS)
+    return evenly(ranked, PED_ANOVA_MAX_TRIALS)
 
 
 def spread(points: list[Any], limit: int) -> list[Any]:
@@ -96,8 +112,6 @@ def spread(points: list[Any], limit: int) -> list[Any]:
 
 def evaluate(inputs: Inputs, evaluator: ImportanceEvaluator) -> Importance:
     points = inputs.points
-    if evaluator is ImportanceEvaluator.fanova:
-        points = spread(points, FANOVA_MAX_TRIALS)
     answer = Importance(
         evaluator=evaluator,
         metric=inputs.metric,
@@ -144,7 +158,7 @@ def experiment_importance(
 
     def compute() -> Importance:
         with db.begin() as session:
-            inputs = read_inputs(session, experiment_id)
+            inputs = read_inputs(session, experiment_id, evaluator)
         return evaluate(inputs, evaluator)
 
     return CACHE.get(key, compute)

@@ -124,6 +124,18 @@ def chunks(values: Sequence[int], size: int) -> Iterable[Sequence[int]]:
     return (values[i : i + size] for i in range(0, len(values), size))
 
 
+def trial_values(session: Session, column: Any, ids: Sequence[int]) -> dict[int, Any]:
+    """``column`` of each trial in ``ids``, by id: the few trials a view shows, read after it
+    ranked all of them by a couple of columns (whole rows of 100,000 trials took seconds)."""
+    return {
+        trial_id: value
+        for chunk in chunks(ids, 500)
+        for trial_id, value in session.execute(
+            select(TrialRow.id, column).where(TrialRow.id.in_(chunk))
+        )
+    }
+
+
 def experiment_rungs(db: sessionmaker[Session], experiment_id: str) -> Rungs:
     return cached(db, experiment_id, rungs)
 
@@ -136,23 +148,33 @@ def rungs(session: Session, experiment: ExperimentRow) -> Rungs:
     if scheduler == "none":
         return Rungs(scheduler=scheduler, reduction_factor=None, rungs=[])
     rf = float(early.get("reduction_factor", 2))
-    decided = session.execute(
-        select(
-            RungDecisionRow.milestone,
-            RungDecisionRow.trial_id,
-            RungDecisionRow.decision,
-            RungDecisionRow.cutoff,
-        )
-        .where(RungDecisionRow.experiment_id == experiment.id)
-        .order_by(RungDecisionRow.id)
-    )
-    judged: dict[int, set[int]] = defaultdict(set)
+    # counted by the database: one row per milestone and kind, however many trials were judged
+    mine = RungDecisionRow.experiment_id == experiment.id
     counts: dict[int, dict[RungDecisionKind, int]] = defaultdict(lambda: defaultdict(int))
-    cutoffs: dict[int, float | None] = {}
-    for milestone, trial_id, decision, cutoff in decided:
-        judged[milestone].add(trial_id)  # a paused trial promoted later was judged once
-        counts[milestone][decision] += 1
-        cutoffs[milestone] = cutoff
+    for milestone, decision, number in session.execute(
+        select(RungDecisionRow.milestone, RungDecisionRow.decision, func.count())
+        .where(mine)
+        .group_by(RungDecisionRow.milestone, RungDecisionRow.decision)
+    ):
+        counts[milestone][decision] = number
+    # a paused trial promoted later was judged once
+    judged: dict[int, int] = {
+        milestone: number
+        for milestone, number in session.execute(
+            select(RungDecisionRow.milestone, func.count(RungDecisionRow.trial_id.distinct()))
+            .where(mine)
+            .group_by(RungDecisionRow.milestone)
+        )
+    }
+    latest = select(func.max(RungDecisionRow.id)).where(mine).group_by(RungDecisionRow.milestone)
+    cutoffs: dict[int, float | None] = {
+        milestone: cutoff
+        for milestone, cutoff in session.execute(
+            select(RungDecisionRow.milestone, RungDecisionRow.cutoff).where(
+                RungDecisionRow.id.in_(latest)
+            )
+        )
+    }
     grace, max_t = int(early.get("grace_period", 1)), int(early.get("max_t", 10))
     marks = sorted(set(milestones(grace, rf, max_t)) | judged.keys())
     kind = RungDecisionKind
@@ -162,7 +184,7 @@ def rungs(session: Session, experiment: ExperimentRow) -> Rungs:
         rungs=[
             Rung(
                 milestone=mark,
-                reached=len(judged[mark]),
+                reached=judged.get(mark, 0),
                 continued=counts[mark][kind.continue_],
                 stopped=counts[mark][kind.stop],
                 # promotion ASHA stops only trials paused at a rung, when its sweep ends
@@ -218,7 +240,7 @@ def history(session: Session, experiment: ExperimentRow, max_points: int) -> His
     far, which picks as ``repo.best_trial`` does (feasible, any state): its last point is the
     best finished trial's. The best is kept over every trial; only what is sent is thinned."""
     rows = session.execute(
-        select(TrialRow.id, TrialRow.state, TrialRow.best_metric, TrialRow.feasible)
+        select(TrialRow.id, TrialRow.best_metric, TrialRow.feasible)
         .where(
             TrialRow.experiment_id == experiment.id,
             TrialRow.finished_at.is_not(None),
@@ -228,31 +250,32 @@ def history(session: Session, experiment: ExperimentRow, max_points: int) -> His
     ).all()
     better = max if experiment.mode == "max" else min
     best: float | None = None
-    # (trial id, state, value, best so far, feasible) as plain tuples: at 100,000 trials only
-    # the points sent become models
-    ended: list[tuple[int, TrialState, float, float | None, bool | None]] = []
+    # (trial id, value, best so far, feasible) as plain tuples: at 100,000 trials only the
+    # points sent become models, and only their states are read
+    ended: list[tuple[int, float, float | None, bool | None]] = []
     improved: set[int] = set()  # indexes into ended
-    for trial_id, state, value, feasible in rows:
+    for trial_id, value, feasible in rows:
         if value is None or not math.isfinite(value):  # the query leaves out None already
             continue
         if feasible is not False and (best is None or better(best, value) != best):
             best = value
             improved.add(len(ended))
-        ended.append((trial_id, state, value, best, feasible))
+        ended.append((trial_id, value, best, feasible))
     finished = len(ended)
-    chosen: Iterable[int] = range(finished)
+    chosen: Sequence[int] = range(finished)
     if finished > max_points:
         kept = sorted(improved)[-(max_points // 2) :]  # the latest improvements, at most half
         rest = [i for i in range(finished) if i not in improved]
         chosen = sorted(set(kept) | set(evenly(rest, max_points - len(kept))))
+    states = trial_values(session, TrialRow.state, [ended[i][0] for i in chosen])
     points = [
         HistoryPoint(
             trial_id=ended[i][0],
             order=i + 1,
-            state=ended[i][1],
-            value=ended[i][2],
-            best=ended[i][3],
-            feasible=ended[i][4],
+            state=states[ended[i][0]],
+            value=ended[i][1],
+            best=ended[i][2],
+            feasible=ended[i][3],
         )
         for i in chosen
     ]

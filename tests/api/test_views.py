@@ -83,7 +83,8 @@ def test_rungs_and_trials_tell_the_stored_decisions(
         assert rung["stopped"] == sum(d["decision"] == "stop" for d in here)
         assert rung["completed"] == sum(d["decision"] == "complete" for d in here)
         # the cutoff the latest decision at this rung applied, not one recomputed afterwards
-        latest = max(here, key=lambda d: d["decided_at"]) if here else None
+        # (decisions stored together may share a time; a later one saw a larger rung)
+        latest = max(here, key=lambda d: (d["decided_at"], d["rung_size"])) if here else None
         assert rung["cutoff"] == (latest["cutoff"] if latest else None)
     assert body["rungs"][0]["stopped"] > 0 and body["rungs"][-1]["completed"] > 0
     for trial_id, trial_decisions in decisions.items():
