@@ -23,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -31,9 +32,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.ui_scale import seeded_database  # noqa: E402
+from raysweep.schemas import Role  # noqa: E402
 from service.db.models import EventRow, ResultRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
 from service.harness import ServerProcess  # noqa: E402
+from service.usecases.tokens import create_token  # noqa: E402
 
 OTHER_EXPERIMENTS = 49
 
@@ -63,7 +66,12 @@ async def fetch(
 
 
 def run_clients(
-    server: ServerProcess, experiment_id: str, cursors: tuple[int, int], clients: int, requests: int
+    server: ServerProcess,
+    token: str,
+    experiment_id: str,
+    cursors: tuple[int, int],
+    clients: int,
+    requests: int,
 ) -> tuple[dict[str, list[float]], list[str], float]:
     """``clients`` connections, each sending its next request when the last is answered. They
     run on one asyncio loop over raw sockets, as load generators (wrk, hey) do: a thread per
@@ -78,7 +86,6 @@ def run_clients(
         "updates": f"{base}/updates?after={cursors[0]}&events_after={cursors[1]}",
     }
     kinds = list(paths)
-    token = server.admin_token
     requests_by_kind = {
         kind: (
             f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
@@ -150,11 +157,14 @@ def main() -> None:
         home = Path(tmp)
         database_url, experiment_id = seeded
         engine = create_db_engine(database_url)
-        with session_factory(engine).begin() as session:  # where a live page's poll has got to
+        db = session_factory(engine)
+        with db.begin() as session:  # where a live page's poll has got to
             cursors = (
                 session.scalar(select(func.max(ResultRow.id))) or 0,
                 session.scalar(select(func.max(EventRow.id))) or 0,
             )
+        # a viewer's token of its own: a seeded database from an earlier run has its admin's
+        token = create_token(db, f"api-load-{uuid.uuid4().hex[:8]}", Role.viewer).token
         engine.dispose()
         server = ServerProcess(
             home / "home",
@@ -165,7 +175,7 @@ def main() -> None:
         server.wait_for_api_workers(args.api_workers)
         try:
             latencies, errors, seconds = run_clients(
-                server, experiment_id, cursors, args.clients, args.requests
+                server, token, experiment_id, cursors, args.clients, args.requests
             )
         finally:
             server.stop()

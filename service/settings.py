@@ -114,6 +114,14 @@ class Settings(BaseSettings):
         description="Threads serving API requests at once (the others wait their turn): a few "
         "threads contend less for the interpreter and the database than many do.",
     )
+    token_cache_s: float = Field(
+        default=1.0,
+        ge=0,
+        le=60,
+        description="A token the database admitted is admitted again without a lookup for this "
+        "many seconds: a revoked token is refused at most this long after `token revoke`. 0 "
+        "looks every request's token up.",
+    )
     controller_interval_s: float = Field(
         default=2.0, gt=0, description="Seconds between controller passes."
     )

@@ -33,6 +33,7 @@ from service.api.routes import (
 from service.api.timing import RequestTimingMiddleware
 from service.metrics import Metrics
 from service.settings import Settings
+from service.usecases.tokens import RecentTokens
 
 DESCRIPTION = """raysweep runs hyperparameter sweeps as Ray Tune sweeps of Ray Train DDP trials.
 
@@ -51,7 +52,11 @@ def create_app(
     app = FastAPI(title="raysweep", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
     metrics = metrics or Metrics(db)
     app.state.raysweep = AppState(
-        settings=settings, db=db, ready_checks=ready_checks, metrics=metrics
+        settings=settings,
+        db=db,
+        ready_checks=ready_checks,
+        metrics=metrics,
+        recent_tokens=RecentTokens(),
     )
     install_error_handlers(app)
     # JSON above 1 KiB compressed for clients that accept gzip (a page of 500 trials: ~10x less)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -15,7 +16,7 @@ from service.db.base import MAX_BIGINT
 from service.errors import Forbidden, Unauthorized
 from service.metrics import Metrics
 from service.settings import Settings
-from service.usecases.tokens import authenticate
+from service.usecases.tokens import RecentTokens, authenticate
 
 ROLE_RANK = {Role.viewer: 0, Role.member: 1, Role.admin: 2}
 
@@ -26,6 +27,7 @@ class AppState:
     db: sessionmaker[Session]
     ready_checks: dict[str, Callable[[], str | None]]  # name -> None when fine, else the problem
     metrics: Metrics
+    recent_tokens: RecentTokens
 
 
 def app_state(request: Request) -> AppState:
@@ -42,16 +44,23 @@ async def database(request: Request) -> sessionmaker[Session]:
 bearer = HTTPBearer(auto_error=False, description="An API token: `Authorization: Bearer rsw_...`")
 
 
-def require(role: Role) -> Callable[..., TokenRead]:
+def require(role: Role) -> Callable[..., Awaitable[TokenRead]]:
     """A dependency admitting tokens with ``role`` or a higher one."""
 
-    def check(
-        db: Annotated[sessionmaker[Session], Depends(database)],
+    # async: a token admitted within the last RAYSWEEP_TOKEN_CACHE_S needs neither the database
+    # nor a thread; the lookup otherwise runs on the request threads
+    async def check(
+        request: Request,
         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
     ) -> TokenRead:
         if credentials is None or credentials.scheme.lower() != "bearer":
             raise Unauthorized("missing token: send `Authorization: Bearer <token>`")
-        caller = authenticate(db, credentials.credentials)
+        state = app_state(request)
+        token = credentials.credentials
+        caller = state.recent_tokens.get(token, state.settings.token_cache_s)
+        if caller is None:
+            caller = await run_in_threadpool(authenticate, state.db, token)
+            state.recent_tokens.put(token, caller)
         if ROLE_RANK[caller.role] < ROLE_RANK[role]:
             raise Forbidden(f"role {caller.role.value} may not do this; needs {role.value}")
         return caller

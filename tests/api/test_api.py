@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,8 +15,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schemas import TrialState
 from service.db.models import ExperimentRow
 from service.engine.recorder import Recorder
+from service.usecases import tokens
 from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
-from tests.conftest import ServerProcess, minimal_spec, row_counts
+from tests.conftest import InProcessServer, ServerProcess, minimal_spec, row_counts
 from tests.factories import submit
 
 spec = minimal_spec
@@ -160,9 +163,40 @@ def test_roles_viewers_read_members_write_and_revoked_tokens_fail(server: Server
         assert denied.status_code == 403 and "needs member" in denied.json()["error"]["message"]
         assert client.post(f"/api/v1/experiments/{experiment_id}/cancel").status_code == 403
     assert server.manage("token", "revoke", "member-1").returncode == 0
+    time.sleep(1.2)  # a token admitted in the last RAYSWEEP_TOKEN_CACHE_S (1 s) needs no lookup
     with server.client(member) as client:
         revoked = client.get("/api/v1/experiments")
     assert revoked.status_code == 401 and "revoked" in revoked.json()["error"]["message"]
+
+
+def test_a_revoked_token_is_refused_once_its_admission_is_older_than_the_token_cache(
+    db_url: str, db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    """RAYSWEEP_TOKEN_CACHE_S (1 s by default) bounds how long a revoked token still works on a
+    server that admitted it just before; 0 looks every request's token up."""
+    servers = {
+        cache: InProcessServer(
+            tmp_path / f"home-{cache}", db_url, {"RAYSWEEP_TOKEN_CACHE_S": cache}
+        )
+        for cache in ("0", "1")
+    }
+    for server in servers.values():
+        server.start()
+    try:
+        for cache, server in servers.items():
+            name = f"member-{cache}"
+            member = server.create_token(name, "member")
+            with server.client(member) as client:
+                assert client.get("/api/v1/me").status_code == 200  # admitted, so remembered
+                tokens.revoke_token(db, name)  # what `token revoke` does, in another process
+                if cache == "1":
+                    time.sleep(1.2)
+                revoked = client.get("/api/v1/me")
+            assert revoked.status_code == 401, cache
+            assert "revoked" in revoked.json()["error"]["message"]
+    finally:
+        for server in servers.values():
+            server.stop()
 
 
 BAD_REQUESTS: list[tuple[str, Any, int, str]] = [
