@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -82,14 +83,44 @@ def create_db_engine(url: str, statement_timeout_s: float | None = None) -> Engi
         event.listen(engine, "connect", _sqlite_pragmas(busy_ms))
         _limit_sqlite_statements(engine, statement_timeout_s)
         return engine
-    options = (
-        {"options": f"-c statement_timeout={round(statement_timeout_s * 1000)}"}
-        if statement_timeout_s is not None
-        else {}
+    if statement_timeout_s is None:
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+    engine = create_engine(
+        url,
+        pool_size=10,
+        max_overflow=10,
+        connect_args={"options": f"-c statement_timeout={round(statement_timeout_s * 1000)}"},
     )
-    return create_engine(
-        url, pool_pre_ping=True, pool_size=10, max_overflow=10, connect_args=options
-    )
+    _ping_idle_connections(engine)
+    return engine
+
+
+# a connection back in the pool this recently was alive then (HikariCP's aliveBypassWindowMs)
+ALIVE_BYPASS_S = 0.5
+RETURNED = "raysweep_returned"  # in a pooled connection's record's info: when it came back
+
+
+def _ping_idle_connections(engine: Engine) -> None:
+    """``pool_pre_ping`` for the API engine, skipped for a connection returned to the pool in the
+    last ``ALIVE_BYPASS_S``: under load every request checks one out, and a ping each time was a
+    tenth of a cached read's throughput. A connection that went stale after a database restart
+    has been idle, so it is pinged and replaced; one in use fails its request, and that
+    disconnect invalidates the whole pool."""
+
+    def checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info[RETURNED] = time.monotonic()
+
+    def checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if time.monotonic() - record.info.get(RETURNED, -math.inf) < ALIVE_BYPASS_S:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as error:
+            # the pool discards this connection and checks out a new one
+            raise DisconnectionError(f"a pooled connection was dead: {error}") from error
+
+    event.listen(engine, "checkin", checkin)
+    event.listen(engine, "checkout", checkout)
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:

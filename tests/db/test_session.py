@@ -4,13 +4,14 @@ engine's statements are cut off after a time limit on both backends."""
 from __future__ import annotations
 
 import stat
+import time
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from service.db.session import create_db_engine
+from service.db.session import ALIVE_BYPASS_S, create_db_engine
 
 
 def test_a_new_sqlite_database_and_its_wal_are_readable_by_the_owner_only(tmp_path: Path) -> None:
@@ -43,6 +44,26 @@ def test_a_statement_past_the_time_limit_is_cut_off_and_the_connection_lives_on(
         # the same pooled connection answers the next statement, and a quick one is never cut
         with engine.connect() as connection:
             assert connection.execute(text("SELECT 1")).scalar() == 1
+        assert engine.pool.checkedin() == 1
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("empty_db_url", ["postgres"], indirect=True)
+def test_an_api_connection_the_server_dropped_is_replaced_once_it_was_idle(
+    empty_db_url: str,
+) -> None:
+    """The API engine pings a pooled connection only after ALIVE_BYPASS_S in the pool: one
+    the server terminated meanwhile (as a restart would) is replaced, not handed to a request."""
+    engine = create_db_engine(empty_db_url, statement_timeout_s=5)
+    try:
+        with engine.connect() as connection:
+            backend = connection.execute(text("SELECT pg_backend_pid()")).scalar()
+        with create_db_engine(empty_db_url).connect() as admin:
+            assert admin.execute(text(f"SELECT pg_terminate_backend({backend})")).scalar()
+        time.sleep(ALIVE_BYPASS_S + 0.1)
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT pg_backend_pid()")).scalar() != backend
         assert engine.pool.checkedin() == 1
     finally:
         engine.dispose()
