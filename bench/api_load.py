@@ -23,7 +23,6 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -31,12 +30,10 @@ from sqlalchemy import func, select
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.ui_scale import seeded_database  # noqa: E402
-from raysweep.schemas import Role  # noqa: E402
+from bench.ui_scale import bench_token, seeded_database  # noqa: E402
 from service.db.models import EventRow, ResultRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
 from service.harness import ServerProcess  # noqa: E402
-from service.usecases.tokens import create_token  # noqa: E402
 
 OTHER_EXPERIMENTS = 49
 
@@ -157,15 +154,13 @@ def main() -> None:
         home = Path(tmp)
         database_url, experiment_id = seeded
         engine = create_db_engine(database_url)
-        db = session_factory(engine)
-        with db.begin() as session:  # where a live page's poll has got to
+        with session_factory(engine).begin() as session:  # where a live page's poll has got to
             cursors = (
                 session.scalar(select(func.max(ResultRow.id))) or 0,
                 session.scalar(select(func.max(EventRow.id))) or 0,
             )
-        # a viewer's token of its own: a seeded database from an earlier run has its admin's
-        token = create_token(db, f"api-load-{uuid.uuid4().hex[:8]}", Role.viewer).token
         engine.dispose()
+        token = bench_token(database_url)
         server = ServerProcess(
             home / "home",
             database_url,

@@ -35,6 +35,7 @@ from sqlalchemy.engine import make_url
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from raysweep.schemas import Role  # noqa: E402
 from service.db import migrate  # noqa: E402
 from service.db.models import ExperimentRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
@@ -45,6 +46,7 @@ from service.harness import (  # noqa: E402
     WEB_INDEX,
     ServerProcess,
 )
+from service.usecases.tokens import create_token  # noqa: E402
 
 RENDERED = """() => {
     const rows = document.querySelectorAll('[data-testid=trials] tbody tr').length;
@@ -116,6 +118,17 @@ def scale_experiment(database_url: str) -> str:
     return str(found)
 
 
+def bench_token(database_url: str) -> str:
+    """A viewer's token of the bench's own: a database seeded by an earlier run keeps the admin
+    token of the server that first opened it, which the bench never saw."""
+    engine = create_db_engine(database_url)
+    try:
+        name = f"bench-{uuid.uuid4().hex[:8]}"
+        return create_token(session_factory(engine), name, Role.viewer).token
+    finally:
+        engine.dispose()
+
+
 def seed(database_url: str, trials: int, results: int, others: int = 0) -> str:
     migrate.upgrade(database_url)
     engine = create_db_engine(database_url)
@@ -141,9 +154,11 @@ def seed(database_url: str, trials: int, results: int, others: int = 0) -> str:
     return experiment_id
 
 
-def render_once(browser: Browser, server: ServerProcess, experiment_id: str) -> tuple[float, int]:
+def render_once(
+    browser: Browser, server: ServerProcess, token: str, experiment_id: str
+) -> tuple[float, int]:
     context = browser.new_context(base_url=server.url, viewport={"width": 1400, "height": 1000})
-    context.add_init_script(f"localStorage.setItem('raysweep.token', '{server.admin_token}')")
+    context.add_init_script(f"localStorage.setItem('raysweep.token', '{token}')")
     page = context.new_page()
     page.goto(f"/#/experiments/{experiment_id}")
     page.wait_for_function(RENDERED, timeout=60_000, polling="raf")
@@ -153,7 +168,9 @@ def render_once(browser: Browser, server: ServerProcess, experiment_id: str) -> 
     return rendered_ms / 1000, transferred
 
 
-def api_times(server: ServerProcess, experiment_id: str) -> dict[str, tuple[float, float]]:
+def api_times(
+    server: ServerProcess, token: str, experiment_id: str
+) -> dict[str, tuple[float, float]]:
     """Per request: the first answer and the median of five (the views are cached until a trial
     changes, so the first one after a change is the slow one)."""
     base = f"/api/v1/experiments/{experiment_id}"
@@ -166,7 +183,7 @@ def api_times(server: ServerProcess, experiment_id: str) -> dict[str, tuple[floa
         "updates (poll)": f"{base}/updates",
     }
     measured: dict[str, tuple[float, float]] = {}
-    with server.client() as client:
+    with server.client(token) as client:
         cursor = client.get(f"{base}/curves", params={"max_trials": 1}).json()["cursor"]
         for name, path in paths.items():
             params = {"after": cursor} if name.startswith("updates") else None
@@ -200,6 +217,7 @@ def main() -> None:
     ):
         home = Path(tmp)
         database_url, experiment_id = seeded
+        token = bench_token(database_url)
         server = ServerProcess(home / "home", database_url, {"RAYSWEEP_CONTROLLER": "false"})
         server.start()
         try:
@@ -207,7 +225,7 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for run in range(1, args.runs + 1):
-                    seconds, size = render_once(browser, server, experiment_id)
+                    seconds, size = render_once(browser, server, token, experiment_id)
                     print(
                         f"run {run}: experiment page rendered in {seconds:.2f} s, "
                         f"{size / 1024:.0f} KiB transferred (target < 2 s)"
@@ -216,7 +234,7 @@ def main() -> None:
             # a fresh server, so the first answers are computed, not cached
             server.stop()
             server.start()
-            for name, (first, median) in api_times(server, experiment_id).items():
+            for name, (first, median) in api_times(server, token, experiment_id).items():
                 print(f"  API {name:<15} first {first:6.1f} ms, median of 5 {median:6.1f} ms")
         finally:
             server.stop()
