@@ -24,7 +24,11 @@ FRONT_LIMIT = 100
 def non_dominated(points: Sequence[Sequence[float]]) -> list[bool]:
     """Which points no other dominates, every coordinate to be minimised. In lexicographic order
     a point can only be dominated by one before it, and if by any then by one already on the
-    front (dominance is transitive): O(n log n + n * front)."""
+    front (dominance is transitive): O(n log n + n * front). With one coordinate the front is
+    the points at the minimum: O(n)."""
+    if points and len(points[0]) == 1:
+        lowest = min(points)
+        return [p == lowest for p in points]
     order = sorted(range(len(points)), key=lambda i: tuple(points[i]))
     front: list[int] = []
     for i in order:
