@@ -7,7 +7,7 @@ STAMP_DEV := $(VENV)/.installed-dev
 
 WEB_SOURCES := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts web/tsconfig.json
 
-.PHONY: run migrate test test-fast lint web web-test bench chromium clean
+.PHONY: run migrate test test-fast lint web web-test bench bench-scale chromium clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -79,6 +79,19 @@ bench: $(STAMP_DEV) web chromium
 	$(PY) bench/asha_efficiency.py
 	$(PY) bench/searcher.py
 	$(PY) bench/amp_gpu.py
+
+# the API and the UI at 100,000 trials x 100 results (10M result rows) on both databases:
+# seeding takes 2-4 minutes a database; the databases stay (SCALE_SQLITE, SCALE_POSTGRES) for
+# reruns of the two benches with --database
+SCALE_SQLITE ?= sqlite:///$(CURDIR)/var/bench/scale100k.db
+SCALE_POSTGRES ?= postgresql+psycopg://postgres@127.0.0.1:5432/raysweep_scale100k
+bench-scale: $(STAMP_DEV) web chromium
+	for url in $(SCALE_SQLITE) $(SCALE_POSTGRES); do \
+	  $(PY) bench/seed_scale.py --database $$url --if-missing && \
+	  $(PY) bench/api_load.py --database $$url && \
+	  $(PY) bench/api_load.py --database $$url --api-workers 2 && \
+	  $(PY) bench/ui_scale.py --database $$url || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) var web/node_modules web/dist

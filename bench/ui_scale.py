@@ -106,7 +106,8 @@ def seeded_database(
         yield database_url, seed(database_url, trials, results, others)
 
 
-def scale_experiment(database_url: str) -> str:
+def find_scale(database_url: str) -> str | None:
+    """The id of the sweep named "scale" in a migrated database, if there is one."""
     engine = create_db_engine(database_url)
     try:
         with engine.connect() as connection:
@@ -115,9 +116,14 @@ def scale_experiment(database_url: str) -> str:
             ).scalar_one_or_none()
     finally:
         engine.dispose()
+    return None if found is None else str(found)
+
+
+def scale_experiment(database_url: str) -> str:
+    found = find_scale(database_url)
     if found is None:
         raise SystemExit(f"{database_url} holds no experiment named scale: bench/seed_scale.py")
-    return str(found)
+    return found
 
 
 def bench_token(database_url: str) -> str:
