@@ -576,3 +576,74 @@ def test_the_trial_table_filters_and_sorts_over_every_trial(
     page.keyboard.press("Enter")  # sortable headers answer the keyboard
     expect(header).to_have_attribute("aria-sort", "ascending")
     expect(rows.first).to_have_attribute("data-trial", str(first))
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_on_a_phone_no_page_is_wider_than_the_screen_and_the_trial_axes_read_well(
+    browser: Browser,
+    server: ServerProcess,
+    seeded: Seeded,
+    db: sessionmaker[Session],
+    tmp_path: Path,
+) -> None:
+    model_sweep = production_model(db)
+    with db.begin() as session:  # a trial that reported a decaying lr and a throughput
+        trial = session.scalars(
+            select(TrialRow).where(
+                TrialRow.experiment_id == seeded.running, TrialRow.state == "completed"
+            )
+        ).first()
+        assert trial is not None
+        trial_id = trial.id
+        for result in session.scalars(select(ResultRow).where(ResultRow.trial_id == trial_id)):
+            decay = 1 - result.iteration / 10
+            result.metrics = {
+                **result.metrics,
+                "lr": 1e-4 * decay,
+                "throughput": 12_000 + 150 * result.iteration,
+            }
+    context = browser.new_context(base_url=server.url, viewport=PHONE)
+    context.add_init_script(f"localStorage.setItem('raysweep.token', '{server.admin_token}')")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    pages = {
+        "experiments": ("/#/", "[data-testid=experiments] tbody tr"),
+        "experiment": (f"/#/experiments/{seeded.running}", "[data-testid=parallel] polyline"),
+        "trial": (f"/#/trials/{trial_id}", "[data-metric=lr][data-y-ticks]"),
+        "promoted sweep": (f"/#/experiments/{model_sweep}", "[data-testid=final-runs] tbody tr"),
+        "models": ("/#/models", "[data-testid=models] tbody tr"),
+        "schedules": ("/#/schedules", "h1"),
+    }
+    for name, (route, drawn) in pages.items():
+        page.goto(route)
+        expect(page.locator(drawn).first).to_be_attached()
+        screenshot(page, tmp_path / "screenshots", f"phone-{name.replace(' ', '-')}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
+        # the header wraps between its items, never inside one ("sch/edules")
+        split = page.eval_on_selector_all(
+            "header.top nav a, header.top .who, header.top .brand",
+            "items => items.filter(i => i.getClientRects().length > 1).map(i => i.textContent)",
+        )
+        assert split == [], name
+
+    page.goto(f"/#/trials/{trial_id}")
+    expect(page.get_by_test_id("metric-card").locator("h3")).to_have_text("val_accuracy")
+    expect(page.locator("[data-metric=throughput][data-y-ticks]")).to_be_attached()
+    for metric in ("lr", "throughput", "val_accuracy"):
+        chart = page.locator(f"[data-metric={metric}]")
+        y_ticks = chart.get_attribute("data-y-ticks").split("|")  # type: ignore[union-attr]
+        x_ticks = chart.get_attribute("data-x-ticks").split("|")  # type: ignore[union-attr]
+        assert len(set(y_ticks)) == len(y_ticks) > 1, (metric, y_ticks)  # no "0 0 0"
+        assert all("," not in tick for tick in y_ticks), (metric, y_ticks)  # no "0,000"
+        assert all(re.fullmatch(r"\d+", tick) for tick in x_ticks), (metric, x_ticks)
+    lr_ticks = page.locator("[data-metric=lr]").get_attribute("data-y-ticks")
+    assert lr_ticks is not None and "e-5" in lr_ticks  # 1e-4 decaying: exponent form
+    # the final-runs and models tables have the grid style of every other table
+    for table in ("final-runs", "models"):
+        page.goto(f"/#/experiments/{model_sweep}" if table == "final-runs" else "/#/models")
+        expect(page.locator(f"table.grid[data-testid={table}]")).to_be_attached()
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"

@@ -4,6 +4,7 @@ import {
   axisPosition,
   formatAgo,
   formatInZone,
+  formatTick,
   formatUntil,
   formatValue,
   mergeResults,
@@ -151,5 +152,14 @@ describe("schedule times", () => {
     expect(formatInZone("2026-11-22T02:00:00Z", "Europe/Berlin")).toBe("2026-11-22 03:00");
     expect(formatInZone("2026-07-01T01:00:00Z", "Europe/Berlin")).toBe("2026-07-01 03:00");
     expect(formatInZone("2026-11-22T02:00:00Z", "UTC")).toBe("2026-11-22 02:00");
+  });
+});
+
+describe("formatTick", () => {
+  it("keeps small learning rates and large throughputs readable", () => {
+    expect([0.0025, 0.005, 0.0075].map(formatTick)).toEqual(["0.0025", "0.005", "0.0075"]);
+    expect([0.00005, 0.0001].map(formatTick)).toEqual(["5.0e-5", "1.0e-4"]);
+    expect([10000, 12000, 14000].map(formatTick)).toEqual(["10000", "12000", "14000"]);
+    expect([0.1 + 0.2, 2500000, 0, -0.25].map(formatTick)).toEqual(["0.3", "2.5e+6", "0", "-0.25"]);
   });
 });

@@ -170,6 +170,14 @@ export function splitConditions(filter: string): string[] {
   return filter.split(",").map((c) => c.trim()).filter(Boolean);
 }
 
+/** An axis tick: up to 4 significant digits without trailing zeros (0.0025, 12000), tiny and
+ *  huge magnitudes in exponent form (1.5e-5, 2.0e+6). */
+export function formatTick(value: number): string {
+  const magnitude = Math.abs(value);
+  if (magnitude !== 0 && (magnitude < 1e-3 || magnitude >= 1e6)) return value.toExponential(1);
+  return String(Number(value.toPrecision(4)));
+}
+
 export function formatValue(value: unknown): string {
   if (value === null || value === undefined) return "–";
   if (typeof value === "number") {

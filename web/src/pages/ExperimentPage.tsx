@@ -207,7 +207,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       {pareto && (
         <>
           <h2>Pareto front</h2>
-          <ParetoChart pareto={pareto} width={Math.max(360, Math.min(width, 900) - 64)} />
+          <ParetoChart pareto={pareto} width={chartWidth(width, 900)} />
         </>
       )}
 
@@ -223,7 +223,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       )}
 
       <h2>History</h2>
-      {history && <HistoryChart history={history} width={Math.max(360, Math.min(width, 1400) - 64)} />}
+      {history && <HistoryChart history={history} width={chartWidth(width, 1400)} />}
 
       <h2>ASHA rungs</h2>
       {rungs && <RungView rungs={rungs} metric={experiment.metric} />}
@@ -231,7 +231,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       <h2>Hyperparameters</h2>
       {configs && (
         <>
-          <ParallelChart table={configs} width={Math.max(480, Math.min(width, 1400) - 64)}
+          <ParallelChart table={configs} width={chartWidth(width, 1400)}
             space={(experiment.spec.search_space ?? {}) as Record<string, SpaceParameter>} />
           {configs.rows.length < configs.total_trials && <p class="muted">best {configs.rows.length} of {configs.total_trials} trials</p>}
           <h3>Slices</h3>
@@ -261,6 +261,13 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       </details>
     </section>
   );
+}
+
+/** An SVG chart's width in a window ``width`` wide: the page less its margins (narrower on a
+ * phone, style.css), at most ``widest``. */
+function chartWidth(width: number, widest: number): number {
+  const margins = width <= 700 ? 42 : 64;
+  return Math.max(240, Math.min(width, widest) - margins);
 }
 
 function useWidth(): number {

@@ -55,7 +55,7 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
       {mayPromote && <p><button data-action="promote" onClick={promote}>promote</button></p>}
       {error && <p class="error" role="alert">{error}</p>}
       {runs.length > 0 && (
-        <table class="table" data-testid="final-runs">
+        <table class="grid" data-testid="final-runs">
           <thead>
             <tr><th>rank</th><th>trial</th><th>state</th><th>workers</th><th>epochs</th><th>cluster</th><th>last metrics</th><th>test</th><th>model</th>{member && <th></th>}</tr>
           </thead>

@@ -35,7 +35,7 @@ export function ModelsPage({ name }: { name: string | null }) {
       <section>
         <h1>Models</h1>
         {!models.length && <p class="muted">No model yet: promote a completed sweep.</p>}
-        <table class="table" data-testid="models">
+        <table class="grid" data-testid="models">
           <thead><tr><th>name</th><th>latest</th><th>versions</th><th>aliases</th></tr></thead>
           <tbody>
             {models.map((m) => (

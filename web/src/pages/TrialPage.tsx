@@ -3,8 +3,8 @@ import uPlot from "uplot";
 import { api } from "../api";
 import { StateBadge, WaitingBadge } from "../components";
 import { errorText, usePoll, useTitle } from "../hooks";
-import { formatAgo, formatValue, metricSeries } from "../shape";
-import type { Checkpoint, EventItem, Page, ResultItem, Trial } from "../types";
+import { formatAgo, formatTick, formatValue, metricSeries } from "../shape";
+import type { Checkpoint, EventItem, Experiment, Page, ResultItem, Trial } from "../types";
 
 export function TrialPage({ id }: { id: number }) {
   const [trial, setTrial] = useState<Trial | null>(null);
@@ -12,18 +12,21 @@ export function TrialPage({ id }: { id: number }) {
   const [checkpoints, setCheckpoints] = useState<Checkpoint[]>([]);
   const [events, setEvents] = useState<EventItem[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [metric, setMetric] = useState<string | null>(null);  // the sweep's, named on the card
   const lastIteration = useRef(-1);
   useTitle(`trial ${id}`);
 
   useEffect(() => {
     lastIteration.current = -1;
     setResults([]);
+    setMetric(null);
   }, [id]);
 
   usePoll(async () => {
     try {
       const current = await api<Trial>(`/trials/${id}`);
       setTrial(current);
+      if (metric === null) setMetric((await api<Experiment>(`/experiments/${current.experiment_id}`)).metric);
       const fresh = await api<Page<ResultItem>>(`/trials/${id}/results`, { query: { first: lastIteration.current + 1, limit: 10000 } });
       if (fresh.items.length) {
         lastIteration.current = fresh.items.at(-1)!.iteration;
@@ -59,8 +62,8 @@ export function TrialPage({ id }: { id: number }) {
             <tbody>{Object.entries(trial.config).map(([k, v]) => <tr key={k}><th>{k}</th><td class="mono">{formatValue(v)}</td></tr>)}</tbody>
           </table>
         </div>
-        <div class="card">
-          <h3>Metric</h3>
+        <div class="card" data-testid="metric-card">
+          <h3>{metric ?? "Metric"}</h3>
           <p>last {formatValue(trial.last_metric)} · best <b>{formatValue(trial.best_metric)}</b></p>
         </div>
       </div>
@@ -109,9 +112,22 @@ function MetricChart({ name, points }: { name: string; points: [number, number][
       plot.current.setData(data);
       return;
     }
+    // the ticks drawn are also kept on the box (data-x-ticks, data-y-ticks), where a reader of
+    // the page (or a test) finds them: uPlot paints them on its canvas
+    const ticks = (axis: "x" | "y", format: (v: number) => string) =>
+      (_: uPlot, values: number[]) => {
+        const labels = values.map(format);
+        if (box.current) box.current.dataset[`${axis}Ticks`] = labels.join("|");
+        return labels;
+      };
     plot.current = new uPlot({
-      width: 360, height: 200, title: name, legend: { show: false },
+      width: 360, height: 220, title: name, legend: { show: false },
       scales: { x: { time: false } },
+      axes: [
+        // iterations are whole numbers: ticks at whole steps only
+        { label: "iteration", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000], values: ticks("x", String) },
+        { label: name, size: 64, values: ticks("y", formatTick) },
+      ],
       series: [{}, { label: name, stroke: "#2563eb", width: 2 }],
     }, data, box.current);
   }, [points]);
