@@ -132,6 +132,10 @@ class ExperimentCreated(ReadModel):
 
 class TrialSummary(ReadModel):
     id: int
+    number: int = Field(
+        description="The trial's place in its experiment: 1 for the first trial created, then "
+        "2, 3, ... (the UI and CLI name trials by it; `id` is the API's key)."
+    )
     tune_trial_id: str
     state: TrialState
     config: dict[str, Any]
@@ -252,6 +256,7 @@ class CheckpointRead(ReadModel):
 
 class CurveSeries(BaseModel):
     trial_id: int
+    trial_number: int = Field(description="The trial's number in its experiment (1 first).")
     state: TrialState
     config: dict[str, Any]
     points: list[tuple[int, float]] = Field(description="`[iteration, metric]` pairs.")
@@ -291,6 +296,7 @@ class Rungs(BaseModel):
 
 class ConfigRow(BaseModel):
     trial_id: int
+    trial_number: int = Field(description="The trial's number in its experiment (1 first).")
     state: TrialState
     metric: float | None
     values: list[Any] = Field(description="One value per entry of `params`.")
@@ -346,6 +352,7 @@ class ObjectiveRead(BaseModel):
 
 class ParetoTrial(BaseModel):
     trial_id: int
+    trial_number: int = Field(description="The trial's number in its experiment (1 first).")
     config: dict[str, Any]
     values: dict[str, float] = Field(description="Its latest value of each objective.")
     feasible: bool | None = Field(description="Null when the sweep has no constraints.")
@@ -369,6 +376,7 @@ class Pareto(BaseModel):
 
 class HistoryPoint(BaseModel):
     trial_id: int
+    trial_number: int = Field(description="The trial's number in its experiment (1 first).")
     order: int = Field(description="Its place among the finished trials by end time, from 1.")
     state: TrialState
     value: float = Field(description="Its best reported metric (as the trial table shows).")

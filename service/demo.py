@@ -205,6 +205,7 @@ def simulate_trial(
     trial = TrialRow(
         experiment_id=experiment_id,
         tune_trial_id=f"demo_{number:05d}",
+        number=number + 1,
         config=config,
         state=state,
         iteration=last_epoch,

@@ -91,6 +91,7 @@ def completed_sweep(
                 TrialRow(
                     experiment_id=experiment.id,
                     tune_trial_id=f"t{index}",
+                    number=index + 1,
                     config=config,
                     state="completed",
                     iteration=3,

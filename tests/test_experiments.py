@@ -26,6 +26,7 @@ def sweep(db: sessionmaker[Session], index: int, state: str, metrics: list[float
             TrialRow(
                 experiment_id=experiment.id,
                 tune_trial_id=f"t{i}",
+                number=i + 1,
                 config={},
                 state="completed" if i else "pruned",
                 best_metric=metric,

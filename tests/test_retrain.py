@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schedules import ScheduleCreate
 from raysweep.spec import PromotionOverrides
+from service.db import repositories as repo
 from service.db.models import (
     ExperimentRow,
     FinalRunRow,
@@ -186,6 +187,7 @@ def test_retune_first_warm_starts_from_the_best_configs_then_retrains_the_new_be
             TrialRow(
                 experiment_id=sweep.id,
                 tune_trial_id="new",
+                number=repo.next_trial_number(session, sweep.id),
                 config={"lr": 0.02, "hidden": 128},
                 state="completed",
                 iteration=3,

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ExperimentState, ImportanceEvaluator, TrialState
 from raysweep.spec import Converged, ExperimentSpec
+from service.db import repositories as repo
 from service.db.models import EventRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.callback import CONVERGENCE_CHECK_S, DriverContext, SweepStopper
@@ -212,6 +213,7 @@ def test_a_warm_started_sweep_tells_its_searcher_the_sources_finished_trials(
                 TrialRow(
                     experiment_id=source.id,
                     tune_trial_id=f"t{index}",
+                    number=index + 1,
                     config={**config, "hidden": 32},
                     state=state,
                     iteration=2,
@@ -292,11 +294,13 @@ def converging_spec(**converged: Any) -> ExperimentSpec:
 
 def add_completed(db: sessionmaker[Session], experiment_id: str, configs: list[dict]) -> None:
     with db.begin() as session:
-        for config in configs:
+        first = repo.next_trial_number(session, experiment_id)
+        for index, config in enumerate(configs):
             session.add(
                 TrialRow(
                     experiment_id=experiment_id,
                     tune_trial_id=f"t{len(config)}-{id(config)}",
+                    number=first + index,
                     config=config,
                     state="completed",
                     iteration=3,

@@ -95,6 +95,8 @@ class TrialRow(Base):
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
     tune_trial_id: Mapped[str] = mapped_column(String(64))
+    # its place in its experiment: 1 for the first trial created (what the UI and CLI show)
+    number: Mapped[int] = mapped_column(Integer)
     config: Mapped[dict[str, Any]]
     state: Mapped[TrialState] = stored_enum(TrialState)
     iteration: Mapped[int] = mapped_column(Integer, default=0)
@@ -118,6 +120,7 @@ class TrialRow(Base):
 
     __table_args__ = (
         UniqueConstraint("experiment_id", "tune_trial_id"),
+        UniqueConstraint("experiment_id", "number"),
         Index("ix_trials_experiment_id_state", "experiment_id", "state"),
         Index("ix_trials_experiment_id_best_metric", "experiment_id", "best_metric"),
         # the cached views' versions: an experiment's latest trial change, and any trial's

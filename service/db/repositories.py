@@ -53,6 +53,14 @@ def get_trial_row(session: Session, trial_id: int) -> TrialRow:
     return row
 
 
+def next_trial_number(session: Session, experiment_id: str) -> int:
+    """The number the experiment's next trial gets: one past its highest (1 for the first)."""
+    highest = session.scalar(
+        select(func.max(TrialRow.number)).where(TrialRow.experiment_id == experiment_id)
+    )
+    return (highest or 0) + 1
+
+
 def add_event(
     session: Session,
     experiment_id: str,

@@ -83,11 +83,11 @@ def read_inputs(session: Session, experiment_id: str, evaluator: ImportanceEvalu
     chosen = sample(
         [(trial_id, found) for trial_id, found in ranked if finite(found) is not None], evaluator
     )
-    configs = trial_values(session, TrialRow.config, [trial_id for trial_id, _ in chosen])
+    configs = trial_values(session, [trial_id for trial_id, _ in chosen], TrialRow.config)
     points = [
         (params, found)
         for trial_id, found in chosen
-        if (params := params_in(space, configs[trial_id])) is not None
+        if (params := params_in(space, configs[trial_id].config)) is not None
     ]
     return Inputs(experiment.metric, experiment.mode, distributions, iteration, points)
 

@@ -27,8 +27,8 @@ def non_dominated(points: Sequence[Sequence[float]]) -> list[bool]:
     front (dominance is transitive): O(n log n + n * front). With one coordinate the front is
     the points at the minimum: O(n)."""
     if points and len(points[0]) == 1:
-        lowest = min(points)
-        return [p == lowest for p in points]
+        lowest = min(p[0] for p in points)
+        return [p[0] == lowest for p in points]
     order = sorted(range(len(points)), key=lambda i: tuple(points[i]))
     front: list[int] = []
     for i in order:
@@ -100,14 +100,15 @@ def pareto(session: Session, experiment: ExperimentRow, limit: int) -> Pareto:
     rest = [i for i, _, _ in scored if i not in on_front]
     shown = front + evenly(rest, max(0, limit - len(front)))
     scores = {i: (values, feasible) for i, values, feasible in scored}
-    configs = trial_values(session, TrialRow.config, shown)
+    trials = trial_values(session, shown, TrialRow.config, TrialRow.number)
     return Pareto(
         objectives=[ObjectiveRead(metric=o.metric, mode=o.mode) for o in objectives],
         front=front,
         trials=[
             ParetoTrial(
                 trial_id=i,
-                config=configs[i],
+                trial_number=trials[i].number,
+                config=trials[i].config,
                 values={o.metric: v for o, v in zip(objectives, scores[i][0], strict=True)},
                 feasible=scores[i][1],
                 on_front=i in on_front,

@@ -273,17 +273,19 @@ class ResultStore:
             tune_id: op.config if isinstance(op, TrialStarted) else {}
             for tune_id, op in first.items()
         }
+        first_number = repo.next_trial_number(session, self.experiment_id)
         created = {
             tune_id: TrialRow(
                 experiment_id=self.experiment_id,
                 tune_trial_id=tune_id,
+                number=first_number + index,
                 config=config,
                 state=TrialState.running,
                 iteration=0,
                 restarts=0,
                 started_at=now,
             )
-            for tune_id, config in configs.items()
+            for index, (tune_id, config) in enumerate(configs.items())
         }
         session.add_all(created.values())
         session.flush()

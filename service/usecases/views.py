@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Row, Select, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import (
@@ -97,6 +97,7 @@ def curves(session: Session, experiment: ExperimentRow, max_trials: int, max_poi
     series = [
         CurveSeries(
             trial_id=t.id,
+            trial_number=t.number,
             state=t.state,
             config=t.config,
             points=downsample(points[t.id], max_points),
@@ -124,15 +125,14 @@ def chunks(values: Sequence[int], size: int) -> Iterable[Sequence[int]]:
     return (values[i : i + size] for i in range(0, len(values), size))
 
 
-def trial_values(session: Session, column: Any, ids: Sequence[int]) -> dict[int, Any]:
-    """``column`` of each trial in ``ids``, by id: the few trials a view shows, read after it
-    ranked all of them by a couple of columns (whole rows of 100,000 trials took seconds)."""
+def trial_values(session: Session, ids: Sequence[int], *columns: Any) -> dict[int, Row[Any]]:
+    """``columns`` of each trial in ``ids`` (a row with them by name), by id: the few trials a
+    view shows, read after it ranked all of them by a couple of columns (whole rows of 100,000
+    trials took seconds)."""
     return {
-        trial_id: value
+        row.id: row
         for chunk in chunks(ids, 500)
-        for trial_id, value in session.execute(
-            select(TrialRow.id, column).where(TrialRow.id.in_(chunk))
-        )
+        for row in session.execute(select(TrialRow.id, *columns).where(TrialRow.id.in_(chunk)))
     }
 
 
@@ -222,6 +222,7 @@ def configs(session: Session, experiment: ExperimentRow, limit: int) -> ConfigTa
         rows=[
             ConfigRow(
                 trial_id=t.id,
+                trial_number=t.number,
                 state=t.state,
                 metric=t.best_metric,
                 values=[t.config.get(name) for name in params],
@@ -267,12 +268,13 @@ def history(session: Session, experiment: ExperimentRow, max_points: int) -> His
         kept = sorted(improved)[-(max_points // 2) :]  # the latest improvements, at most half
         rest = [i for i in range(finished) if i not in improved]
         chosen = sorted(set(kept) | set(evenly(rest, max_points - len(kept))))
-    states = trial_values(session, TrialRow.state, [ended[i][0] for i in chosen])
+    shown = trial_values(session, [ended[i][0] for i in chosen], TrialRow.state, TrialRow.number)
     points = [
         HistoryPoint(
             trial_id=ended[i][0],
+            trial_number=shown[ended[i][0]].number,
             order=i + 1,
-            state=states[ended[i][0]],
+            state=shown[ended[i][0]].state,
             value=ended[i][1],
             best=ended[i][2],
             feasible=ended[i][3],

@@ -11,14 +11,16 @@ from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, select
 
 import service.db.models  # noqa: F401  (defines the tables on Base.metadata)
 from service.db import migrate
 from service.db.base import Base
-from service.db.session import create_db_engine
+from service.db.models import TrialRow
+from service.db.session import create_db_engine, session_factory
 from service.settings import REPO_ROOT
-from tests.conftest import ServerProcess
+from service.usecases.experiments import submit_experiment
+from tests.conftest import ServerProcess, minimal_spec
 
 
 def test_upgrade_downgrade_upgrade_and_the_orm_matches_the_schema(empty_db_url: str) -> None:
@@ -31,6 +33,41 @@ def test_upgrade_downgrade_upgrade_and_the_orm_matches_the_schema(empty_db_url: 
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, Base.metadata) == []
     assert migrate.current_revision(engine) == migrate.head_revision()
+    engine.dispose()
+
+
+def test_trials_stored_before_numbers_are_numbered_per_experiment_in_id_order(
+    empty_db_url: str,
+) -> None:
+    migrate.upgrade(empty_db_url)
+    engine = create_db_engine(empty_db_url)
+    db = session_factory(engine)
+    experiments = [
+        submit_experiment(db, minimal_spec(name=f"e{n}"), REPO_ROOT / "search_spaces", "t").id
+        for n in range(2)
+    ]
+    with db.begin() as session:
+        for index in range(6):  # alternating, so each experiment's ids have gaps
+            experiment = experiments[index % 2]
+            session.add(
+                TrialRow(
+                    experiment_id=experiment,
+                    tune_trial_id=f"t{index}",
+                    number=99 - index,
+                    config={},
+                    state="running",
+                )
+            )
+    migrate.downgrade(empty_db_url, "0013")
+    migrate.upgrade(empty_db_url)
+    with db.begin() as session:
+        for experiment in experiments:
+            numbers = session.scalars(
+                select(TrialRow.number)
+                .where(TrialRow.experiment_id == experiment)
+                .order_by(TrialRow.id)
+            ).all()
+            assert numbers == [1, 2, 3]
     engine.dispose()
 
 

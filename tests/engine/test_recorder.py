@@ -306,3 +306,35 @@ def test_every_result_is_kept_by_default(db: sessionmaker[Session]) -> None:
         recorder.submit(result("t", epoch, loss))
     assert recorder.close(30)
     assert kept_iterations(db)[0] == list(range(1, 51))
+
+
+def test_trials_are_numbered_in_their_experiment_in_the_order_they_appear(
+    db: sessionmaker[Session],
+) -> None:
+    """1, 2, 3... per experiment, over batches, whether a trial's start or (after a restored
+    driver) its first result created it; a trial seen again keeps its number."""
+    first, second = new_experiment(db), new_experiment(db)
+    recorders = [Recorder(db, e, "val_loss", "min", batch_size=2).start() for e in (first, second)]
+    for name in "abcde":  # interleaved, so the two experiments' trial ids alternate
+        for recorder in recorders:
+            recorder.submit(TrialStarted(name, {"lr": 0.1}))
+    recorders[0].submit(result("f", 1, 0.5))  # a trial created from its result
+    recorders[0].submit(TrialStarted("a", {"lr": 0.1}))  # seen again: no new number
+    for recorder in recorders:
+        assert recorder.close(30)
+    with db.begin() as session:
+        numbered = {
+            experiment: [
+                (tune_id, number)
+                for tune_id, number in session.execute(
+                    select(TrialRow.tune_trial_id, TrialRow.number)
+                    .where(TrialRow.experiment_id == experiment)
+                    .order_by(TrialRow.id)
+                )
+            ]
+            for experiment in (first, second)
+        }
+        ids = session.scalars(select(TrialRow.id).where(TrialRow.experiment_id == second)).all()
+    assert numbered[first] == [(name, n) for n, name in enumerate("abcdef", start=1)]
+    assert numbered[second] == [(name, n) for n, name in enumerate("abcde", start=1)]
+    assert sorted(ids) != list(range(1, 6))  # the numbers are not the ids

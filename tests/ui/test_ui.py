@@ -281,9 +281,16 @@ def test_experiment_page_draws_every_view_and_updates_live(
 
     # clicking the hovered curve opens its trial
     page.mouse.move(*pointer)
-    hovered = (hover.locator("b").text_content() or "").strip()
+    hovered = (hover.locator("b").text_content() or "").strip()  # "#7": its number
+    assert re.fullmatch(r"#\d+", hovered), hovered
+    with db.begin() as session:
+        hovered_id = session.scalars(
+            select(TrialRow.id).where(
+                TrialRow.experiment_id == seeded.running, TrialRow.number == int(hovered[1:])
+            )
+        ).one()
     page.mouse.click(*pointer)
-    expect(page).to_have_url(re.compile(rf"#/trials/{hovered}$"))
+    expect(page).to_have_url(re.compile(rf"#/trials/{hovered_id}$"))
     expect(page.locator("h1")).to_contain_text(f"Trial {hovered}")
 
 
@@ -353,13 +360,13 @@ def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
                 TrialRow.experiment_id == seeded.running, TrialRow.state == "failed"
             )
         ).one()
-        failed_id, traceback = failed.id, failed.error
+        failed_id, failed_number, traceback = failed.id, failed.number, failed.error
     assert traceback is not None
     page.goto(f"/#/trials/{waiting_id}")
     expect(page.get_by_test_id("waiting-for")).to_have_text(reason)
     page.goto(f"/#/trials/{failed_id}")
     expect(page.get_by_test_id("traceback")).to_have_text(traceback)
-    expect(page).to_have_title(f"trial {failed_id} · raysweep")
+    expect(page).to_have_title(f"trial #{failed_number} · raysweep")
     metrics = page.get_by_test_id("metrics")
     expect(metrics).to_have_attribute("data-count", "2")  # val_accuracy and train_loss
     expect(metrics.locator("canvas")).to_have_count(2)

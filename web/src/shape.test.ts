@@ -18,7 +18,7 @@ import {
 } from "./shape";
 import type { ConfigRow, CurveSeries } from "./types";
 
-const series = (trial_id: number, points: [number, number][]): CurveSeries => ({ trial_id, state: "running", config: {}, points });
+const series = (trial_id: number, points: [number, number][]): CurveSeries => ({ trial_id, trial_number: trial_id, state: "running", config: {}, points });
 
 describe("alignSeries", () => {
   it("shares one sorted x axis and leaves gaps as null", () => {
@@ -71,9 +71,9 @@ describe("progressSegments", () => {
 
 describe("parallel coordinates axes", () => {
   const rows: ConfigRow[] = [
-    { trial_id: 1, state: "completed", metric: 0.9, values: [1e-4, 16, "adam"] },
-    { trial_id: 2, state: "pruned", metric: 0.5, values: [1e-1, 256, "sgd"] },
-    { trial_id: 3, state: "failed", metric: null, values: [1e-2, 64, null] },
+    { trial_id: 1, trial_number: 1, state: "completed", metric: 0.9, values: [1e-4, 16, "adam"] },
+    { trial_id: 2, trial_number: 2, state: "pruned", metric: 0.5, values: [1e-1, 256, "sgd"] },
+    { trial_id: 3, trial_number: 3, state: "failed", metric: null, values: [1e-2, 64, null] },
   ];
   const axes = paramAxes(["lr", "hidden", "optimizer"], rows);
 

@@ -9,7 +9,7 @@ export type Config = Record<string, unknown>;
 export interface Page<T> { items: T[]; total: number; limit: number; offset: number }
 
 export interface TrialSummary {
-  id: number; tune_trial_id: string; state: TrialState; config: Config;
+  id: number; number: number; tune_trial_id: string; state: TrialState; config: Config;
   iteration: number; last_metric: number | null; best_metric: number | null;
   objective_values: Record<string, number | null> | null; feasible: boolean | null;
 }
@@ -35,7 +35,7 @@ export interface EventItem {
   data: Record<string, unknown>; created_at: string;
 }
 
-export interface CurveSeries { trial_id: number; state: TrialState; config: Config; points: [number, number][] }
+export interface CurveSeries { trial_id: number; trial_number: number; state: TrialState; config: Config; points: [number, number][] }
 export interface Curves { metric: string; mode: string; total_trials: number; series: CurveSeries[]; cursor: number }
 
 export interface Rung {
@@ -44,7 +44,7 @@ export interface Rung {
 }
 export interface Rungs { scheduler: string; reduction_factor: number | null; rungs: Rung[] }
 
-export interface ConfigRow { trial_id: number; state: TrialState; metric: number | null; values: unknown[] }
+export interface ConfigRow { trial_id: number; trial_number: number; state: TrialState; metric: number | null; values: unknown[] }
 export interface ConfigTable { metric: string; mode: string; total_trials: number; params: string[]; rows: ConfigRow[] }
 
 export interface ParameterImportance { name: string; importance: number }
@@ -55,14 +55,14 @@ export interface Importance {
 
 export interface ObjectiveRead { metric: string; mode: "min" | "max" }
 export interface ParetoTrial {
-  trial_id: number; config: Config; values: Record<string, number>; feasible: boolean | null; on_front: boolean;
+  trial_id: number; trial_number: number; config: Config; values: Record<string, number>; feasible: boolean | null; on_front: boolean;
 }
 export interface Pareto {
   objectives: ObjectiveRead[]; front: number[]; trials: ParetoTrial[]; completed_trials: number; message: string | null;
 }
 
 export interface HistoryPoint {
-  trial_id: number; order: number; state: TrialState; value: number; best: number | null; feasible: boolean | null;
+  trial_id: number; trial_number: number; order: number; state: TrialState; value: number; best: number | null; feasible: boolean | null;
 }
 export interface History { metric: string; mode: string; finished_trials: number; points: HistoryPoint[] }
 

@@ -63,7 +63,7 @@ export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) 
       series: [
         {},
         ...series.map((s) => ({
-          label: `trial ${s.trial_id}`,
+          label: `trial #${s.trial_number}`,
           stroke: STATE_COLOURS[s.state],
           width: s.state === "running" ? 2 : 1,
           dash: s.state === "pruned" ? [4, 4] : undefined,
@@ -118,7 +118,7 @@ export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) 
         onClick={() => hover && onPick?.(hover.trial_id)} />
       <p class="hover" data-testid="curve-hover">
         {hover
-          ? <>trial <b>{hover.trial_id}</b> · {hover.state} · last {formatValue(hover.points.at(-1)?.[1])} · {formatConfig(hover.config)}</>
+          ? <>trial <b>#{hover.trial_number}</b> · {hover.state} · last {formatValue(hover.points.at(-1)?.[1])} · {formatConfig(hover.config)}</>
           : <span class="muted">Hover a curve to see its trial and config; click to open it. Dashed: pruned by ASHA.</span>}
       </p>
     </div>

@@ -27,7 +27,7 @@ export function HistoryChart({ history, width }: { history: History; width: numb
   }
   if (previous !== null) steps.push(`${x(last)},${y(previous)}`);
   const label = (p: HistoryPoint) =>
-    `trial ${p.trial_id} (${p.state}${p.feasible === false ? ", infeasible" : ""}), finished ${p.order} of ${last}: ` +
+    `trial #${p.trial_number} (${p.state}${p.feasible === false ? ", infeasible" : ""}), finished ${p.order} of ${last}: ` +
     `${history.metric}=${formatValue(p.value)}; best so far ${formatValue(p.best)}`;
   const open = (p: HistoryPoint) => { location.hash = `#/trials/${p.trial_id}`; };
   return (

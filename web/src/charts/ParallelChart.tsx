@@ -33,7 +33,7 @@ export function ParallelChart({ table, width, space }: { table: ConfigTable; wid
             stroke={STATE_COLOURS[row.state]} stroke-width={highlight === row.trial_id ? 3 : 1}
             stroke-opacity={highlight === null || highlight === row.trial_id ? 0.7 : 0.15}
             onMouseEnter={() => setHighlight(row.trial_id)} onMouseLeave={() => setHighlight(null)}>
-            <title>trial {row.trial_id} ({row.state}): {table.params.map((p, i) => `${p}=${formatValue(row.values[i])}`).join(", ")}; {table.metric}={formatValue(row.metric)}</title>
+            <title>trial #{row.trial_number} ({row.state}): {table.params.map((p, i) => `${p}=${formatValue(row.values[i])}`).join(", ")}; {table.metric}={formatValue(row.metric)}</title>
           </polyline>
         );
       })}

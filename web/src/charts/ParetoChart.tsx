@@ -27,7 +27,7 @@ export function ParetoChart({ pareto, width }: { pareto: Pareto; width: number }
           <tbody>
             {front.map((t) => (
               <tr key={t.trial_id} data-trial={t.trial_id}>
-                <td><a href={`#/trials/${t.trial_id}`}>{t.trial_id}</a></td>
+                <td><a href={`#/trials/${t.trial_id}`}>#{t.trial_number}</a></td>
                 {names.map((n) => <td key={n} class="num">{formatValue(t.values[n])}</td>)}
                 <td class="muted">{formatConfig(t.config)}</td>
               </tr>
@@ -50,7 +50,7 @@ export function ParetoChart({ pareto, width }: { pareto: Pareto; width: number }
   const front = pareto.trials.filter((t) => t.on_front).sort((a, b) => a.values[xName] - b.values[xName]);
   const open = (t: ParetoTrial) => { location.hash = `#/trials/${t.trial_id}`; };
   const label = (t: ParetoTrial) =>
-    `trial ${t.trial_id}${t.on_front ? " (on the front)" : ""}${t.feasible === false ? " (infeasible)" : ""}: ` +
+    `trial #${t.trial_number}${t.on_front ? " (on the front)" : ""}${t.feasible === false ? " (infeasible)" : ""}: ` +
     `${xName}=${formatValue(t.values[xName])}, ${yName}=${formatValue(t.values[yName])}; ${formatConfig(t.config)}`;
   return (
     <div data-testid="pareto">

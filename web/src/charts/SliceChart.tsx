@@ -29,7 +29,7 @@ export function SliceChart({ table, space }: { table: ConfigTable; space: Record
               return (
                 <circle key={row.trial_id} data-trial={row.trial_id} cx={x(at)} cy={y(row.metric!)} r={3} class={row.state}
                   onClick={() => { location.hash = `#/trials/${row.trial_id}`; }}>
-                  <title>{`trial ${row.trial_id} (${row.state}): ${axis.name}=${formatValue(row.values[column])}, ${table.metric}=${formatValue(row.metric)}`}</title>
+                  <title>{`trial #${row.trial_number} (${row.state}): ${axis.name}=${formatValue(row.values[column])}, ${table.metric}=${formatValue(row.metric)}`}</title>
                 </circle>
               );
             })}

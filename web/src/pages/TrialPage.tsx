@@ -14,7 +14,7 @@ export function TrialPage({ id }: { id: number }) {
   const [error, setError] = useState<string | null>(null);
   const [metric, setMetric] = useState<string | null>(null);  // the sweep's, named on the card
   const lastIteration = useRef(-1);
-  useTitle(`trial ${id}`);
+  useTitle(trial ? `trial #${trial.number}` : null);
 
   useEffect(() => {
     lastIteration.current = -1;
@@ -49,10 +49,10 @@ export function TrialPage({ id }: { id: number }) {
   return (
     <section>
       <p><a href={`#/experiments/${trial.experiment_id}`}>‹ experiment {trial.experiment_id}</a></p>
-      <h1>Trial {trial.id} <StateBadge state={trial.state} /> <WaitingBadge reason={trial.waiting_for} /></h1>
+      <h1>Trial #{trial.number} <StateBadge state={trial.state} /> <WaitingBadge reason={trial.waiting_for} /></h1>
       {trial.waiting_for && <p class="muted" data-testid="waiting-for">{trial.waiting_for}</p>}
       {trial.early_stopping && <p data-testid="early-stopping">{trial.early_stopping}</p>}
-      <p class="muted mono">{trial.tune_trial_id} · iteration {trial.iteration} · restarts {trial.restarts}
+      <p class="muted mono">id {trial.id} · {trial.tune_trial_id} · iteration {trial.iteration} · restarts {trial.restarts}
         {trial.started_at && ` · started ${formatAgo(trial.started_at)}`}</p>
       {error && <p class="error" role="alert">{error}</p>}
       <div class="cards">

@@ -84,7 +84,7 @@ export function TrialTable({ experiment, version, params }: Props) {
         <tbody>
           {rows.map((t) => (
             <tr key={t.id} data-trial={t.id}>
-              <td><a href={`#/trials/${t.id}`}>{t.id}</a></td>
+              <td><a href={`#/trials/${t.id}`} title={`trial id ${t.id}`}>#{t.number}</a></td>
               <td><StateBadge state={t.state} /> <WaitingBadge reason={t.waiting_for} />
                 {t.feasible === false && <span class="badge infeasible" title="its latest result breaks a constraint: never best or promoted">infeasible</span>}</td>
               {columns.map((c) => <td key={c} class="num">{formatValue(t.config[c])}</td>)}
