@@ -584,6 +584,33 @@ def test_the_trial_table_filters_and_sorts_over_every_trial(
     expect(header).to_have_attribute("aria-sort", "ascending")
     expect(rows.first).to_have_attribute("data-trial", str(first))
 
+    # what the table shows is in the address: a second tab opened on it shows the same page
+    page.fill("input[name=config-filter]", "hidden>0")  # every trial: two pages and more
+    page.press("input[name=config-filter]", "Enter")
+    expect(page.get_by_test_id("matching")).to_have_text("120 trial(s) match")
+    page.click(".pager >> text=next")
+    expect(page.locator(".pager")).to_contain_text("100 of 120")
+    expect(page).to_have_url(re.compile(r"\?where=hidden%3E0&offset=50&sort=config\.lr&order=asc$"))
+    shared = page.url
+    with server.client() as client:
+        second_page = client.get(
+            url,
+            params={"where": "hidden>0", "sort": "config.lr", "order": "asc", "offset": 50},
+        ).json()["items"]
+    expected = [t["id"] for t in second_page]
+    expect(rows.first).to_have_attribute("data-trial", str(expected[0]))
+    assert [int(r.get_attribute("data-trial") or 0) for r in rows.all()] == expected
+    other = page.context.new_page()
+    other.goto(shared)
+    opened = other.locator("[data-testid=trials] tbody tr")
+    expect(opened).to_have_count(50)
+    expect(other.locator(".pager")).to_contain_text("100 of 120")
+    expect(opened.first).to_have_attribute("data-trial", str(expected[0]))
+    assert [int(r.get_attribute("data-trial") or 0) for r in opened.all()] == expected
+    expect(other.locator("input[name=config-filter]")).to_have_value("hidden>0")
+    expect(other.locator("[data-testid=trials] th[aria-sort=ascending]")).to_contain_text("lr")
+    other.close()
+
 
 PHONE = {"width": 390, "height": 844}
 

@@ -45,6 +45,25 @@ export function useHashRoute(): string {
   return hash;
 }
 
+/** The query of the hash route (`#/experiments/abc?sort=config.lr&offset=50`): what a view
+ *  was showing, so its address can be shared or bookmarked. */
+export function hashQuery(): URLSearchParams {
+  const hash = location.hash;
+  const at = hash.indexOf("?");
+  return new URLSearchParams(at < 0 ? "" : hash.slice(at + 1));
+}
+
+/** Puts ``values`` in the hash route's query (empty or default ones left out), replacing the
+ *  current history entry: changing a filter is not a page to go back to. */
+export function setHashQuery(values: Record<string, string>): void {
+  const hash = location.hash || "#/";
+  const at = hash.indexOf("?");
+  const path = at < 0 ? hash : hash.slice(0, at);
+  const query = new URLSearchParams(Object.entries(values).filter(([, value]) => value !== "")).toString();
+  const next = query ? `${path}?${query}` : path;
+  if (next !== hash) history.replaceState(history.state, "", next);
+}
+
 /** The browser tab names what the page shows, then raysweep ("digits-asha · raysweep"). */
 export function useTitle(subject: string | null): void {
   useEffect(() => {

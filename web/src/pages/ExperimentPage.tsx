@@ -243,7 +243,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       {importance && <ImportanceChart importance={importance} />}
 
       <h2>Trials</h2>
-      <TrialTable experiment={experiment} version={tableVersion} params={configs?.params ?? []} />
+      <TrialTable key={experiment.id} experiment={experiment} version={tableVersion} params={configs?.params ?? []} />
 
       <h2>Events</h2>
       <ol class="events" data-testid="events">

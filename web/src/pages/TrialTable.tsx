@@ -1,7 +1,7 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { Pager, StateBadge, WaitingBadge } from "../components";
-import { errorText, usePoll } from "../hooks";
+import { errorText, hashQuery, setHashQuery, usePoll } from "../hooks";
 import { formatValue, splitConditions, TRIAL_STATES } from "../shape";
 import type { Experiment, Page, Trial } from "../types";
 
@@ -11,15 +11,26 @@ type Sort = "best_metric" | "last_metric" | "iteration" | "created_at" | `config
 
 interface Props { experiment: Experiment; version: number; params: string[] }
 
+type Order = "best" | "asc" | "desc";
+
 export function TrialTable({ experiment, version, params }: Props) {
+  // what the table shows starts from the address (a shared link) and is kept in it
+  const [shared] = useState(hashQuery);
   const [page, setPage] = useState<Page<Trial> | null>(null);
-  const [state, setState] = useState("");
-  const [typed, setTyped] = useState("");
-  const [filter, setFilter] = useState(""); // applied on Enter or when the field loses focus
-  const [offset, setOffset] = useState(0);
-  const [sort, setSort] = useState<Sort>("best_metric");
-  const [order, setOrder] = useState<"best" | "asc" | "desc">("best");
+  const [state, setState] = useState(shared.get("state") ?? "");
+  const [typed, setTyped] = useState(shared.get("where") ?? "");
+  const [filter, setFilter] = useState(shared.get("where") ?? ""); // applied on Enter or blur
+  const [offset, setOffset] = useState(Math.max(0, Number(shared.get("offset")) || 0));
+  const [sort, setSort] = useState<Sort>((shared.get("sort") as Sort | null) ?? "best_metric");
+  const [order, setOrder] = useState<Order>((shared.get("order") as Order | null) ?? "best");
   const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    setHashQuery({
+      state, where: filter, offset: offset ? String(offset) : "",
+      sort: sort === "best_metric" ? "" : sort, order: order === "best" ? "" : order,
+    });
+  }, [state, filter, sort, order, offset]);
 
   usePoll(async () => {
     try {
