@@ -323,6 +323,18 @@ class Experiment:
         )
         return self
 
+    def set_notes(self, notes: str) -> Experiment:
+        """Write the sweep's notes (shown in the UI's lists); an empty text removes them.
+
+        Example::
+
+            experiment.set_notes("lr range too narrow: extend to 0.3")
+        """
+        self.data = ExperimentRead.model_validate(
+            self._api.request("PUT", f"/experiments/{self.data.id}/notes", body={"notes": notes})
+        )
+        return self
+
     def _control(self, action: str) -> Experiment:
         self.data = ExperimentRead.model_validate(
             self._api.request("POST", f"/experiments/{self.data.id}/{action}")

@@ -151,6 +151,7 @@ class TrialSummary(ReadModel):
         description="Whether the latest result keeps the spec's constraints; null without "
         "constraints. An infeasible trial is never the best and never promoted.",
     )
+    notes: str | None = Field(default=None, description="A member's notes on the trial.")
 
 
 class ExperimentRead(ReadModel):
@@ -165,6 +166,7 @@ class ExperimentRead(ReadModel):
     state: ExperimentState
     spec: dict[str, Any]
     labels: dict[str, str]
+    notes: str | None = Field(default=None, description="A member's notes on the sweep.")
     error: str | None
     driver_job_id: str | None
     driver_restarts: int
@@ -450,6 +452,17 @@ class ExtendRequest(StrictModel):
     )
     time_budget_s: StrictFloat | None = Field(
         default=None, gt=0, le=10**8, description="The extension's own time budget."
+    )
+
+
+class NotesUpdate(StrictModel):
+    """A member's notes on an experiment or a trial; an empty text removes them."""
+
+    notes: str = Field(
+        max_length=10_000,
+        # no NUL: PostgreSQL cannot store it, and the notes must read the same on both backends
+        pattern=r"^[^\x00]*$",
+        description="Free text, at most 10,000 characters; empty removes the notes.",
     )
 
 

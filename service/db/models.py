@@ -66,6 +66,7 @@ class ExperimentRow(Base):
     # not honoured it within the grace period
     stop_requested_at: Mapped[datetime | None]
     promotion: Mapped[PromotionStatus | None] = stored_enum(PromotionStatus)
+    notes: Mapped[str | None] = mapped_column(Text)  # a member's, shown in the lists
 
     labels: Mapped[list[LabelRow]] = relationship(
         cascade="all, delete-orphan", passive_deletes=True, lazy="selectin"
@@ -113,6 +114,7 @@ class TrialRow(Base):
     waiting_for: Mapped[str | None] = mapped_column(Text)
     # the latest early-stopping decision about it, in one line (from rung_decisions)
     early_stopping: Mapped[str | None] = mapped_column(Text)
+    notes: Mapped[str | None] = mapped_column(Text)  # a member's, shown in the trial table
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     started_at: Mapped[datetime | None]

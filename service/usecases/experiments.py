@@ -213,6 +213,18 @@ def request_cancel(session: Session, row: ExperimentRow, reason: str) -> None:
         repo.add_event(session, row.id, "cancel_requested", reason)
 
 
+def set_experiment_notes(
+    db: sessionmaker[Session], experiment_id: str, notes: str
+) -> ExperimentRead:
+    """A member's notes on the sweep (empty: none); a change of the sweep for its cached
+    reads."""
+    with db.begin() as session:
+        row = repo.get_experiment_row(session, experiment_id, for_update=True)
+        row.notes = notes or None
+        session.flush()
+        return to_read(session, row)
+
+
 def pause_experiment(db: sessionmaker[Session], experiment_id: str) -> ExperimentRead:
     """Idempotent: a running sweep moves to ``pausing`` (its driver stops it once the running
     trials have checkpointed; Tune's state and the checkpoints stay for resume); a queued one is

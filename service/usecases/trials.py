@@ -167,6 +167,16 @@ def get_trial(db: sessionmaker[Session], trial_id: int) -> TrialRead:
         return TrialRead.model_validate(repo.get_trial_row(session, trial_id))
 
 
+def set_trial_notes(db: sessionmaker[Session], trial_id: int, notes: str) -> TrialRead:
+    """A member's notes on the trial (empty: none); a change of the trial, so the experiment's
+    cached reads follow."""
+    with db.begin() as session:
+        row = repo.get_trial_row(session, trial_id)
+        row.notes = notes or None
+        session.flush()
+        return TrialRead.model_validate(row)
+
+
 def list_results(
     db: sessionmaker[Session],
     trial_id: int,

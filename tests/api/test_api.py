@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
 from service.db.models import ExperimentRow
+from service.demo import seed_sweep
 from service.engine.recorder import Recorder
 from service.usecases import tokens
 from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
@@ -292,3 +293,42 @@ def test_a_warm_start_names_stored_sweeps_with_the_same_parameters(
         {"path": "search.warm_start_from.1", "message": "no experiment '0123456789ab'"},
     ]
     assert accepted.status_code == 201, accepted.text
+
+
+def test_notes_on_a_sweep_and_a_trial_show_in_the_lists_and_need_a_member(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    sweep = seed_sweep(db, trials=3, max_t=2, running=0, name="noted")
+    viewer = server.create_token("notes-viewer", "viewer")
+    with server.client() as client:
+        trial_id = client.get(f"/api/v1/experiments/{sweep}/trials").json()["items"][0]["id"]
+        written = client.put(f"/api/v1/experiments/{sweep}/notes", json={"notes": "lr too high"})
+        assert written.status_code == 200 and written.json()["notes"] == "lr too high"
+        trial = client.put(f"/api/v1/trials/{trial_id}/notes", json={"notes": "diverged at 2"})
+        assert trial.status_code == 200 and trial.json()["notes"] == "diverged at 2"
+        listed = client.get("/api/v1/experiments").json()["items"]
+        assert [e["notes"] for e in listed if e["id"] == sweep] == ["lr too high"]
+        page = client.get(f"/api/v1/experiments/{sweep}/trials").json()["items"]
+        assert {t["id"]: t["notes"] for t in page}[trial_id] == "diverged at 2"
+        assert client.get(f"/api/v1/trials/{trial_id}").json()["notes"] == "diverged at 2"
+
+        before = row_counts(db)
+        for bad, problem in [
+            ({"notes": "x" * 10_001}, "at most 10000 characters"),
+            ({"notes": "a\u0000b"}, "pattern"),
+            ({"notes": 12}, "valid string"),
+            ({"note": "typo"}, "notes"),
+        ]:
+            refused = client.put(f"/api/v1/experiments/{sweep}/notes", json=bad)
+            assert refused.status_code == 422, bad
+            assert problem in refused.text and "notes" in refused.text, refused.text
+        missing = client.put("/api/v1/experiments/nope/notes", json={"notes": "x"})
+        assert missing.status_code == 404
+        assert client.put("/api/v1/trials/999999/notes", json={"notes": "x"}).status_code == 404
+        assert row_counts(db) == before
+        cleared = client.put(f"/api/v1/trials/{trial_id}/notes", json={"notes": ""})
+        assert cleared.json()["notes"] is None
+    with server.client(viewer) as client:
+        denied = client.put(f"/api/v1/experiments/{sweep}/notes", json={"notes": "mine"})
+        assert denied.status_code == 403
+        assert client.get(f"/api/v1/experiments/{sweep}").json()["notes"] == "lr too high"

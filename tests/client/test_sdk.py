@@ -111,6 +111,9 @@ def test_handle_reads_trials_frames_events_and_controls(
     assert ranked.evaluator == "fanova" and ranked.trials_used >= 5
     assert {p.name for p in ranked.importances} == {"lr", "hidden", "optimizer"}
     assert "<table>" in experiment._repr_html_() and experiment.name in experiment._repr_html_()
+    assert experiment.set_notes("too few trials").notes == "too few trials"
+    assert client.experiment(experiment.id).notes == "too few trials"
+    assert experiment.set_notes("").notes is None
     assert experiment.pause().state == "pausing"
     with pytest.raises(Conflict):
         experiment.resume()

@@ -681,3 +681,46 @@ def test_on_a_phone_no_page_is_wider_than_the_screen_and_the_trial_axes_read_wel
         expect(page.locator(f"table.grid[data-testid={table}]")).to_be_attached()
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def test_members_write_notes_on_a_sweep_and_a_trial_and_the_lists_show_them(
+    page: Page, browser: Browser, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session]
+) -> None:
+    sign_in(page, server.admin_token)
+    page.goto(f"/#/experiments/{seeded.finished}")
+    notes = page.get_by_test_id("notes")
+    expect(notes).to_contain_text("No notes.")
+    notes.locator("button[data-action=edit-notes]").click()
+    notes.locator("textarea[name=notes]").fill("baseline run\nlr range too narrow")
+    notes.locator("button[data-action=save-notes]").click()
+    expect(notes.get_by_test_id("notes-text")).to_have_text("baseline run\nlr range too narrow")
+    with db.begin() as session:
+        stored = session.get(ExperimentRow, seeded.finished)
+        assert stored is not None and stored.notes == "baseline run\nlr range too narrow"
+
+    row = page.locator("[data-testid=trials] tbody tr").first
+    trial_id = int(row.get_attribute("data-trial") or 0)
+    row.locator("a").first.click()
+    expect(page).to_have_url(re.compile(rf"#/trials/{trial_id}$"))
+    trial_notes = page.get_by_test_id("notes")
+    trial_notes.locator("button[data-action=edit-notes]").click()
+    trial_notes.locator("textarea[name=notes]").fill("odd loss spike at epoch 2")
+    trial_notes.locator("button[data-action=save-notes]").click()
+    expect(trial_notes.get_by_test_id("notes-text")).to_have_text("odd loss spike at epoch 2")
+
+    page.goto(f"/#/experiments/{seeded.finished}")
+    cell = page.locator(f"[data-testid=trials] tr[data-trial='{trial_id}'] td.notes-cell")
+    expect(cell).to_have_text("odd loss spike at epoch 2")
+    page.goto("/#/")
+    line = page.locator(f"tr[data-experiment='{seeded.finished}'] [data-testid=notes-line]")
+    expect(line).to_contain_text("baseline run")
+
+    # a viewer reads them and is offered no editing
+    viewer = server.create_token("reader", "viewer")
+    context = browser.new_context(base_url=server.url)
+    context.add_init_script(f"localStorage.setItem('raysweep.token', '{viewer}')")
+    other = context.new_page()
+    other.goto(f"/#/trials/{trial_id}")
+    expect(other.get_by_test_id("notes-text")).to_have_text("odd loss spike at epoch 2")
+    expect(other.locator("button[data-action=edit-notes]")).to_have_count(0)
+    context.close()

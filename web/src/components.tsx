@@ -1,4 +1,6 @@
 // Small pieces shared by the pages.
+import { useState } from "preact/hooks";
+import { errorText } from "./hooks";
 import { progressCount, progressSegments, STATE_COLOURS } from "./shape";
 import type { TrialState } from "./types";
 
@@ -46,5 +48,51 @@ export function Pager({ total, offset, size, onChange }: { total: number; offset
       <span>{offset + 1}–{Math.min(total, offset + size)} of {total}</span>
       <button disabled={offset + size >= total} onClick={() => onChange(offset + size)}>next ›</button>
     </p>
+  );
+}
+
+/** A member's notes on a sweep or a trial: shown to everyone, written by members (``save``
+ *  stores them; an empty text removes them). */
+export function Notes({ notes, editable, save }: { notes: string | null; editable: boolean; save: (text: string) => Promise<void> }) {
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async () => {
+    setBusy(true);
+    try {
+      await save(text.trim());
+      setEditing(false);
+      setError(null);
+    } catch (caught) {
+      setError(errorText(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="card" data-testid="notes">
+      <h3>Notes</h3>
+      {editing ? (
+        <>
+          <textarea name="notes" rows={4} maxLength={10000} value={text}
+            onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+          <p>
+            <button data-action="save-notes" disabled={busy} onClick={submit}>save</button>
+            <button class="link" onClick={() => setEditing(false)}>cancel</button>
+          </p>
+        </>
+      ) : (
+        <>
+          {notes ? <p class="notes-text" data-testid="notes-text">{notes}</p> : <p class="muted">No notes.</p>}
+          {editable && (
+            <button data-action="edit-notes" onClick={() => { setText(notes ?? ""); setEditing(true); }}>
+              {notes ? "edit" : "add notes"}
+            </button>
+          )}
+        </>
+      )}
+      {error && <p class="error" role="alert">{error}</p>}
+    </div>
   );
 }

@@ -51,7 +51,7 @@ function App() {
       </header>
       <main>
         {experiment ? <ExperimentPage id={experiment[1]} me={me} />
-          : trial ? <TrialPage id={Number(trial[1])} />
+          : trial ? <TrialPage id={Number(trial[1])} me={me} />
           : models ? <ModelsPage name={models[1] ? decodeURIComponent(models[1]) : null} />
           : schedules ? <SchedulesPage id={schedules[1] ?? null} me={me} />
           : <ExperimentsPage />}

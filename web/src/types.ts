@@ -12,6 +12,7 @@ export interface TrialSummary {
   id: number; number: number; tune_trial_id: string; state: TrialState; config: Config;
   iteration: number; last_metric: number | null; best_metric: number | null;
   objective_values: Record<string, number | null> | null; feasible: boolean | null;
+  notes: string | null;
 }
 
 export interface Trial extends TrialSummary {
@@ -24,6 +25,7 @@ export interface Trial extends TrialSummary {
 export interface Experiment {
   id: string; name: string; trainer: string; metric: string; mode: "min" | "max";
   state: ExperimentState; spec: Record<string, unknown>; labels: Record<string, string>;
+  notes: string | null;
   error: string | null; driver_job_id: string | null; driver_restarts: number;
   created_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   best_metric: number | null; trial_counts: Partial<Record<TrialState, number>>;

@@ -15,6 +15,7 @@ from raysweep.schemas import (
     ExperimentRead,
     ExperimentState,
     ExtendRequest,
+    NotesUpdate,
     Page,
 )
 from service.api.cached_json import SERIALIZED
@@ -132,6 +133,13 @@ def cancel(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
     stops it at the next result. Cancelling a cancelled sweep changes nothing; a finished one is
     a 409."""
     return usecase.cancel_experiment(db, experiment_id)
+
+
+@router.put("/{experiment_id}/notes", summary="Write the sweep's notes")
+def put_notes(experiment_id: str, body: NotesUpdate, db: Db, _: Member) -> ExperimentRead:
+    """Replaces the notes (at most 10,000 characters; empty removes them). The list and the
+    experiment show them."""
+    return usecase.set_experiment_notes(db, experiment_id, body.notes)
 
 
 @router.post("/{experiment_id}/pause", summary="Pause (idempotent)")

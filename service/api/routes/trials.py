@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from raysweep.schemas import (
     CheckpointRead,
+    NotesUpdate,
     Page,
     ResultRead,
     RungDecisionRead,
@@ -15,7 +16,7 @@ from raysweep.schemas import (
     TrialState,
 )
 from service.api.cached_json import SERIALIZED
-from service.api.deps import Db, Limit, Offset, RowId, Viewer
+from service.api.deps import Db, Limit, Member, Offset, RowId, Viewer
 from service.api.errors import ERROR_RESPONSES
 from service.db.base import MAX_INT
 from service.usecases import trials as usecase
@@ -68,6 +69,13 @@ def list_trials(
 @router.get("/trials/{trial_id}", summary="One trial")
 def get_trial(trial_id: RowId, db: Db, _: Viewer) -> TrialRead:
     return usecase.get_trial(db, trial_id)
+
+
+@router.put("/trials/{trial_id}/notes", summary="Write the trial's notes")
+def put_notes(trial_id: RowId, body: NotesUpdate, db: Db, _: Member) -> TrialRead:
+    """Replaces the notes (at most 10,000 characters; empty removes them). The trial table and
+    the trial page show them."""
+    return usecase.set_trial_notes(db, trial_id, body.notes)
 
 
 @router.get("/trials/{trial_id}/results", summary="A trial's reported results")

@@ -7,7 +7,7 @@ import { ParallelChart } from "../charts/ParallelChart";
 import { SliceChart } from "../charts/SliceChart";
 import { ParetoChart } from "../charts/ParetoChart";
 import { RungView } from "../charts/RungView";
-import { Labels, Progress, StateBadge } from "../components";
+import { Labels, Notes, Progress, StateBadge } from "../components";
 import { errorText, usePoll, useTitle } from "../hooks";
 import { formatAgo, formatConfig, formatValue, mergeResults, plannedTrials, type SpaceParameter } from "../shape";
 import type { ConfigTable, Curves, EventItem, Experiment, History, Importance, Me, Pareto, Rungs, Updates } from "../types";
@@ -190,11 +190,14 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
           <p class="muted">created {formatAgo(experiment.created_at)} · driver restarts {experiment.driver_restarts}</p>
           <Labels labels={experiment.labels} />
         </div>
+        <Notes notes={experiment.notes} editable={mayAct} save={async (text) => {
+          setExperiment(await api<Experiment>(`/experiments/${id}/notes`, { method: "PUT", body: { notes: text } }));
+        }} />
         <div class="card" data-testid="best">
           <h3>Best trial</h3>
           {best ? (
             <>
-              <p><a href={`#/trials/${best.id}`}>trial {best.id}</a> <StateBadge state={best.state} /></p>
+              <p><a href={`#/trials/${best.id}`}>trial #{best.number}</a> <StateBadge state={best.state} /></p>
               <p class="big">{formatValue(best.best_metric)} <span class="muted">{experiment.metric}</span></p>
               <p class="muted">{formatConfig(best.config)}</p>
             </>

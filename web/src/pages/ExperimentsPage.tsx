@@ -52,7 +52,8 @@ export function ExperimentsPage() {
             <tbody>
               {page.items.map((e) => (
                 <tr key={e.id} data-experiment={e.id}>
-                  <td><a href={`#/experiments/${e.id}`}>{e.name}</a> <span class="muted mono">{e.id}</span></td>
+                  <td><a href={`#/experiments/${e.id}`}>{e.name}</a> <span class="muted mono">{e.id}</span>
+                    {e.notes && <div class="muted notes-line" data-testid="notes-line" title={e.notes}>{e.notes}</div>}</td>
                   <td><StateBadge state={e.state} /></td>
                   <td>{e.trainer}</td>
                   <td><Progress counts={e.trial_counts} planned={plannedTrials(e.trial_counts, e.spec)} /></td>

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import { api } from "../api";
-import { StateBadge, WaitingBadge } from "../components";
+import { Notes, StateBadge, WaitingBadge } from "../components";
 import { errorText, usePoll, useTitle } from "../hooks";
 import { formatAgo, formatTick, formatValue, metricSeries } from "../shape";
-import type { Checkpoint, EventItem, Experiment, Page, ResultItem, Trial } from "../types";
+import type { Checkpoint, EventItem, Experiment, Me, Page, ResultItem, Trial } from "../types";
 
-export function TrialPage({ id }: { id: number }) {
+export function TrialPage({ id, me }: { id: number; me: Me }) {
   const [trial, setTrial] = useState<Trial | null>(null);
   const [results, setResults] = useState<ResultItem[]>([]);
   const [checkpoints, setCheckpoints] = useState<Checkpoint[]>([]);
@@ -62,6 +62,9 @@ export function TrialPage({ id }: { id: number }) {
             <tbody>{Object.entries(trial.config).map(([k, v]) => <tr key={k}><th>{k}</th><td class="mono">{formatValue(v)}</td></tr>)}</tbody>
           </table>
         </div>
+        <Notes notes={trial.notes} editable={me.role !== "viewer"} save={async (text) => {
+          setTrial(await api<Trial>(`/trials/${id}/notes`, { method: "PUT", body: { notes: text } }));
+        }} />
         <div class="card" data-testid="metric-card">
           <h3>{metric ?? "Metric"}</h3>
           <p>last {formatValue(trial.last_metric)} · best <b>{formatValue(trial.best_metric)}</b></p>

@@ -89,7 +89,7 @@ export function TrialTable({ experiment, version, params }: Props) {
             {header("iteration", "Iteration")}
             {header("last_metric", "Last")}
             {header("best_metric", `Best ${experiment.metric}`)}
-            <th>Restarts</th>
+            <th>Restarts</th><th>Notes</th>
           </tr>
         </thead>
         <tbody>
@@ -103,6 +103,7 @@ export function TrialTable({ experiment, version, params }: Props) {
               <td class="num">{formatValue(t.last_metric)}</td>
               <td class="num">{formatValue(t.best_metric)}</td>
               <td class="num">{t.restarts || ""}</td>
+              <td class="notes-cell" title={t.notes ?? ""}>{t.notes ?? ""}</td>
             </tr>
           ))}
         </tbody>
