@@ -410,9 +410,29 @@ def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
     page.goto(f"/#/experiments/{seeded.finished}")
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("button[data-action=promote]")
+    form = page.get_by_test_id("promote-form")
+    with db.begin() as session:
+        completed = session.scalars(
+            select(TrialRow)
+            .where(TrialRow.experiment_id == seeded.finished, TrialRow.state == "completed")
+            .order_by(TrialRow.best_metric.desc(), TrialRow.id)
+        ).all()
+    # the form offers the completed trials, best first, by number; an override goes through
+    expect(form.locator("input[name=trial]")).to_have_count(len(completed))
+    expect(form.locator("ul.pick li").first).to_contain_text(f"#{completed[0].number}")
+    form.locator("input[name=num_workers]").fill("3")
+    form.locator("button[data-action=promote-now]").click()
     rows = page.locator("[data-testid=final-runs] tbody tr")
     expect(rows).to_have_count(1)
     expect(rows.first.locator(".badge")).to_have_text("queued")
+    expect(rows.first.locator("td").nth(3)).to_have_text("3")  # workers
+    expect(page.get_by_test_id("promote-outcome")).to_contain_text("Queued 1 final run(s)")
+    # the same again promotes nothing new, and says so rather than nothing at all
+    page.click("button[data-action=promote]")
+    expect(form.locator(f"input[name=trial][value='{completed[0].id}']")).to_be_disabled()
+    form.locator("button[data-action=promote-now]").click()
+    expect(page.get_by_test_id("promote-outcome")).to_contain_text("Nothing new")
+    expect(rows).to_have_count(1)
     # the runner-up too, then cancelled from its row (the confirm is accepted)
     with server.client() as client:
         second = client.post(
@@ -724,3 +744,36 @@ def test_members_write_notes_on_a_sweep_and_a_trial_and_the_lists_show_them(
     expect(other.get_by_test_id("notes-text")).to_have_text("odd loss spike at epoch 2")
     expect(other.locator("button[data-action=edit-notes]")).to_have_count(0)
     context.close()
+
+
+def test_the_promote_form_promotes_the_picked_trial_with_the_epochs_given(
+    page: Page, server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    sweep = seed_sweep(
+        db, trials=6, max_t=2, running=0, name="pick", prune=False,
+        state=ExperimentState.completed,
+    )  # fmt: skip
+    with db.begin() as session:
+        ranked = session.scalars(
+            select(TrialRow)
+            .where(TrialRow.experiment_id == sweep, TrialRow.state == "completed")
+            .order_by(TrialRow.best_metric.desc(), TrialRow.id)
+        ).all()
+        third = ranked[2]
+        third_id, third_number = third.id, third.number
+    sign_in(page, server.admin_token)
+    page.goto(f"/#/experiments/{sweep}")
+    page.click("button[data-action=promote]")
+    form = page.get_by_test_id("promote-form")
+    choice = form.locator(f"input[name=trial][value='{third_id}']")
+    expect(choice.locator("xpath=..")).to_contain_text(f"#{third_number}")
+    choice.check()
+    form.locator("input[name=epochs]").fill("4")
+    form.locator("button[data-action=promote-now]").click()
+    row = page.locator("[data-testid=final-runs] tbody tr")
+    expect(row).to_have_count(1)
+    expect(row.first).to_contain_text(f"trial {third_id}")
+    expect(row.first.locator("td").nth(4)).to_have_text("4")  # epochs
+    with db.begin() as session:
+        final = session.scalars(select(FinalRunRow).where(FinalRunRow.experiment_id == sweep)).one()
+        assert (final.trial_id, final.epochs) == (third_id, 4)

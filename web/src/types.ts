@@ -110,3 +110,5 @@ export interface Schedule {
   overlap: string; misfire: string; template: Record<string, unknown> | null; retrain: RetrainSettings | null;
   next_run_at: string | null; created_by: string | null; created_at: string; last_firing: ScheduleFiring | null;
 }
+
+export interface Cluster { name: string; address: string; role: "sweep" | "final" | "both"; max_concurrent_jobs: number; authenticated: boolean }

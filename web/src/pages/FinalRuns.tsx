@@ -2,11 +2,12 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { StateBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
-import { formatValue } from "../shape";
-import type { Experiment, FinalRun, Me, Page } from "../types";
+import { formatConfig, formatValue } from "../shape";
+import type { Cluster, Experiment, FinalRun, Me, Page, Trial } from "../types";
 
 const POLL_MS = 3000;
 const ACTIVE = new Set(["queued", "running", "cancelling"]);
+const PROMOTABLE = new Set(["completed", "cancelled", "failed"]);  // a sweep that has ended
 
 function metricsText(metrics: Record<string, unknown> | null): string {
   if (!metrics) return "";
@@ -35,24 +36,34 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
     }
   };
 
-  const promote = async () => {
-    if (!window.confirm("Train the best trial again with the spec's promotion settings?")) return;
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const [choosing, setChoosing] = useState(false);
+  const promote = async (overrides: Record<string, unknown>) => {
     try {
-      const page = await api<Page<FinalRun>>(`/experiments/${experiment.id}/promote`, { method: "POST" });
+      const before = new Set(runs.map((r) => r.id));
+      const page = await api<Page<FinalRun>>(`/experiments/${experiment.id}/promote`, { method: "POST", body: overrides });
+      const added = page.items.filter((r) => !before.has(r.id));
       setRuns(page.items);
       setError(null);
+      setChoosing(false);
+      setOutcome(added.length
+        ? `Queued ${added.length} final run(s): ${added.map((r) => `trial ${r.trial_id} on ${r.cluster}`).join(", ")}.`
+        : "Nothing new: those trials are promoted already. Choose other trials or a larger top k.");
     } catch (caught) {
       setError(errorText(caught));
     }
   };
 
   const member = me.role !== "viewer";
-  const mayPromote = member && experiment.state === "completed";
+  const mayPromote = member && PROMOTABLE.has(experiment.state);
   if (!runs.length && !mayPromote) return null;
   return (
     <>
       <h2>Final runs</h2>
-      {mayPromote && <p><button data-action="promote" onClick={promote}>promote</button></p>}
+      {mayPromote && !choosing && <p><button data-action="promote" onClick={() => { setOutcome(null); setChoosing(true); }}>promote…</button></p>}
+      {choosing && <PromoteForm experiment={experiment} promoted={new Set(runs.map((r) => r.trial_id))}
+        onPromote={promote} onClose={() => setChoosing(false)} />}
+      {outcome && <p data-testid="promote-outcome">{outcome}</p>}
       {error && <p class="error" role="alert">{error}</p>}
       {runs.length > 0 && (
         <table class="grid" data-testid="final-runs">
@@ -81,5 +92,78 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
         </table>
       )}
     </>
+  );
+}
+
+/** The promotion's choices, as POST .../promote takes them: trials picked from the best ten
+ *  (none: the spec's top k by the metric), and what may differ from the spec's promotion. An
+ *  empty field keeps the spec's value (shown as the placeholder). */
+function PromoteForm({ experiment, promoted, onPromote, onClose }: {
+  experiment: Experiment; promoted: Set<number>;
+  onPromote: (overrides: Record<string, unknown>) => Promise<void>; onClose: () => void;
+}) {
+  const [best, setBest] = useState<Trial[]>([]);
+  const [clusters, setClusters] = useState<Cluster[]>([]);
+  const [picked, setPicked] = useState<Set<number>>(new Set());
+  const [fields, setFields] = useState({ top_k: "", num_workers: "", epochs: "", cluster: "", model_name: "" });
+  useEffect(() => {
+    api<Page<Trial>>(`/experiments/${experiment.id}/trials`, { query: { state: "completed", limit: 10 } })
+      .then((page) => setBest(page.items)).catch(() => undefined);
+    api<Cluster[]>("/clusters").then((all) => setClusters(all.filter((c) => c.role !== "sweep"))).catch(() => undefined);
+  }, [experiment.id]);
+  const spec = (experiment.spec.promotion ?? {}) as Record<string, unknown>;
+  const field = (name: keyof typeof fields, label: string, type = "number") => (
+    <label>{label}{" "}
+      <input name={name} type={type} min={type === "number" ? 1 : undefined} value={fields[name]}
+        placeholder={String(spec[name] ?? (name === "model_name" ? experiment.name : ""))}
+        onInput={(e) => setFields({ ...fields, [name]: (e.target as HTMLInputElement).value })} />
+    </label>
+  );
+  const submit = () => {
+    const overrides: Record<string, unknown> = {};
+    if (picked.size) overrides.trial_ids = [...picked];
+    for (const name of ["top_k", "num_workers", "epochs"] as const) if (fields[name]) overrides[name] = Number(fields[name]);
+    if (fields.cluster) overrides.cluster = fields.cluster;
+    if (fields.model_name) overrides.model_name = fields.model_name;
+    return onPromote(overrides);
+  };
+  const toggle = (id: number) => {
+    const next = new Set(picked);
+    if (!next.delete(id)) next.add(id);
+    setPicked(next);
+  };
+  return (
+    <div class="card promote-form" data-testid="promote-form">
+      <h3>Promote</h3>
+      <p class="muted">Trials (none picked: the best {String(spec.top_k ?? 1)} by {experiment.metric})</p>
+      <ul class="pick">
+        {best.map((t) => (
+          <li key={t.id}>
+            <label>
+              <input type="checkbox" name="trial" value={t.id} checked={picked.has(t.id)}
+                disabled={promoted.has(t.id)} onChange={() => toggle(t.id)} />
+              {" "}#{t.number} · {formatValue(t.best_metric)} · {formatConfig(t.config)}
+              {promoted.has(t.id) && <span class="muted"> (promoted)</span>}
+            </label>
+          </li>
+        ))}
+      </ul>
+      <div class="filters">
+        {field("top_k", "top k")}
+        {field("num_workers", "workers")}
+        {field("epochs", "epochs")}
+        <label>cluster{" "}
+          <select name="cluster" value={fields.cluster} onChange={(e) => setFields({ ...fields, cluster: (e.target as HTMLSelectElement).value })}>
+            <option value="">{String(spec.cluster ?? "default")}</option>
+            {clusters.map((c) => <option key={c.name} value={c.name}>{c.name}</option>)}
+          </select>
+        </label>
+        {field("model_name", "model", "text")}
+      </div>
+      <p>
+        <button data-action="promote-now" onClick={submit}>promote</button>
+        <button class="link" onClick={onClose}>cancel</button>
+      </p>
+    </div>
   );
 }
