@@ -267,8 +267,12 @@ class CurveSeries(BaseModel):
 class Curves(BaseModel):
     """Learning curves, downsampled: at most ``max_trials`` series of at most ``max_points``."""
 
-    metric: str
+    metric: str = Field(description="The metric drawn.")
     mode: str
+    metrics: list[str] = Field(
+        default_factory=list,
+        description="The numbers the trials report, by name (any of them can be drawn).",
+    )
     total_trials: int
     series: list[CurveSeries]
     cursor: int = Field(description="The largest result id when read: poll `updates` after it.")

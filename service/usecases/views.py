@@ -73,21 +73,38 @@ def downsample(points: list[tuple[int, float]], max_points: int) -> list[tuple[i
 
 
 def experiment_curves(
-    db: sessionmaker[Session], experiment_id: str, max_trials: int, max_points: int
+    db: sessionmaker[Session],
+    experiment_id: str,
+    max_trials: int,
+    max_points: int,
+    metric: str | None = None,
 ) -> Curves:
-    return cached(db, experiment_id, curves, max_trials, max_points)
+    return cached(db, experiment_id, curves, max_trials, max_points, metric)
 
 
-def curves(session: Session, experiment: ExperimentRow, max_trials: int, max_points: int) -> Curves:
+def curves(
+    session: Session,
+    experiment: ExperimentRow,
+    max_trials: int,
+    max_points: int,
+    metric: str | None = None,
+) -> Curves:
     # read first, so a result stored meanwhile is sent again by `updates`, never missed; the
     # newest id of all experiments is as good a cursor and needs no join
     cursor = session.scalar(select(func.max(ResultRow.id))) or 0
     total = repo.count(session, select(TrialRow).where(TrialRow.experiment_id == experiment.id))
     trials = pick_trials(session, experiment, max_trials)
+    drawn = metric or experiment.metric
+    # another metric may hold text in some result: read as NULL there, never a failed cast
+    value = (
+        metric_value(drawn)
+        if drawn == experiment.metric
+        else repo.json_number(session, ResultRow.metrics, drawn)
+    )
     points: dict[int, list[tuple[int, float]]] = defaultdict(list)
     for chunk in chunks([t.id for t in trials], 500):
         rows = session.execute(
-            select(ResultRow.trial_id, ResultRow.iteration, metric_value(experiment.metric))
+            select(ResultRow.trial_id, ResultRow.iteration, value)
             .where(ResultRow.trial_id.in_(chunk))
             .order_by(ResultRow.trial_id, ResultRow.iteration)
         )
@@ -105,11 +122,31 @@ def curves(session: Session, experiment: ExperimentRow, max_trials: int, max_poi
         for t in trials
     ]
     return Curves(
-        metric=experiment.metric,
+        metric=drawn,
         mode=experiment.mode,
+        metrics=reported_metrics(session, trials),
         total_trials=total,
         series=series,
         cursor=cursor,
+    )
+
+
+def reported_metrics(session: Session, trials: Sequence[TrialRow]) -> list[str]:
+    """The numbers the trials report, by name: those of the latest result of the trial that
+    went furthest (one index lookup, not a scan of every result)."""
+    furthest = max(trials, key=lambda t: (t.iteration, -t.id), default=None)
+    if furthest is None:
+        return []
+    latest = session.scalar(
+        select(ResultRow.metrics)
+        .where(ResultRow.trial_id == furthest.id)
+        .order_by(ResultRow.iteration.desc())
+        .limit(1)
+    )
+    return sorted(
+        name
+        for name, number in (latest or {}).items()
+        if isinstance(number, int | float) and not isinstance(number, bool)
     )
 
 

@@ -64,6 +64,39 @@ def test_curves_send_running_best_and_spread_trials_downsampled(
     assert body["cursor"] == largest
 
 
+@BOTH_BACKENDS  # any reported metric is extracted from JSON by the database, text as none
+def test_curves_of_any_reported_metric_and_the_metrics_there_are(
+    server: ServerProcess, db: sessionmaker[Session], sweep: str
+) -> None:
+    with db.begin() as session:  # one result reports text where another reports a number
+        oddity = session.scalars(select(ResultRow).order_by(ResultRow.id).limit(1)).one()
+        oddity.metrics = {**oddity.metrics, "train_loss": "n/a"}
+        odd_trial, odd_iteration = oddity.trial_id, oddity.iteration
+    with server.client() as client:
+        base = f"/api/v1/experiments/{sweep}/curves"
+        default = client.get(base).json()
+        assert default["metric"] == "val_accuracy"
+        assert default["metrics"] == ["epoch", "train_loss", "val_accuracy"]
+        loss = client.get(base, params={"metric": "train_loss", "max_points": 1000}).json()
+        unknown = client.get(base, params={"metric": "never_reported"}).json()
+        refused = client.get(base, params={"metric": "x') OR 1=1 --"})
+    assert loss["metric"] == "train_loss" and len(loss["series"]) == 30
+    with db.begin() as session:
+        for series in loss["series"]:
+            stored = {
+                row.iteration: row.metrics["train_loss"]
+                for row in session.scalars(
+                    select(ResultRow).where(ResultRow.trial_id == series["trial_id"])
+                )
+            }
+            expected = [[i, v] for i, v in sorted(stored.items()) if not isinstance(v, str)]
+            assert series["points"] == expected
+            if series["trial_id"] == odd_trial:
+                assert odd_iteration not in [i for i, _ in series["points"]]
+    assert unknown["series"] and all(s["points"] == [] for s in unknown["series"])
+    assert refused.status_code == 422 and "metric" in refused.text
+
+
 def test_rungs_and_trials_tell_the_stored_decisions(
     server: ServerProcess, db: sessionmaker[Session], sweep: str
 ) -> None:

@@ -777,3 +777,27 @@ def test_the_promote_form_promotes_the_picked_trial_with_the_epochs_given(
     with db.begin() as session:
         final = session.scalars(select(FinalRunRow).where(FinalRunRow.experiment_id == sweep)).one()
         assert (final.trial_id, final.epochs) == (third_id, 4)
+
+
+def test_the_curves_draw_any_reported_metric_and_smooth_it(
+    page: Page, server: ServerProcess, seeded: Seeded
+) -> None:
+    with server.client() as client:
+        base = f"/api/v1/experiments/{seeded.running}/curves"
+        loss = client.get(base, params={"metric": "train_loss"}).json()
+    loss_points = sum(len(s["points"]) for s in loss["series"])
+    sign_in(page, server.admin_token)
+    page.goto(f"/#/experiments/{seeded.running}")
+    curves = page.get_by_test_id("curves")
+    expect(curves).to_have_attribute("data-metric", "val_accuracy")
+    choice = page.locator("select[name=curve-metric]")
+    expect(choice.locator("option")).to_have_text(["epoch", "train_loss", "val_accuracy"])
+    ink_before = canvas_ink(page, "[data-testid=curves]")
+    choice.select_option("train_loss")
+    expect(curves).to_have_attribute("data-metric", "train_loss")
+    expect(curves).to_have_attribute("data-points", str(loss_points))
+    page.locator("select[name=smoothing]").select_option("0.9")
+    expect(curves).to_have_attribute("data-smoothing", "0.9")
+    assert canvas_ink(page, "[data-testid=curves]") != ink_before  # other lines drawn
+    choice.select_option("val_accuracy")  # back to the sweep's metric, live again
+    expect(curves).to_have_attribute("data-metric", "val_accuracy")

@@ -14,6 +14,7 @@ import {
   plannedTrials,
   progressCount,
   progressSegments,
+  smooth,
   splitConditions,
 } from "./shape";
 import type { ConfigRow, CurveSeries } from "./types";
@@ -161,5 +162,18 @@ describe("formatTick", () => {
     expect([0.00005, 0.0001].map(formatTick)).toEqual(["5.0e-5", "1.0e-4"]);
     expect([10000, 12000, 14000].map(formatTick)).toEqual(["10000", "12000", "14000"]);
     expect([0.1 + 0.2, 2500000, 0, -0.25].map(formatTick)).toEqual(["0.3", "2.5e+6", "0", "-0.25"]);
+  });
+});
+
+describe("smooth", () => {
+  it("is a debiased moving average that keeps gaps and leaves weight 0 alone", () => {
+    const values = [1, null, 3, 3];
+    expect(smooth(values, 0)).toBe(values);
+    const smoothed = smooth(values, 0.5);
+    expect(smoothed[0]).toBeCloseTo(1); // debiased: the first value is itself, not 0.5
+    expect(smoothed[1]).toBeNull();
+    expect(smoothed[2]).toBeCloseTo((0.25 * 1 + 0.5 * 3) / 0.75);
+    expect(smoothed[3]).toBeGreaterThan(smoothed[2]!);
+    expect(smoothed[3]).toBeLessThan(3);
   });
 });

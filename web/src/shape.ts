@@ -27,6 +27,20 @@ export function alignSeries(series: CurveSeries[]): { xs: number[]; ys: (number 
   return { xs, ys };
 }
 
+/** Exponential moving average of a curve's values, as TensorBoard smooths (debiased, so the
+ *  start is not pulled towards zero); gaps stay gaps. ``weight`` 0 leaves the values as they are. */
+export function smooth(values: (number | null)[], weight: number): (number | null)[] {
+  if (weight <= 0) return values;
+  let average = 0;
+  let seen = 0;
+  return values.map((value) => {
+    if (value === null) return null;
+    average = average * weight + (1 - weight) * value;
+    seen += 1;
+    return average / (1 - weight ** seen);
+  });
+}
+
 /**
  * Adds live results to the drawn series (in place). Returns whether anything changed and the
  * trials the chart does not know yet (their config and state must be fetched).

@@ -38,7 +38,7 @@ export interface EventItem {
 }
 
 export interface CurveSeries { trial_id: number; trial_number: number; state: TrialState; config: Config; points: [number, number][] }
-export interface Curves { metric: string; mode: string; total_trials: number; series: CurveSeries[]; cursor: number }
+export interface Curves { metric: string; mode: string; metrics: string[]; total_trials: number; series: CurveSeries[]; cursor: number }
 
 export interface Rung {
   milestone: number; reached: number; continued: number; stopped: number;

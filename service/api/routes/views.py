@@ -26,6 +26,8 @@ from service.usecases import importance as importance_usecase
 from service.usecases import pareto as pareto_usecase
 from service.usecases import views as usecase
 
+# a metric name as trainers report them: letters, digits and _ . / - (no quote reaches a JSON path)
+METRIC_NAME = r"^[A-Za-z0-9_./-]{1,128}$"
 router = APIRouter(prefix="/api/v1", tags=["views"], responses=ERROR_RESPONSES)
 
 
@@ -46,11 +48,19 @@ def curves(
     _: Viewer,
     max_trials: Annotated[int, Query(ge=1, le=2000, description="Series at most.")] = 300,
     max_points: Annotated[int, Query(ge=2, le=1000, description="Points per series.")] = 100,
+    metric: Annotated[
+        str | None,
+        Query(
+            pattern=METRIC_NAME,
+            description="A reported metric to draw (see `metrics`); default: the sweep's.",
+        ),
+    ] = None,
 ) -> Response:
-    """The metric against the time attribute. Past `max_trials` the running trials, the best
-    ones and an even spread of the rest are sent; `total_trials` says how many exist."""
+    """A metric (the sweep's, or `metric`) against the time attribute. Past `max_trials` the
+    running trials, the best ones and an even spread of the rest are sent; `total_trials` says
+    how many exist, `metrics` which numbers the trials report."""
     return SERIALIZED.response(
-        request, usecase.experiment_curves(db, experiment_id, max_trials, max_points)
+        request, usecase.experiment_curves(db, experiment_id, max_trials, max_points, metric)
     )
 
 

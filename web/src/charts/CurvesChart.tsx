@@ -1,11 +1,15 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
-import { alignSeries, formatConfig, formatValue, STATE_COLOURS } from "../shape";
+import { alignSeries, formatConfig, formatValue, smooth, STATE_COLOURS } from "../shape";
 import type { CurveSeries } from "../types";
+
+const SMOOTHING = [0, 0.6, 0.8, 0.9, 0.95, 0.99];
 
 interface Props {
   series: CurveSeries[];
-  metric: string;
+  metric: string; // the one drawn
+  metrics?: string[]; // the ones the trials report: offered in a menu when given
+  onMetric?: (metric: string) => void;
   xLabel: string;
   version: number; // bumped when points were merged into `series` in place
   onPick?: (trialId: number) => void;
@@ -20,11 +24,13 @@ function fitted(min: number | null, max: number | null): uPlot.Range.MinMax {
 }
 
 /** All trials' learning curves on one canvas; pruned ones dashed, hover names the trial and config. */
-export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) {
+export function CurvesChart({ series, metric, metrics, onMetric, xLabel, version, onPick }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<CurveSeries | null>(null);
   const [logScale, setLogScale] = useState(false);
+  const [smoothing, setSmoothing] = useState(0);
+  const drawnMetric = useRef(metric);
   const [zoomed, setZoomed] = useState(false);
   const drawn = useRef<CurveSeries[]>([]);
   const drawnLog = useRef(false);
@@ -36,8 +42,10 @@ export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) 
 
   useEffect(() => {
     if (!box.current) return;
-    const { xs, ys } = alignSeries(series);
-    const sameShape = plot.current && drawnLog.current === log && drawn.current.length === series.length
+    const { xs, ys: raw } = alignSeries(series);
+    const ys = raw.map((column) => smooth(column, smoothing));
+    const sameShape = plot.current && drawnLog.current === log && drawnMetric.current === metric
+      && drawn.current.length === series.length
       && drawn.current.every((s, i) => s.trial_id === series[i].trial_id && s.state === series[i].state);
     if (plot.current && sameShape) {
       plot.current.setData([xs, ...ys], !zoomedRef.current); // new points keep a zoom the user chose
@@ -50,6 +58,7 @@ export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) 
     if (points === 0) return; // the empty state below, no blank canvas
     drawn.current = series.map((s) => ({ ...s }));
     drawnLog.current = log;
+    drawnMetric.current = metric;
     const options: uPlot.Options = {
       width: box.current.clientWidth || 800,
       height: 320,
@@ -84,7 +93,7 @@ export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) 
       },
     };
     plot.current = new uPlot(options, [xs, ...ys], box.current);
-  }, [series, version, xLabel, metric, log]);
+  }, [series, version, xLabel, metric, log, smoothing]);
 
   const resetZoom = () => {
     const u = plot.current;
@@ -105,6 +114,18 @@ export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) 
   return (
     <div class="chart">
       <div class="chart-tools">
+        {metrics && metrics.length > 1 && onMetric && (
+          <label>metric{" "}
+            <select name="curve-metric" value={metric} onChange={(e) => onMetric((e.target as HTMLSelectElement).value)}>
+              {metrics.map((name) => <option key={name} value={name}>{name}</option>)}
+            </select>
+          </label>
+        )}
+        <label title="an exponential moving average of each curve (as TensorBoard's)">smoothing{" "}
+          <select name="smoothing" value={String(smoothing)} onChange={(e) => setSmoothing(Number((e.target as HTMLSelectElement).value))}>
+            {SMOOTHING.map((w) => <option key={w} value={String(w)}>{w === 0 ? "none" : w}</option>)}
+          </select>
+        </label>
         <label title={canLog ? "" : "a log axis needs every value above zero"}>
           <input type="checkbox" name="log" checked={log} disabled={!canLog}
             onChange={(e) => setLogScale((e.target as HTMLInputElement).checked)} /> log scale
@@ -114,7 +135,7 @@ export function CurvesChart({ series, metric, xLabel, version, onPick }: Props) 
       {points === 0 && <p class="empty" data-testid="curves-empty">No results yet: each trial's curve appears here as it reports {metric}.</p>}
       <div ref={box} data-testid="curves" data-series={series.length} data-points={points}
         data-pruned={series.filter((s) => s.state === "pruned").length} data-log={String(log)}
-        data-zoomed={String(zoomed)}
+        data-zoomed={String(zoomed)} data-metric={metric} data-smoothing={String(smoothing)}
         onClick={() => hover && onPick?.(hover.trial_id)} />
       <p class="hover" data-testid="curve-hover">
         {hover

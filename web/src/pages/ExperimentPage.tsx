@@ -45,6 +45,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   const lastEvent = useRef(0);
   const lastSlowRefresh = useRef(0);
   const curvesRef = useRef<Curves | null>(null);
+  const curveMetric = useRef<string | null>(null); // another reported metric chosen to draw
   const busy = useRef(false);
   const slowDue = useRef(false);
   const width = useWidth();
@@ -58,7 +59,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       api<Rungs>(`/experiments/${id}/rungs`),
       api<ConfigTable>(`/experiments/${id}/configs`),
       api<Importance>(`/experiments/${id}/importance`),
-      api<Curves>(`/experiments/${id}/curves`),
+      api<Curves>(`/experiments/${id}/curves`, { query: { metric: curveMetric.current ?? undefined } }),
       multiObjective.current ? api<Pareto>(`/experiments/${id}/pareto`) : Promise.resolve(null),
       api<History>(`/experiments/${id}/history`),
     ]);
@@ -70,6 +71,18 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
     curvesRef.current = newCurves;
     setCurves(newCurves);
     cursor.current = newCurves.cursor;
+  };
+
+  const chooseCurveMetric = async (metric: string) => {
+    curveMetric.current = metric === experiment?.metric ? null : metric;
+    try {
+      const chosen = await api<Curves>(`/experiments/${id}/curves`, { query: { metric: curveMetric.current ?? undefined } });
+      curvesRef.current = chosen;
+      setCurves(chosen);
+      cursor.current = chosen.cursor; // as loadSlow: the fresh curves hold every result up to it
+    } catch (caught) {
+      setError(errorText(caught));
+    }
   };
 
   const refresh = async () => {
@@ -90,7 +103,8 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
           setEvents((old) => [...updates.events.slice().reverse(), ...old].slice(0, 500));
           changed = true;
         }
-        if (updates.results.length && curvesRef.current) {
+        // the poll carries the sweep's metric: another one drawn waits for the slow refresh
+        if (updates.results.length && curvesRef.current && curvesRef.current.metric === updates.experiment.metric) {
           mergeResults(curvesRef.current.series, updates.results);
           changed = true;
         }
@@ -220,7 +234,8 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
           <p class="muted">{curves.series.length < curves.total_trials
             ? `${curves.series.length} of ${curves.total_trials} trials drawn: the running ones, the best ones and an even spread of the rest.`
             : `${curves.total_trials} trials.`}</p>
-          <CurvesChart series={curves.series} metric={experiment.metric} xLabel={xLabel} version={curvesVersion}
+          <CurvesChart series={curves.series} metric={curves.metric} metrics={curves.metrics} xLabel={xLabel}
+            version={curvesVersion} onMetric={chooseCurveMetric}
             onPick={(trial) => { location.hash = `#/trials/${trial}`; }} />
         </>
       )}
