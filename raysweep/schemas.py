@@ -403,6 +403,12 @@ class History(BaseModel):
         "the best improved and an even spread of the rest are sent, in order."
     )
     points: list[HistoryPoint]
+    edf: list[tuple[float, float]] = Field(
+        default_factory=list,
+        description="The empirical distribution of the finished trials' values (Optuna's EDF "
+        "plot): (value, fraction of the trials at or below it), ascending, at most 200 points "
+        "at evenly spaced ranks, the lowest and highest always among them.",
+    )
 
 
 class ResultPoint(BaseModel):

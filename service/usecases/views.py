@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -319,8 +320,27 @@ def history(session: Session, experiment: ExperimentRow, max_points: int) -> His
         for i in chosen
     ]
     return History(
-        metric=experiment.metric, mode=experiment.mode, finished_trials=finished, points=points
+        metric=experiment.metric,
+        mode=experiment.mode,
+        finished_trials=finished,
+        points=points,
+        edf=edf([value for _, value, _, _ in ended]),
     )
+
+
+EDF_POINTS = 200
+
+
+def edf(values: list[float]) -> list[tuple[float, float]]:
+    """(value, fraction of ``values`` at or below it) at evenly spaced ranks of the sorted values,
+    the first and last always, at most ``EDF_POINTS``."""
+    ranked = sorted(values)
+    count = len(ranked)
+    if count == 0:
+        return []
+    ranks = sorted({round(i * (count - 1) / (EDF_POINTS - 1)) for i in range(EDF_POINTS)})
+    # at a tie, the fraction is of every value equal to it: the step's top
+    return [(ranked[r], bisect.bisect_right(ranked, ranked[r]) / count) for r in ranks]
 
 
 def results_after(experiment_id: str, metric: str, after: int) -> Select[Any]:

@@ -16,7 +16,7 @@ from service.demo import seed_sweep
 from service.engine.recorder import Recorder
 from service.usecases.decisions import asha_cutoff, milestones, percentile
 from service.usecases.recording import ResultReported, TrialStarted
-from service.usecases.views import downsample
+from service.usecases.views import downsample, edf
 from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
 
 
@@ -194,6 +194,22 @@ def test_history_is_the_finished_trials_in_end_order_with_the_best_so_far(
     assert all(p == points[p["order"] - 1] for p in kept)
     last_improvement = max(i for i in range(1, 27) if points[i]["best"] != points[i - 1]["best"])
     assert points[last_improvement] in kept
+    # the EDF: every finished value (thinning the points does not thin it), ascending, each with
+    # the fraction of values at or below it
+    values = sorted(v for _, v in expected)
+    assert body["edf"] == thinned["edf"]
+    assert body["edf"] == [[v, sum(w <= v for w in values) / 27] for v in values]
+
+
+def test_the_edf_of_many_trials_keeps_its_ends_and_evenly_spaced_ranks() -> None:
+    values = [float(v % 997) for v in range(5000)]  # ties: each value about five times
+    drawn = edf(values)
+    ranked = sorted(values)
+    assert len(drawn) <= 200 and drawn[0][0] == ranked[0] and drawn[-1] == (ranked[-1], 1.0)
+    assert [v for v, _ in drawn] == sorted(v for v, _ in drawn)
+    for value, fraction in drawn:
+        assert fraction == sum(w <= value for w in values) / len(values)
+    assert edf([]) == []
 
 
 def test_importance_ranks_the_sampled_parameters_from_completed_and_pruned_trials(

@@ -66,7 +66,7 @@ export interface Pareto {
 export interface HistoryPoint {
   trial_id: number; trial_number: number; order: number; state: TrialState; value: number; best: number | null; feasible: boolean | null;
 }
-export interface History { metric: string; mode: string; finished_trials: number; points: HistoryPoint[] }
+export interface History { metric: string; mode: string; finished_trials: number; points: HistoryPoint[]; edf: [number, number][] }
 
 export interface ResultPoint { id: number; trial_id: number; iteration: number; value: number | null }
 export interface Updates {

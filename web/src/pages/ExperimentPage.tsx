@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { CurvesChart } from "../charts/CurvesChart";
+import { EdfChart } from "../charts/EdfChart";
 import { HistoryChart } from "../charts/HistoryChart";
 import { ImportanceChart } from "../charts/ImportanceChart";
 import { ParallelChart } from "../charts/ParallelChart";
@@ -242,6 +243,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
 
       <h2>History</h2>
       {history && <HistoryChart history={history} width={chartWidth(width, 1400)} />}
+      {history && <EdfChart history={history} width={chartWidth(width, 900)} />}
 
       <h2>ASHA rungs</h2>
       {rungs && <RungView rungs={rungs} metric={experiment.metric} />}
