@@ -805,3 +805,43 @@ def test_the_curves_draw_any_reported_metric_and_smooth_it(
     assert canvas_ink(page, "[data-testid=curves]") != ink_before  # other lines drawn
     choice.select_option("val_accuracy")  # back to the sweep's metric, live again
     expect(curves).to_have_attribute("data-metric", "val_accuracy")
+
+
+def test_two_to_four_trials_compared_side_by_side(
+    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    with db.begin() as session:
+        picked = session.scalars(
+            select(TrialRow)
+            .where(TrialRow.experiment_id == seeded.running, TrialRow.state == "completed")
+            .order_by(TrialRow.id)
+            .limit(3)
+        ).all()
+        configs = [t.config for t in picked]
+        ids, numbers = [t.id for t in picked], [t.number for t in picked]
+        bests = [t.best_metric for t in picked]
+    sign_in(page, server.admin_token)
+    page.goto(f"/#/experiments/{seeded.running}")
+    for trial_id in ids:
+        page.locator(f"input[name=compare][value='{trial_id}']").check()
+    link = page.get_by_test_id("compare-link")
+    expect(link).to_have_text("compare 3 trials")
+    link.click()
+    expect(page).to_have_url(re.compile(rf"#/compare\?trials={','.join(map(str, ids))}$"))
+    header = page.locator("[data-testid=compare-config] thead th")
+    expect(header).to_have_text(["", *[f"#{n}" for n in numbers]])
+    for key in ("lr", "hidden", "optimizer"):
+        row = page.locator(f"[data-testid=compare-config] tr[data-key={key}]")
+        differs = len({str(c[key]) for c in configs}) > 1
+        expect(row).to_have_attribute("data-differs", str(differs).lower())
+    best_cells = page.locator("[data-testid=compare-final] tr[data-row=best] td")
+    expect(best_cells).to_have_count(3)
+    for cell, best in zip(best_cells.all(), bests, strict=True):
+        assert float(cell.text_content() or "nan") == pytest.approx(best, rel=1e-3)
+    metrics = page.get_by_test_id("compare-metrics")
+    expect(metrics).to_have_attribute("data-count", "2")  # val_accuracy and train_loss
+    expect(metrics.locator("[data-metric=val_accuracy]")).to_have_attribute("data-lines", "3")
+    expect(metrics.locator("canvas")).to_have_count(2)
+    screenshot(page, tmp_path / "screenshots", "compare")
+    page.goto("/#/compare?trials=5")
+    expect(page.get_by_role("alert")).to_contain_text("Compare takes 2 to 4 trials")

@@ -2,6 +2,7 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, tokenStore } from "./api";
 import { useHashRoute } from "./hooks";
+import { ComparePage } from "./pages/ComparePage";
 import { ExperimentPage } from "./pages/ExperimentPage";
 import { ExperimentsPage } from "./pages/ExperimentsPage";
 import { ModelsPage } from "./pages/ModelsPage";
@@ -35,6 +36,7 @@ function App() {
 
   const experiment = /^#\/experiments\/([\w-]+)/.exec(route);
   const trial = /^#\/trials\/(\d+)/.exec(route);
+  const compare = /^#\/compare\?trials=([\d,]*)/.exec(route);
   const models = /^#\/models(?:\/([^/]+))?/.exec(route);
   const schedules = /^#\/schedules(?:\/([\w-]+))?/.exec(route);
   return (
@@ -52,6 +54,7 @@ function App() {
       <main>
         {experiment ? <ExperimentPage id={experiment[1]} me={me} />
           : trial ? <TrialPage id={Number(trial[1])} me={me} />
+          : compare ? <ComparePage ids={compare[1].split(",").filter(Boolean).map(Number)} />
           : models ? <ModelsPage name={models[1] ? decodeURIComponent(models[1]) : null} />
           : schedules ? <SchedulesPage id={schedules[1] ?? null} me={me} />
           : <ExperimentsPage />}

@@ -14,7 +14,7 @@ export const STATE_COLOURS: Record<TrialState, string> = {
 };
 
 /** uPlot wants one shared x array and one y array per series, with nulls where a series has no point. */
-export function alignSeries(series: CurveSeries[]): { xs: number[]; ys: (number | null)[][] } {
+export function alignSeries(series: Pick<CurveSeries, "points">[]): { xs: number[]; ys: (number | null)[][] } {
   const xSet = new Set<number>();
   for (const s of series) for (const [x] of s.points) xSet.add(x);
   const xs = [...xSet].sort((a, b) => a - b);

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import uPlot from "uplot";
 import { api } from "../api";
+import { MetricChart } from "../charts/MetricChart";
 import { Notes, StateBadge, WaitingBadge } from "../components";
 import { errorText, usePoll, useTitle } from "../hooks";
-import { formatAgo, formatTick, formatValue, metricSeries } from "../shape";
+import { formatAgo, formatValue, metricSeries } from "../shape";
 import type { Checkpoint, EventItem, Experiment, Me, Page, ResultItem, Trial } from "../types";
 
 export function TrialPage({ id, me }: { id: number; me: Me }) {
@@ -78,7 +78,7 @@ export function TrialPage({ id, me }: { id: number; me: Me }) {
       )}
       <h2>Metrics</h2>
       <div class="metric-grid" data-testid="metrics" data-count={series.size}>
-        {[...series.entries()].map(([name, points]) => <MetricChart key={name} name={name} points={points} />)}
+        {[...series.entries()].map(([name, points]) => <MetricChart key={name} name={name} lines={[{ label: name, points }]} />)}
         {series.size === 0 && <p class="muted">No results yet.</p>}
       </div>
       <h2>Checkpoints</h2>
@@ -103,37 +103,4 @@ export function TrialPage({ id, me }: { id: number; me: Me }) {
       </ol>
     </section>
   );
-}
-
-function MetricChart({ name, points }: { name: string; points: [number, number][] }) {
-  const box = useRef<HTMLDivElement>(null);
-  const plot = useRef<uPlot | null>(null);
-  useEffect(() => {
-    if (!box.current) return;
-    const data: uPlot.AlignedData = [points.map((p) => p[0]), points.map((p) => p[1])];
-    if (plot.current) {
-      plot.current.setData(data);
-      return;
-    }
-    // the ticks drawn are also kept on the box (data-x-ticks, data-y-ticks), where a reader of
-    // the page (or a test) finds them: uPlot paints them on its canvas
-    const ticks = (axis: "x" | "y", format: (v: number) => string) =>
-      (_: uPlot, values: number[]) => {
-        const labels = values.map(format);
-        if (box.current) box.current.dataset[`${axis}Ticks`] = labels.join("|");
-        return labels;
-      };
-    plot.current = new uPlot({
-      width: 360, height: 220, title: name, legend: { show: false },
-      scales: { x: { time: false } },
-      axes: [
-        // iterations are whole numbers: ticks at whole steps only
-        { label: "iteration", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000], values: ticks("x", String) },
-        { label: name, size: 64, values: ticks("y", formatTick) },
-      ],
-      series: [{}, { label: name, stroke: "#2563eb", width: 2 }],
-    }, data, box.current);
-  }, [points]);
-  useEffect(() => () => plot.current?.destroy(), []);
-  return <div ref={box} data-metric={name} />;
 }

@@ -3,6 +3,7 @@ import { api } from "../api";
 import { Pager, StateBadge, WaitingBadge } from "../components";
 import { errorText, hashQuery, setHashQuery, usePoll } from "../hooks";
 import { formatValue, splitConditions, TRIAL_STATES } from "../shape";
+import { MAX_COMPARED } from "./ComparePage";
 import type { Experiment, Page, Trial } from "../types";
 
 const PAGE_SIZE = 50;
@@ -24,6 +25,9 @@ export function TrialTable({ experiment, version, params }: Props) {
   const [sort, setSort] = useState<Sort>((shared.get("sort") as Sort | null) ?? "best_metric");
   const [order, setOrder] = useState<Order>((shared.get("order") as Order | null) ?? "best");
   const [error, setError] = useState<string | null>(null);
+  const [compared, setCompared] = useState<number[]>([]);  // trial ids, in the order ticked
+  const toggleCompared = (id: number) =>
+    setCompared((now) => (now.includes(id) ? now.filter((x) => x !== id) : now.length < MAX_COMPARED ? [...now, id] : now));
 
   useEffect(() => {
     setHashQuery({
@@ -79,12 +83,15 @@ export function TrialTable({ experiment, version, params }: Props) {
             onKeyDown={(e) => { if (e.key === "Enter") apply(); }} onBlur={apply} />
         </label>
         {filter && page && <span class="muted" data-testid="matching">{page.total} trial(s) match</span>}
+        {compared.length > 0 && (compared.length >= 2
+          ? <a class="button" data-testid="compare-link" href={`#/compare?trials=${compared.join(",")}`}>compare {compared.length} trials</a>
+          : <span class="muted">tick another trial to compare</span>)}
       </div>
       {error && <p class="error" role="alert">{error}</p>}
       <table class="grid" data-testid="trials">
         <thead>
           <tr>
-            <th>Trial</th><th>State</th>
+            <th title={`tick 2 to ${MAX_COMPARED} trials to compare them`}>Compare</th><th>Trial</th><th>State</th>
             {columns.map((c) => header(`config.${c}`, c))}
             {header("iteration", "Iteration")}
             {header("last_metric", "Last")}
@@ -95,6 +102,9 @@ export function TrialTable({ experiment, version, params }: Props) {
         <tbody>
           {rows.map((t) => (
             <tr key={t.id} data-trial={t.id}>
+              <td><input type="checkbox" name="compare" value={t.id} checked={compared.includes(t.id)}
+                disabled={!compared.includes(t.id) && compared.length >= MAX_COMPARED}
+                onChange={() => toggleCompared(t.id)} aria-label={`compare trial #${t.number}`} /></td>
               <td><a href={`#/trials/${t.id}`} title={`trial id ${t.id}`}>#{t.number}</a></td>
               <td><StateBadge state={t.state} /> <WaitingBadge reason={t.waiting_for} />
                 {t.feasible === false && <span class="badge infeasible" title="its latest result breaks a constraint: never best or promoted">infeasible</span>}</td>
