@@ -311,17 +311,18 @@ def test_every_result_is_kept_by_default(db: sessionmaker[Session]) -> None:
 def test_trials_are_numbered_in_their_experiment_in_the_order_they_appear(
     db: sessionmaker[Session],
 ) -> None:
-    """1, 2, 3... per experiment, over batches, whether a trial's start or (after a restored
-    driver) its first result created it; a trial seen again keeps its number."""
+    """1, 2, 3... per experiment (not the ids), over batches, whether a trial's start or (after
+    a restored driver) its first result created it; a trial seen again keeps its number."""
     first, second = new_experiment(db), new_experiment(db)
     recorders = [Recorder(db, e, "val_loss", "min", batch_size=2).start() for e in (first, second)]
-    for name in "abcde":  # interleaved, so the two experiments' trial ids alternate
-        for recorder in recorders:
-            recorder.submit(TrialStarted(name, {"lr": 0.1}))
+    for name in "abcde":  # batches of two: the numbering goes on from batch to batch
+        recorders[0].submit(TrialStarted(name, {"lr": 0.1}))
     recorders[0].submit(result("f", 1, 0.5))  # a trial created from its result
     recorders[0].submit(TrialStarted("a", {"lr": 0.1}))  # seen again: no new number
-    for recorder in recorders:
-        assert recorder.close(30)
+    assert recorders[0].close(30)
+    for name in "abcde":  # after the first's six: its ids are 7 and on, its numbers 1 and on
+        recorders[1].submit(TrialStarted(name, {"lr": 0.1}))
+    assert recorders[1].close(30)
     with db.begin() as session:
         numbered = {
             experiment: [
