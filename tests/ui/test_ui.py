@@ -171,9 +171,10 @@ def test_experiment_page_draws_every_view_and_updates_live(
     expect(page.locator("[data-testid=parallel]")).to_contain_text("optimizer")
     # the axes span the search space (lr 1e-4..0.1, hidden 16..256), not the trials drawn
     lr_axis = page.locator("[data-testid=parallel] g.axis", has_text="lr (log)")
-    expect(lr_axis.locator(".tick")).to_have_text(["1.00e-4", "0.1000"])
+    # ticks on every axis: the ends and the decades between (log), or even steps (linear)
+    expect(lr_axis.locator(".tick")).to_have_text(["1.0e-4", "0.001", "0.01", "0.1"])
     hidden_axis = page.locator("[data-testid=parallel] g.axis", has_text="hidden")
-    expect(hidden_axis.locator(".tick")).to_have_text(["16", "256"])
+    expect(hidden_axis.locator(".tick")).to_have_text(["16", "76", "136", "196", "256"])
     expect(page.get_by_test_id("best")).to_contain_text("trial")
     expect(page.locator("[data-testid=events] li[data-kind=trial_restarted]")).to_have_count(1)
     # importance: one bar per sampled parameter, in the API's order
@@ -845,3 +846,48 @@ def test_two_to_four_trials_compared_side_by_side(
     screenshot(page, tmp_path / "screenshots", "compare")
     page.goto("/#/compare?trials=5")
     expect(page.get_by_role("alert")).to_contain_text("Compare takes 2 to 4 trials")
+
+
+def test_brushing_the_parallel_coordinates_fades_lines_and_filters_the_table(
+    page: Page, server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    sweep = seed_sweep(db, trials=60, max_t=3, running=0, name="brushing", seed=4)
+    sign_in(page, server.admin_token)
+    page.goto(f"/#/experiments/{sweep}")
+    lines = page.locator("[data-testid=parallel] polyline")
+    expect(lines).to_have_count(60)
+    # lines are coloured by the metric, not by state: the best and the worst differ
+    colours = {line.get_attribute("stroke") for line in lines.all()}
+    assert len(colours) > 10
+    axis = page.locator("rect[data-brush-axis=hidden]")
+    axis.scroll_into_view_if_needed()
+    area = axis.bounding_box()
+    assert area is not None
+    middle = area["x"] + area["width"] / 2
+    page.mouse.move(middle, area["y"] + area["height"] * 0.2)
+    page.mouse.down()
+    page.mouse.move(middle, area["y"] + area["height"] * 0.6, steps=5)
+    page.mouse.up()
+    brushed = page.get_by_test_id("brushed")
+    expect(brushed).to_contain_text("hidden>=")
+    conditions = re.findall(r"hidden[<>]=[\d.e+-]+", brushed.text_content() or "")
+    assert len(conditions) == 2
+    inside = int(brushed.get_attribute("data-shown") or -1)
+    expect(page.locator("[data-testid=parallel] polyline[data-brushed=in]")).to_have_count(inside)
+    with server.client() as client:
+        matching = client.get(
+            f"/api/v1/experiments/{sweep}/trials", params={"where": conditions, "limit": 500}
+        ).json()
+    assert 0 < matching["total"] < 60 and inside == matching["total"]
+    expect(page.get_by_test_id("matching")).to_contain_text(f"{matching['total']} trial(s) match")
+    shown = {
+        int(r.get_attribute("data-trial") or 0)
+        for r in page.locator("[data-testid=trials] tbody tr").all()
+    }
+    assert shown == {t["id"] for t in matching["items"]}
+    # hovering a line names its trial; clearing the brush brings every trial back
+    lines.first.hover(force=True)
+    expect(page.get_by_test_id("parallel-hover")).to_contain_text("trial #")
+    brushed.locator("button", has_text="clear").click()
+    expect(page.locator("[data-testid=parallel] polyline[data-brushed=out]")).to_have_count(0)
+    expect(page.locator("[data-testid=trials] tbody tr")).to_have_count(50)

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   alignSeries,
+  axisTicks,
+  axisValue,
+  brushFilter,
   axisPosition,
   formatAgo,
   formatInZone,
@@ -175,5 +178,28 @@ describe("smooth", () => {
     expect(smoothed[2]).toBeCloseTo((0.25 * 1 + 0.5 * 3) / 0.75);
     expect(smoothed[3]).toBeGreaterThan(smoothed[2]!);
     expect(smoothed[3]).toBeLessThan(3);
+  });
+});
+
+describe("parallel coordinates' axes", () => {
+  const lr = { kind: "numeric" as const, name: "lr", min: 1e-4, max: 0.1, log: true };
+  const hidden = { kind: "numeric" as const, name: "hidden", min: 16, max: 256, log: false };
+  const optimizer = { kind: "categorical" as const, name: "optimizer", categories: ["adam", "sgd", "rmsprop"] };
+  it("labels every axis: the ends, the decades of a log axis, steps of a linear one", () => {
+    expect(axisTicks(lr).map((t) => t.label)).toEqual(["1.0e-4", "0.001", "0.01", "0.1"]);
+    expect(axisTicks(hidden).map((t) => t.label)).toEqual(["16", "76", "136", "196", "256"]);
+    expect(axisTicks(optimizer).map((t) => [t.label, t.position])).toEqual([["adam", 0], ["sgd", 0.5], ["rmsprop", 1]]);
+  });
+  it("inverts a position to its value, log or not", () => {
+    expect(axisValue(lr, 0.5)).toBeCloseTo(Math.sqrt(1e-4 * 0.1));
+    expect(axisValue(hidden, 0.25)).toBe(76);
+  });
+  it("says a brush as the API's conditions and keeps the same values", () => {
+    const numeric = brushFilter(hidden, 0.25, 0.5);
+    expect(numeric.conditions).toEqual(["hidden>=76", "hidden<=136"]);
+    expect([75, 76, 100, 136, 137].map(numeric.keeps)).toEqual([false, true, true, true, false]);
+    const choice = brushFilter(optimizer, 0.4, 1);
+    expect(choice.conditions).toEqual(["optimizer!=adam"]);
+    expect(["adam", "sgd", "rmsprop"].map(choice.keeps)).toEqual([false, true, true]);
   });
 });

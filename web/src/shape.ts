@@ -145,6 +145,51 @@ export function axisPosition(axis: Axis, value: unknown): number | null {
   return (value - axis.min) / (axis.max - axis.min);
 }
 
+/** The value at ``position`` (0 bottom, 1 top) of a numeric axis: axisPosition's inverse. */
+export function axisValue(axis: Extract<Axis, { kind: "numeric" }>, position: number): number {
+  if (axis.log) return Math.exp(Math.log(axis.min) + position * (Math.log(axis.max) - Math.log(axis.min)));
+  return axis.min + position * (axis.max - axis.min);
+}
+
+/** Where an axis is labelled: its ends and, numeric, 3 steps between (a log axis: the decades
+ *  inside it); a categorical axis, every category. */
+export function axisTicks(axis: Axis): { label: string; position: number }[] {
+  if (axis.kind === "categorical") return axis.categories.map((c) => ({ label: c, position: axisPosition(axis, c) ?? 0 }));
+  if (axis.max === axis.min) return [{ label: formatTick(axis.min), position: 0.5 }];
+  let values: number[];
+  if (axis.log) {
+    const decades = [];
+    for (let e = Math.ceil(Math.log10(axis.min)); 10 ** e < axis.max; e++) decades.push(10 ** e);
+    values = [axis.min, ...decades.filter((d) => d > axis.min * 1.5 && d < axis.max / 1.5), axis.max];
+  } else {
+    values = [0, 0.25, 0.5, 0.75, 1].map((p) => axis.min + p * (axis.max - axis.min));
+  }
+  return values.map((v) => ({ label: formatTick(v), position: axisPosition(axis, v) ?? 0 }));
+}
+
+/** A brush over ``[low, high]`` (positions) of an axis, as the API's trial filter says it
+ *  (``where`` conditions, all to hold) and as a test of a value with the same bounds. A numeric
+ *  axis: two bounds, to 6 digits; a categorical one: ``!=`` for each category left out. */
+export function brushFilter(axis: Axis, low: number, high: number): { conditions: string[]; keeps: (value: unknown) => boolean } {
+  if (axis.kind === "categorical") {
+    const inside = axis.categories.filter((c) => { const at = axisPosition(axis, c) ?? -1; return at >= low && at <= high; });
+    const outside = axis.categories.filter((c) => !inside.includes(c));
+    return { conditions: outside.map((c) => `${axis.name}!=${c}`), keeps: (v) => inside.includes(String(v)) };
+  }
+  const from = Number(axisValue(axis, low).toPrecision(6));
+  const to = Number(axisValue(axis, high).toPrecision(6));
+  return {
+    conditions: [`${axis.name}>=${from}`, `${axis.name}<=${to}`],
+    keeps: (v) => typeof v === "number" && v >= from && v <= to,
+  };
+}
+
+/** A colour for a metric's place between the worst (0, light) and the best (1, dark blue). */
+export function metricColour(position: number): string {
+  const p = Math.min(1, Math.max(0, position));
+  return `hsl(${Math.round(200 + 30 * p)}, 85%, ${Math.round(82 - 52 * p)}%)`;
+}
+
 /** An SVG path of an 8-pixel cross at (x, y): how the scatter charts mark an infeasible trial. */
 export function crossPath(x: number, y: number): string {
   return `M${x - 4},${y - 4}L${x + 4},${y + 4}M${x - 4},${y + 4}L${x + 4},${y - 4}`;

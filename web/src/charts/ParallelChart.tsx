@@ -1,62 +1,122 @@
-import { useState } from "preact/hooks";
-import { axisPosition, formatValue, metricAxis, paramAxes, STATE_COLOURS } from "../shape";
+import { useEffect, useRef, useState } from "preact/hooks";
+import {
+  type Axis, axisPosition, axisTicks, brushFilter, formatConfig, formatValue, metricAxis, metricColour, paramAxes, STATE_COLOURS,
+} from "../shape";
 import type { SpaceParameter } from "../shape";
-import type { ConfigTable } from "../types";
+import type { ConfigRow, ConfigTable } from "../types";
 
-const HEIGHT = 260;
-const PAD = { top: 24, bottom: 28, side: 48 };
+const HEIGHT = 280;
+const PAD = { top: 24, bottom: 28, side: 56 };
+
+interface Props {
+  table: ConfigTable;
+  width: number;
+  space: Record<string, SpaceParameter>;
+  /** the brushes as the API's trial conditions (all to hold), on every change */
+  onBrush?: (conditions: string[]) => void;
+}
 
 /** Parallel coordinates: one vertical axis per hyperparameter (spanning the search space) plus
- *  the metric (best on top). */
-export function ParallelChart({ table, width, space }: { table: ConfigTable; width: number; space: Record<string, SpaceParameter> }) {
-  const [highlight, setHighlight] = useState<number | null>(null);
-  const axes = paramAxes(table.params, table.rows, space);
+ *  the metric (best on top); a line a trial, coloured by its metric (failed ones red). Dragging
+ *  along an axis brushes a range: lines outside fade and ``onBrush`` gets the conditions; a
+ *  click on an axis clears its brush. Hovering a line shows its trial, a click opens it. */
+export function ParallelChart({ table, width, space, onBrush }: Props) {
+  const [hovered, setHovered] = useState<ConfigRow | null>(null);
+  const [brushes, setBrushes] = useState<Record<number, [number, number]>>({});
+  const [dragging, setDragging] = useState<{ axis: number; from: number; to: number } | null>(null);
+  const svg = useRef<SVGSVGElement>(null);
+  const params = paramAxes(table.params, table.rows, space);
   const metric = metricAxis(table.rows, table.mode);
-  const columns = axes.length + 1;
-  const x = (i: number) => PAD.side + (i * (width - 2 * PAD.side)) / Math.max(1, columns - 1);
+  // the metric as an axis of its own: best on top, so a min metric's axis runs downwards
+  const metricAsAxis: Axis = { kind: "numeric", name: "best_metric", min: metric.min, max: metric.max, log: false };
+  const axes = [...params, metricAsAxis];
+  const x = (i: number) => PAD.side + (i * (width - 2 * PAD.side)) / Math.max(1, axes.length - 1);
   const y = (position: number) => PAD.top + (1 - position) * (HEIGHT - PAD.top - PAD.bottom);
+  const positionAt = (clientY: number) => {
+    const top = svg.current?.getBoundingClientRect().top ?? 0;
+    return Math.min(1, Math.max(0, 1 - (clientY - top - PAD.top) / (HEIGHT - PAD.top - PAD.bottom)));
+  };
+  const filters = Object.entries(brushes).map(([index, [low, high]]) => {
+    const i = Number(index);
+    const isMetric = i === params.length;
+    const reversed = isMetric && table.mode !== "max";
+    return { i, ...brushFilter(axes[i], reversed ? 1 - high : low, reversed ? 1 - low : high) };
+  });
+  const kept = (row: ConfigRow) =>
+    filters.every(({ i, keeps }) => keeps(i === params.length ? row.metric : row.values[i]));
+  useEffect(() => { onBrush?.(filters.flatMap((f) => f.conditions)); }, [JSON.stringify(brushes)]);
+
+  const endDrag = () => {
+    if (!dragging) return;
+    const [low, high] = [Math.min(dragging.from, dragging.to), Math.max(dragging.from, dragging.to)];
+    const next = { ...brushes };
+    if (high - low < 0.02) delete next[dragging.axis]; // a click: the axis's brush is cleared
+    else next[dragging.axis] = [low, high];
+    setBrushes(next);
+    setDragging(null);
+  };
   // worst first so the best lines are drawn on top
   const rows = [...table.rows].reverse();
+  const shown = table.rows.filter(kept).length;
 
   return (
-    <svg width={width} height={HEIGHT} data-testid="parallel" class="parallel" role="img"
-      aria-label={`parallel coordinates of ${table.rows.length} trials`}>
-      {rows.map((row) => {
-        const points: string[] = [];
-        axes.forEach((axis, i) => {
-          const at = axisPosition(axis, row.values[i]);
-          if (at !== null) points.push(`${x(i)},${y(at)}`);
-        });
-        if (row.metric !== null) points.push(`${x(axes.length)},${y(metric.position(row.metric))}`);
-        return (
-          <polyline key={row.trial_id} data-trial={row.trial_id} points={points.join(" ")} fill="none"
-            stroke={STATE_COLOURS[row.state]} stroke-width={highlight === row.trial_id ? 3 : 1}
-            stroke-opacity={highlight === null || highlight === row.trial_id ? 0.7 : 0.15}
-            onMouseEnter={() => setHighlight(row.trial_id)} onMouseLeave={() => setHighlight(null)}>
-            <title>trial #{row.trial_number} ({row.state}): {table.params.map((p, i) => `${p}=${formatValue(row.values[i])}`).join(", ")}; {table.metric}={formatValue(row.metric)}</title>
-          </polyline>
-        );
-      })}
-      {axes.map((axis, i) => (
-        <g key={axis.name} class="axis">
-          <line x1={x(i)} x2={x(i)} y1={y(0)} y2={y(1)} />
-          <text x={x(i)} y={PAD.top - 8} text-anchor="middle">{axis.name}{axis.kind === "numeric" && axis.log ? " (log)" : ""}</text>
-          {axis.kind === "numeric"
-            ? <>
-                <text x={x(i) + 4} y={y(0)} class="tick">{formatValue(axis.min)}</text>
-                <text x={x(i) + 4} y={y(1) + 10} class="tick">{formatValue(axis.max)}</text>
-              </>
-            : axis.categories.map((c) => (
-                <text key={c} x={x(i) + 4} y={y(axisPosition(axis, c) ?? 0) + 4} class="tick">{c}</text>
+    <div class="parallel-chart">
+      <svg ref={svg} width={width} height={HEIGHT} data-testid="parallel" class="parallel" role="img"
+        aria-label={`parallel coordinates of ${table.rows.length} trials`}
+        onMouseMove={(e) => dragging && setDragging({ ...dragging, to: positionAt(e.clientY) })}
+        onMouseUp={endDrag} onMouseLeave={endDrag}>
+        {rows.map((row) => {
+          const points: string[] = [];
+          params.forEach((axis, i) => {
+            const at = axisPosition(axis, row.values[i]);
+            if (at !== null) points.push(`${x(i)},${y(at)}`);
+          });
+          if (row.metric !== null) points.push(`${x(params.length)},${y(metric.position(row.metric))}`);
+          const inside = kept(row);
+          const colour = row.state === "failed" || row.metric === null ? STATE_COLOURS[row.state] : metricColour(metric.position(row.metric));
+          return (
+            <polyline key={row.trial_id} data-trial={row.trial_id} data-brushed={inside ? "in" : "out"}
+              points={points.join(" ")} fill="none" stroke={colour}
+              stroke-width={hovered?.trial_id === row.trial_id ? 3 : 1.2}
+              stroke-opacity={!inside ? 0.06 : hovered === null || hovered.trial_id === row.trial_id ? 0.8 : 0.25}
+              onMouseEnter={() => setHovered(row)} onMouseLeave={() => setHovered(null)}
+              onClick={() => { location.hash = `#/trials/${row.trial_id}`; }} />
+          );
+        })}
+        {axes.map((axis, i) => {
+          const isMetric = i === params.length;
+          const ticks = isMetric
+            ? [metric.min, (metric.min + metric.max) / 2, metric.max].map((v) => ({ label: formatValue(v), position: metric.position(v) }))
+            : axisTicks(axis);
+          const brush = dragging?.axis === i ? [Math.min(dragging.from, dragging.to), Math.max(dragging.from, dragging.to)] : brushes[i];
+          return (
+            <g key={axis.name} class={isMetric ? "axis metric" : "axis"} data-axis={axis.name}>
+              <line x1={x(i)} x2={x(i)} y1={y(0)} y2={y(1)} />
+              <text x={x(i)} y={PAD.top - 8} text-anchor="middle">
+                {isMetric ? table.metric : axis.name}{axis.kind === "numeric" && axis.log ? " (log)" : ""}
+              </text>
+              {ticks.map((t) => (
+                <text key={t.label} x={x(i) + (isMetric ? -5 : 5)} y={y(t.position) + 4} class="tick"
+                  text-anchor={isMetric ? "end" : "start"}>{t.label}</text>
               ))}
-        </g>
-      ))}
-      <g class="axis metric">
-        <line x1={x(axes.length)} x2={x(axes.length)} y1={y(0)} y2={y(1)} />
-        <text x={x(axes.length)} y={PAD.top - 8} text-anchor="middle">{table.metric}</text>
-        <text x={x(axes.length) - 4} y={y(1) + 10} class="tick" text-anchor="end">{formatValue(table.mode === "max" ? metric.max : metric.min)}</text>
-        <text x={x(axes.length) - 4} y={y(0)} class="tick" text-anchor="end">{formatValue(table.mode === "max" ? metric.min : metric.max)}</text>
-      </g>
-    </svg>
+              {brush && <rect class="brush" x={x(i) - 7} width={14} y={y(brush[1])} height={Math.max(1, y(brush[0]) - y(brush[1]))} />}
+              <rect class="brush-area" data-brush-axis={axis.name} x={x(i) - 10} width={20} y={y(1)} height={y(0) - y(1)}
+                onMouseDown={(e) => { e.preventDefault(); const at = positionAt(e.clientY); setDragging({ axis: i, from: at, to: at }); }} />
+            </g>
+          );
+        })}
+      </svg>
+      <p class="hover" data-testid="parallel-hover">
+        {hovered
+          ? <>trial <b>#{hovered.trial_number}</b> · {hovered.state} · {table.metric} {formatValue(hovered.metric)} · {formatConfig(Object.fromEntries(table.params.map((p, i) => [p, hovered.values[i]])))}</>
+          : <span class="muted">Colour: {table.metric}, light worst to dark best. Drag along an axis to brush a range (the table below follows); click an axis to clear it.</span>}
+      </p>
+      {filters.length > 0 && (
+        <p class="muted" data-testid="brushed" data-shown={shown}>
+          {shown} of {table.rows.length} drawn trials in {filters.flatMap((f) => f.conditions).join(", ")}{" "}
+          <button class="link" onClick={() => setBrushes({})}>clear</button>
+        </p>
+      )}
+    </div>
   );
 }

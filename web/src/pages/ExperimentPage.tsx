@@ -40,6 +40,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   const multiObjective = useRef(false);
   const [events, setEvents] = useState<EventItem[]>([]);
   const [tableVersion, setTableVersion] = useState(0);
+  const [brushed, setBrushed] = useState<string[]>([]); // the parallel chart's, as conditions
   const [error, setError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const cursor = useRef<number | null>(null);
@@ -251,7 +252,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       <h2>Hyperparameters</h2>
       {configs && (
         <>
-          <ParallelChart table={configs} width={chartWidth(width, 1400)}
+          <ParallelChart table={configs} width={chartWidth(width, 1400)} onBrush={setBrushed}
             space={(experiment.spec.search_space ?? {}) as Record<string, SpaceParameter>} />
           {configs.rows.length < configs.total_trials && <p class="muted">best {configs.rows.length} of {configs.total_trials} trials</p>}
           <h3>Slices</h3>
@@ -263,7 +264,8 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       {importance && <ImportanceChart importance={importance} />}
 
       <h2>Trials</h2>
-      <TrialTable key={experiment.id} experiment={experiment} version={tableVersion} params={configs?.params ?? []} />
+      <TrialTable key={experiment.id} experiment={experiment} version={tableVersion} params={configs?.params ?? []}
+        brushed={brushed} />
 
       <h2>Events</h2>
       <ol class="events" data-testid="events">

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { Pager, StateBadge, WaitingBadge } from "../components";
 import { errorText, hashQuery, setHashQuery, usePoll } from "../hooks";
@@ -10,11 +10,11 @@ const PAGE_SIZE = 50;
 // the API filters and sorts over all of the experiment's trials: a column or `config.<key>`
 type Sort = "best_metric" | "last_metric" | "iteration" | "created_at" | `config.${string}`;
 
-interface Props { experiment: Experiment; version: number; params: string[] }
+interface Props { experiment: Experiment; version: number; params: string[]; brushed?: string[] }
 
 type Order = "best" | "asc" | "desc";
 
-export function TrialTable({ experiment, version, params }: Props) {
+export function TrialTable({ experiment, version, params, brushed = [] }: Props) {
   // what the table shows starts from the address (a shared link) and is kept in it
   const [shared] = useState(hashQuery);
   const [page, setPage] = useState<Page<Trial> | null>(null);
@@ -39,13 +39,22 @@ export function TrialTable({ experiment, version, params }: Props) {
   usePoll(async () => {
     try {
       setPage(await api<Page<Trial>>(`/experiments/${experiment.id}/trials`, {
-        query: { state: state || undefined, where: splitConditions(filter), sort, order, limit: PAGE_SIZE, offset },
+        // the parallel chart's brushes hold too
+        query: { state: state || undefined, where: [...splitConditions(filter), ...brushed], sort, order, limit: PAGE_SIZE, offset },
       }));
       setError(null);
     } catch (caught) {
       setError(errorText(caught));
     }
-  }, 3000, [experiment.id, version, state, filter, sort, order, offset]);
+  }, 3000, [experiment.id, version, state, filter, sort, order, offset, brushed.join(",")]);
+  // a new brush shows its first page (but the page a shared address names stays)
+  const brushKey = brushed.join(",");
+  const lastBrush = useRef(brushKey);
+  useEffect(() => {
+    if (lastBrush.current === brushKey) return;
+    lastBrush.current = brushKey;
+    setOffset(0);
+  }, [brushKey]);
 
   const sortBy = (column: Sort) => {
     if (column !== sort) {
@@ -82,7 +91,7 @@ export function TrialTable({ experiment, version, params }: Props) {
             onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
             onKeyDown={(e) => { if (e.key === "Enter") apply(); }} onBlur={apply} />
         </label>
-        {filter && page && <span class="muted" data-testid="matching">{page.total} trial(s) match</span>}
+        {(filter || brushed.length > 0) && page && <span class="muted" data-testid="matching">{page.total} trial(s) match{brushed.length > 0 ? " (with the chart's brushes)" : ""}</span>}
         {compared.length > 0 && (compared.length >= 2
           ? <a class="button" data-testid="compare-link" href={`#/compare?trials=${compared.join(",")}`}>compare {compared.length} trials</a>
           : <span class="muted">tick another trial to compare</span>)}
@@ -118,7 +127,7 @@ export function TrialTable({ experiment, version, params }: Props) {
           ))}
         </tbody>
       </table>
-      {page && !rows.length && <p class="muted" data-testid="no-trials">{filter || state ? "No trial matches." : "No trials yet."}</p>}
+      {page && !rows.length && <p class="muted" data-testid="no-trials">{filter || state || brushed.length ? "No trial matches." : "No trials yet."}</p>}
       {page && <Pager total={page.total} offset={offset} size={PAGE_SIZE} onChange={setOffset} />}
     </div>
   );
