@@ -194,6 +194,21 @@ def test_experiment_page_draws_every_view_and_updates_live(
     assert float(best_line.get_attribute("data-best") or "nan") == pytest.approx(
         history["points"][-1]["best"]
     )
+    # the contour: the two most important parameters first, a cell holding the best trial
+    # shows the best metric of all; another pair can be chosen
+    contour = page.get_by_test_id("contour")
+    ranked_names = [p["name"] for p in api.get(f"{base}/importance").json()["importances"]]
+    expect(contour).to_have_attribute("data-x", ranked_names[0])
+    expect(contour).to_have_attribute("data-y", ranked_names[1])
+    configs_now = api.get(f"{base}/configs").json()
+    top = max(r["metric"] for r in configs_now["rows"] if r["metric"] is not None)
+    cells = contour.locator("rect.cell").all()
+    bests = [float(c.get_attribute("data-best") or "nan") for c in cells]
+    counts = [int(c.get_attribute("data-count") or 0) for c in cells]
+    assert max(bests) == pytest.approx(top)
+    assert sum(counts) == sum(r["metric"] is not None for r in configs_now["rows"])
+    contour.locator("select[name=contour-y]").select_option(ranked_names[2])
+    expect(contour).to_have_attribute("data-y", ranked_names[2])
     # the EDF: a step per distinct finished value, up to every trial
     edf_line = page.locator("[data-testid=edf] polyline")
     expect(edf_line).to_have_attribute("data-points", str(len(history["edf"])))

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   alignSeries,
+  contourCells,
   axisTicks,
   axisValue,
   brushFilter,
@@ -201,5 +202,21 @@ describe("parallel coordinates' axes", () => {
     const choice = brushFilter(optimizer, 0.4, 1);
     expect(choice.conditions).toEqual(["optimizer!=adam"]);
     expect(["adam", "sgd", "rmsprop"].map(choice.keeps)).toEqual([false, true, true]);
+  });
+});
+
+describe("contourCells", () => {
+  const rows: ConfigRow[] = [
+    { trial_id: 1, trial_number: 1, state: "completed", metric: 0.5, values: [0.002, "adam"] },
+    { trial_id: 2, trial_number: 2, state: "completed", metric: 0.9, values: [0.0025, "adam"] },
+    { trial_id: 3, trial_number: 3, state: "completed", metric: 0.7, values: [0.09, "sgd"] },
+    { trial_id: 4, trial_number: 4, state: "failed", metric: null, values: [0.05, "sgd"] },
+  ];
+  const lr = { axis: { kind: "numeric" as const, name: "lr", min: 1e-4, max: 0.1, log: true }, column: 0 };
+  const optimizer = { axis: { kind: "categorical" as const, name: "optimizer", categories: ["adam", "sgd"] }, column: 1 };
+  it("keeps the best metric and the count of the trials in each cell", () => {
+    const cells = contourCells(rows, lr, optimizer, 3, "max");
+    expect(cells).toEqual([{ i: 1, j: 0, best: 0.9, count: 2 }, { i: 2, j: 1, best: 0.7, count: 1 }]);
+    expect(contourCells(rows, lr, optimizer, 3, "min")[0].best).toBe(0.5);
   });
 });

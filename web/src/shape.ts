@@ -184,6 +184,36 @@ export function brushFilter(axis: Axis, low: number, high: number): { conditions
   };
 }
 
+/** Optuna's contour, binned: the plane of two hyperparameters cut in ``bins`` x ``bins`` cells
+ *  (a categorical axis, a cell a category), each with the best metric of the trials in it
+ *  (``mode``) and how many there are; cells without a trial are left out. */
+export function contourCells(
+  rows: ConfigRow[], x: { axis: Axis; column: number }, y: { axis: Axis; column: number }, bins: number, mode: string,
+): { i: number; j: number; best: number; count: number }[] {
+  const cell = (axis: Axis, value: unknown): number | null => {
+    if (axis.kind === "categorical") {
+      const at = axis.categories.indexOf(String(value));
+      return at < 0 ? null : at;
+    }
+    const at = axisPosition(axis, value);
+    return at === null ? null : Math.min(bins - 1, Math.max(0, Math.floor(at * bins)));
+  };
+  const cells = new Map<string, { i: number; j: number; best: number; count: number }>();
+  for (const row of rows) {
+    if (row.metric === null || !Number.isFinite(row.metric)) continue;
+    const i = cell(x.axis, row.values[x.column]), j = cell(y.axis, row.values[y.column]);
+    if (i === null || j === null) continue;
+    const key = `${i},${j}`;
+    const found = cells.get(key);
+    if (!found) cells.set(key, { i, j, best: row.metric, count: 1 });
+    else {
+      found.count += 1;
+      if (mode === "max" ? row.metric > found.best : row.metric < found.best) found.best = row.metric;
+    }
+  }
+  return [...cells.values()];
+}
+
 /** A colour for a metric's place between the worst (0, light) and the best (1, dark blue). */
 export function metricColour(position: number): string {
   const p = Math.min(1, Math.max(0, position));

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { CurvesChart } from "../charts/CurvesChart";
+import { ContourChart } from "../charts/ContourChart";
 import { EdfChart } from "../charts/EdfChart";
 import { HistoryChart } from "../charts/HistoryChart";
 import { ImportanceChart } from "../charts/ImportanceChart";
@@ -257,6 +258,9 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
           {configs.rows.length < configs.total_trials && <p class="muted">best {configs.rows.length} of {configs.total_trials} trials</p>}
           <h3>Slices</h3>
           <SliceChart table={configs} space={(experiment.spec.search_space ?? {}) as Record<string, SpaceParameter>} />
+          <h3>Contour</h3>
+          <ContourChart table={configs} space={(experiment.spec.search_space ?? {}) as Record<string, SpaceParameter>}
+            preferred={importance?.importances.map((p) => p.name) ?? []} width={chartWidth(width, 520)} />
         </>
       )}
 
