@@ -630,8 +630,10 @@ def test_the_trial_table_filters_and_sorts_over_every_trial(
     expect(page.get_by_test_id("matching")).to_have_text("120 trial(s) match")
     page.click(".pager >> text=next")
     expect(page.locator(".pager")).to_contain_text("100 of 120")
-    expect(page).to_have_url(re.compile(r"\?where=hidden%3E0&offset=50&sort=config\.lr&order=asc$"))
+    expect(page).to_have_url(re.compile(r"[?&]offset=50(&|$)"))
     shared = page.url
+    for part in ("where=hidden%3E0", "sort=config.lr", "order=asc"):
+        assert part in shared.split("?", 1)[1].split("&"), shared
     with server.client() as client:
         second_page = client.get(
             url,
@@ -819,8 +821,18 @@ def test_the_curves_draw_any_reported_metric_and_smooth_it(
     page.locator("select[name=smoothing]").select_option("0.9")
     expect(curves).to_have_attribute("data-smoothing", "0.9")
     assert canvas_ink(page, "[data-testid=curves]") != ink_before  # other lines drawn
+    # both choices are in the address: a second tab opened on it draws the same
+    expect(page).to_have_url(re.compile(r"metric=train_loss"))
+    expect(page).to_have_url(re.compile(r"smoothing=0\.9"))
+    other = page.context.new_page()
+    other.goto(page.url)
+    other_curves = other.get_by_test_id("curves")
+    expect(other_curves).to_have_attribute("data-metric", "train_loss")
+    expect(other_curves).to_have_attribute("data-smoothing", "0.9")
+    other.close()
     choice.select_option("val_accuracy")  # back to the sweep's metric, live again
     expect(curves).to_have_attribute("data-metric", "val_accuracy")
+    expect(page).not_to_have_url(re.compile(r"metric="))
 
 
 def test_two_to_four_trials_compared_side_by_side(

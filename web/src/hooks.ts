@@ -53,14 +53,20 @@ export function hashQuery(): URLSearchParams {
   return new URLSearchParams(at < 0 ? "" : hash.slice(at + 1));
 }
 
-/** Puts ``values`` in the hash route's query (empty or default ones left out), replacing the
- *  current history entry: changing a filter is not a page to go back to. */
+/** Puts ``values`` in the hash route's query (an empty one removed; other keys kept: each view
+ *  keeps its own), replacing the current history entry: changing a filter is not a page to go
+ *  back to. */
 export function setHashQuery(values: Record<string, string>): void {
   const hash = location.hash || "#/";
   const at = hash.indexOf("?");
   const path = at < 0 ? hash : hash.slice(0, at);
-  const query = new URLSearchParams(Object.entries(values).filter(([, value]) => value !== "")).toString();
-  const next = query ? `${path}?${query}` : path;
+  const query = hashQuery();
+  for (const [key, value] of Object.entries(values)) {
+    if (value === "") query.delete(key);
+    else query.set(key, value);
+  }
+  const text = query.toString();
+  const next = text ? `${path}?${text}` : path;
   if (next !== hash) history.replaceState(history.state, "", next);
 }
 

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { hashQuery, setHashQuery } from "../hooks";
 import {
   axisPosition, axisTicks, contourCells, formatValue, metricAxis, metricColour, paramAxes, type Axis, type SpaceParameter,
 } from "../shape";
@@ -16,7 +17,11 @@ export function ContourChart({ table, space, preferred, width }: { table: Config
   const axes = paramAxes(table.params, table.rows, space);
   const names = table.params;
   const first = [...preferred.filter((p) => names.includes(p)), ...names.filter((p) => !preferred.includes(p))];
-  const [chosen, setChosen] = useState<[string, string] | null>(null);
+  // a pair chosen, kept in the address (contour=x,y)
+  const [chosen, setChosen] = useState<[string, string] | null>(() => {
+    const pair = (hashQuery().get("contour") ?? "").split(",");
+    return pair.length === 2 && pair.every((p) => table.params.includes(p)) ? [pair[0], pair[1]] : null;
+  });
   if (names.length < 2) return null;
   const [xName, yName] = chosen ?? [first[0], first[1]];
   const x = { axis: axes[names.indexOf(xName)], column: names.indexOf(xName) };
@@ -40,7 +45,9 @@ export function ContourChart({ table, space, preferred, width }: { table: Config
   const choose = (axisIndex: 0 | 1, name: string) => {
     const next: [string, string] = [xName, yName];
     next[axisIndex] = name;
-    if (next[0] !== next[1]) setChosen(next);
+    if (next[0] === next[1]) return;
+    setChosen(next);
+    setHashQuery({ contour: next.join(",") });
   };
   const menu = (axisIndex: 0 | 1, value: string) => (
     <select name={axisIndex === 0 ? "contour-x" : "contour-y"} value={value} onChange={(e) => choose(axisIndex, (e.target as HTMLSelectElement).value)}>

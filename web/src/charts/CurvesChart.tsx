@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
+import { hashQuery, setHashQuery } from "../hooks";
 import { alignSeries, formatConfig, formatValue, smooth, STATE_COLOURS } from "../shape";
 import type { CurveSeries } from "../types";
 
@@ -29,7 +30,12 @@ export function CurvesChart({ series, metric, metrics, onMetric, xLabel, version
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<CurveSeries | null>(null);
   const [logScale, setLogScale] = useState(false);
-  const [smoothing, setSmoothing] = useState(0);
+  // kept in the address with the page's other choices
+  const [smoothing, setSmoothing] = useState(() => {
+    const shared = Number(hashQuery().get("smoothing"));
+    return SMOOTHING.includes(shared) ? shared : 0;
+  });
+  useEffect(() => setHashQuery({ smoothing: smoothing ? String(smoothing) : "" }), [smoothing]);
   const drawnMetric = useRef(metric);
   const [zoomed, setZoomed] = useState(false);
   const drawn = useRef<CurveSeries[]>([]);

@@ -10,7 +10,7 @@ import { SliceChart } from "../charts/SliceChart";
 import { ParetoChart } from "../charts/ParetoChart";
 import { RungView } from "../charts/RungView";
 import { Labels, Notes, Progress, StateBadge } from "../components";
-import { errorText, usePoll, useTitle } from "../hooks";
+import { errorText, hashQuery, setHashQuery, usePoll, useTitle } from "../hooks";
 import { formatAgo, formatConfig, formatValue, mergeResults, plannedTrials, type SpaceParameter } from "../shape";
 import type { ConfigTable, Curves, EventItem, Experiment, History, Importance, Me, Pareto, Rungs, Updates } from "../types";
 import { FinalRuns } from "./FinalRuns";
@@ -48,7 +48,8 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   const lastEvent = useRef(0);
   const lastSlowRefresh = useRef(0);
   const curvesRef = useRef<Curves | null>(null);
-  const curveMetric = useRef<string | null>(null); // another reported metric chosen to draw
+  // another reported metric chosen to draw (in the address, to share)
+  const curveMetric = useRef<string | null>(hashQuery().get("metric"));
   const busy = useRef(false);
   const slowDue = useRef(false);
   const width = useWidth();
@@ -78,6 +79,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
 
   const chooseCurveMetric = async (metric: string) => {
     curveMetric.current = metric === experiment?.metric ? null : metric;
+    setHashQuery({ metric: curveMetric.current ?? "" });
     try {
       const chosen = await api<Curves>(`/experiments/${id}/curves`, { query: { metric: curveMetric.current ?? undefined } });
       curvesRef.current = chosen;
