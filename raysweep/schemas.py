@@ -244,6 +244,9 @@ class EventRead(ReadModel):
     kind: str
     message: str
     trial_id: int | None
+    trial_number: int | None = Field(
+        default=None, description="The trial's number in its experiment (1 first), with trial_id."
+    )
     data: dict[str, Any]
     created_at: datetime
 

@@ -17,9 +17,10 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    select,
     text,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
 from raysweep.schemas import (
     DeploymentState,
@@ -205,6 +206,10 @@ class EventRow(Base):
     message: Mapped[str] = mapped_column(Text)
     data: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # its trial's number in the experiment, read with the event (no column of its own)
+    trial_number: Mapped[int | None] = column_property(
+        select(TrialRow.number).where(TrialRow.id == trial_id).scalar_subquery()
+    )
 
     __table_args__ = (Index("ix_events_experiment_id_id", "experiment_id", "id"),)
 

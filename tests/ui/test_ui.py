@@ -176,7 +176,15 @@ def test_experiment_page_draws_every_view_and_updates_live(
     hidden_axis = page.locator("[data-testid=parallel] g.axis", has_text="hidden")
     expect(hidden_axis.locator(".tick")).to_have_text(["16", "76", "136", "196", "256"])
     expect(page.get_by_test_id("best")).to_contain_text("trial")
-    expect(page.locator("[data-testid=events] li[data-kind=trial_restarted]")).to_have_count(1)
+    restarted = page.locator("[data-testid=events] li[data-kind=trial_restarted]")
+    expect(restarted).to_have_count(1)
+    with db.begin() as session:  # events read as words, and name the trial by its number
+        number = session.scalars(
+            select(TrialRow.number).where(
+                TrialRow.experiment_id == seeded.running, TrialRow.restarts == 1
+            )
+        ).one()
+    expect(restarted).to_contain_text(f"trial restarted trial #{number}")
     # importance: one bar per sampled parameter, in the API's order
     ranked = api.get(f"{base}/importance").json()["importances"]
     bars = page.locator("[data-testid=importance] tr[data-param]")

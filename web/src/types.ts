@@ -33,7 +33,7 @@ export interface Experiment {
 }
 
 export interface EventItem {
-  id: number; kind: string; message: string; trial_id: number | null;
+  id: number; kind: string; message: string; trial_id: number | null; trial_number: number | null;
   data: Record<string, unknown>; created_at: string;
 }
 

@@ -277,8 +277,8 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
       <ol class="events" data-testid="events">
         {events.map((e) => (
           <li key={e.id} data-kind={e.kind}>
-            <span class="muted" title={e.created_at}>{formatAgo(e.created_at)}</span> <b>{e.kind}</b>{" "}
-            {e.trial_id !== null && <a href={`#/trials/${e.trial_id}`}>trial {e.trial_id}</a>} {e.message}
+            <span class="muted" title={e.created_at}>{formatAgo(e.created_at)}</span> <b>{e.kind.replace(/_/g, " ")}</b>{" "}
+            {e.trial_id !== null && <a href={`#/trials/${e.trial_id}`}>trial #{e.trial_number ?? e.trial_id}</a>} {e.message}
           </li>
         ))}
       </ol>
