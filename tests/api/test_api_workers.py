@@ -26,8 +26,8 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def connections_on(pid: int, port: int) -> int:
-    """The established TCP connections process ``pid`` holds on local port ``port``."""
+def established(pid: int) -> list[tuple[int, int]]:
+    """(local port, remote port) of each established TCP connection process ``pid`` holds."""
     inodes = set()
     for fd in Path(f"/proc/{pid}/fd").iterdir():
         try:
@@ -36,13 +36,18 @@ def connections_on(pid: int, port: int) -> int:
             continue
         if target.startswith("socket:["):
             inodes.add(target[len("socket:[") : -1])
-    count = 0
+    held = []
     for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()
-        local_port = int(fields[1].split(":")[1], 16)
-        if local_port == port and fields[3] == "01" and fields[9] in inodes:  # 01: ESTABLISHED
-            count += 1
-    return count
+        if fields[3] == "01" and fields[9] in inodes:  # 01: ESTABLISHED
+            held.append((int(fields[1].split(":")[1], 16), int(fields[2].split(":")[1], 16)))
+    return held
+
+
+def connections_from(pid: int, port: int, peers: set[int]) -> int:
+    """The connections process ``pid`` holds on local port ``port`` from the ports ``peers``
+    (a stray one, say a readiness probe's under load, is not counted)."""
+    return sum(local == port and remote in peers for local, remote in established(pid))
 
 
 def running(pid: int) -> bool:
@@ -75,6 +80,7 @@ def test_api_workers_share_the_port_and_end_with_the_server(db_url: str, tmp_pat
         assert b"RAYSWEEP_CONTROLLER=false" in Path(f"/proc/{workers[0]}/environ").read_bytes()
         # 30 clients connect at once and stay connected: the kernel spreads the connections
         # over the two sockets (all on one: 2 * (1/2)^30)
+        before = {local for local, remote in established(os.getpid()) if remote == server.port}
         clients = [server.client() for _ in range(30)]
         answers: list[int] = []
         ready = threading.Barrier(len(clients))
@@ -88,7 +94,13 @@ def test_api_workers_share_the_port_and_end_with_the_server(db_url: str, tmp_pat
             thread.start()
         for thread in threads:
             thread.join()
-        held = {pid: connections_on(pid, server.port) for pid in [server.process.pid, *workers]}
+        # the 30 clients' own ports, as this process holds them
+        peers = {local for local, remote in established(os.getpid()) if remote == server.port}
+        peers -= before
+        assert len(peers) == 30
+        held = {
+            pid: connections_from(pid, server.port, peers) for pid in [server.process.pid, *workers]
+        }
         for client in clients:
             client.close()
         assert answers == [200] * 30
