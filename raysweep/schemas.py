@@ -134,7 +134,7 @@ class TrialSummary(ReadModel):
     id: int
     number: int = Field(
         description="The trial's place in its experiment: 1 for the first trial created, then "
-        "2, 3, ... (the UI and CLI name trials by it; `id` is the API's key)."
+        "2, 3, ... (the web UI names trials by it; `id` is the API's key)."
     )
     tune_trial_id: str
     state: TrialState

@@ -1,5 +1,5 @@
 """Trials numbered within their experiment: 1 for the first trial created, then 2, 3, ...; the
-UI and CLI name a trial by it (its id stays the API's key). Existing trials are numbered in the
+web UI names a trial by it (its id stays the API's key). Existing trials are numbered in the
 order of their ids.
 
 Revision ID: 0014

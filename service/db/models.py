@@ -97,7 +97,7 @@ class TrialRow(Base):
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
     tune_trial_id: Mapped[str] = mapped_column(String(64))
-    # its place in its experiment: 1 for the first trial created (what the UI and CLI show)
+    # its place in its experiment: 1 for the first trial created (what the web UI shows)
     number: Mapped[int] = mapped_column(Integer)
     config: Mapped[dict[str, Any]]
     state: Mapped[TrialState] = stored_enum(TrialState)
