@@ -18,6 +18,9 @@ class FinalRunRead(ReadModel):
     id: int
     experiment_id: str
     trial_id: int
+    trial_number: int | None = Field(
+        default=None, description="The trial's number in its experiment (1 first)."
+    )
     rank: int = Field(description="1 for the sweep's best trial.")
     state: FinalRunState
     config: dict[str, Any] = Field(description="What the workers got: the trial's, scaled.")
@@ -60,6 +63,9 @@ class ModelVersionRead(ReadModel):
     final_run_id: int
     experiment_id: str
     trial_id: int
+    trial_number: int | None = Field(
+        default=None, description="The trial's number in its experiment (1 first)."
+    )
     trainer: str
     config: dict[str, Any]
     metrics: dict[str, Any]

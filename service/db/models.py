@@ -249,6 +249,10 @@ class FinalRunRow(Base):
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
     trial_id: Mapped[int] = mapped_column(BigId, ForeignKey("trials.id", ondelete="CASCADE"))
+    # its trial's number in the experiment, read with the row (no column of its own)
+    trial_number: Mapped[int | None] = column_property(
+        select(TrialRow.number).where(TrialRow.id == trial_id).scalar_subquery()
+    )
     rank: Mapped[int] = mapped_column(Integer)  # 1 = the sweep's best trial
     state: Mapped[FinalRunState] = stored_enum(FinalRunState)
     config: Mapped[dict[str, Any]]  # what the workers get: the trial's config, scaled
@@ -316,6 +320,10 @@ class ModelVersionRow(Base):
     )
     experiment_id: Mapped[str] = mapped_column(String(32))
     trial_id: Mapped[int] = mapped_column(BigId)
+    # its trial's number, read with the row (no column; none once the trial is deleted)
+    trial_number: Mapped[int | None] = column_property(
+        select(TrialRow.number).where(TrialRow.id == trial_id).scalar_subquery()
+    )
     trainer: Mapped[str] = mapped_column(String(128))
     config: Mapped[dict[str, Any]]
     metrics: Mapped[dict[str, Any]]

@@ -479,6 +479,7 @@ def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
                 FinalRunRow.experiment_id == seeded.finished, FinalRunRow.rank == 1
             )
         ).one()
+        final_trial_number = final.trial_number
         move_final_run(final, FinalRunState.running)
         move_final_run(final, FinalRunState.completed)
         final.metrics, final.checkpoint_uri = {"val_accuracy": 0.93}, "/ckpt/final"
@@ -494,6 +495,7 @@ def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
         "test_accuracy 0.9100 · test_loss 0.3000"
     )
     expect(version).to_contain_text(f"experiment {seeded.finished}")
+    expect(version).to_contain_text(f"trial #{final_trial_number}")  # by number, as elsewhere
     expect(version).to_contain_text("ab" * 32)
     screenshot(page, tmp_path / "screenshots", "model")
     page.click("nav >> text=models")
@@ -802,7 +804,7 @@ def test_the_promote_form_promotes_the_picked_trial_with_the_epochs_given(
     form.locator("button[data-action=promote-now]").click()
     row = page.locator("[data-testid=final-runs] tbody tr")
     expect(row).to_have_count(1)
-    expect(row.first).to_contain_text(f"trial {third_id}")
+    expect(row.first).to_contain_text(f"trial #{third_number}")
     expect(row.first.locator("td").nth(4)).to_have_text("4")  # epochs
     with db.begin() as session:
         final = session.scalars(select(FinalRunRow).where(FinalRunRow.experiment_id == sweep)).one()

@@ -79,7 +79,7 @@ export interface Me { id: number; name: string; role: Role }
 
 export type FinalRunState = "queued" | "running" | "cancelling" | "completed" | "failed" | "cancelled";
 export interface FinalRun {
-  id: number; experiment_id: string; trial_id: number; rank: number; state: FinalRunState;
+  id: number; experiment_id: string; trial_id: number; trial_number: number | null; rank: number; state: FinalRunState;
   config: Config; num_workers: number; epochs: number; model_name: string; cluster: string;
   restarts: number; error: string | null; metrics: Record<string, unknown> | null;
   test_metrics: Record<string, number> | null; model_version: number | null;
@@ -87,7 +87,7 @@ export interface FinalRun {
 }
 export interface ModelSummary { name: string; latest_version: number; versions: number; aliases: Record<string, number> }
 export interface ModelVersion {
-  name: string; version: number; final_run_id: number; experiment_id: string; trial_id: number;
+  name: string; version: number; final_run_id: number; experiment_id: string; trial_id: number; trial_number: number | null;
   trainer: string; config: Config; metrics: Record<string, unknown>; test_metrics: Record<string, number> | null;
   checkpoint_uri: string; code_version: Record<string, string>; data_fingerprint: string | null;
   comparison: Comparison | null; aliases: string[]; created_at: string;

@@ -47,7 +47,7 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
       setError(null);
       setChoosing(false);
       setOutcome(added.length
-        ? `Queued ${added.length} final run(s): ${added.map((r) => `trial ${r.trial_id} on ${r.cluster}`).join(", ")}.`
+        ? `Queued ${added.length} final run(s): ${added.map((r) => `trial #${r.trial_number ?? r.trial_id} on ${r.cluster}`).join(", ")}.`
         : "Nothing new: those trials are promoted already. Choose other trials or a larger top k.");
     } catch (caught) {
       setError(errorText(caught));
@@ -74,7 +74,7 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
             {runs.map((run) => (
               <tr key={run.id} data-final-run={run.id}>
                 <td>{run.purpose === "retrain" ? <span class="chip" title="a retrain schedule's run">retrain</span> : run.rank}</td>
-                <td><a href={`#/trials/${run.trial_id}`}>trial {run.trial_id}</a></td>
+                <td><a href={`#/trials/${run.trial_id}`}>trial #{run.trial_number ?? run.trial_id}</a></td>
                 <td><StateBadge state={run.state} />{run.error && <span class="error" title={run.error}> error</span>}</td>
                 <td>{run.num_workers}</td>
                 <td>{run.epochs}</td>

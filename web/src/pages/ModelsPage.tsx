@@ -61,7 +61,7 @@ export function ModelsPage({ name }: { name: string | null }) {
           <h3>v{v.version} {v.aliases.map((a) => <span class="badge" key={a}>{a}</span>)}</h3>
           <dl class="lineage">
             <dt>from</dt>
-            <dd><a href={`#/experiments/${v.experiment_id}`}>experiment {v.experiment_id}</a>, <a href={`#/trials/${v.trial_id}`}>trial {v.trial_id}</a>, final run {v.final_run_id} ({v.trainer})</dd>
+            <dd><a href={`#/experiments/${v.experiment_id}`}>experiment {v.experiment_id}</a>, <a href={`#/trials/${v.trial_id}`}>trial #{v.trial_number ?? v.trial_id}</a>, final run {v.final_run_id} ({v.trainer})</dd>
             <dt>validation</dt><dd>{metricsText(v.metrics)}</dd>
             <dt>test</dt><dd data-testid="test-metrics">{metricsText(v.test_metrics)}</dd>
             {v.comparison && (
