@@ -235,6 +235,7 @@ def test_experiment_page_draws_every_view_and_updates_live(
 
     # hovering a curve names its trial and config: sweep the pointer over the chart until one
     # is under it (which one depends on the seeded curves' shapes)
+    expect(page.locator("[data-testid=curves] .u-over")).to_be_visible()
     box = page.locator("[data-testid=curves] .u-over").bounding_box()
     assert box is not None
     hover = page.get_by_test_id("curve-hover")
@@ -262,7 +263,9 @@ def test_experiment_page_draws_every_view_and_updates_live(
     assert canvas_ink(page, "[data-testid=curves]") > 1000
     page.uncheck("input[name=log]")
     expect(curves).to_have_attribute("data-log", "false")
-    box = page.locator("[data-testid=curves] .u-over").bounding_box()  # a new plot
+    plot_area = page.locator("[data-testid=curves] .u-over")
+    expect(plot_area).to_be_visible()  # a new plot, drawn after the attribute changed
+    box = plot_area.bounding_box()
     assert box is not None
     pointer = (box["x"] + box["width"] * 0.9, pointer[1])
 
