@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, FloatRect, Locator, Page, expect, sync_playwright
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -92,6 +93,16 @@ def sign_in(page: Page, token: str) -> None:
     page.fill("input[name=token]", token)
     page.click("button[type=submit]")
     expect(page.get_by_test_id("who")).to_be_visible()
+
+
+def box_of(element: Locator, timeout_s: float = 10) -> FloatRect:
+    """Its bounding box once it is drawn: a live chart is drawn again (new trials, new states)
+    at any moment, and between the old plot's removal and the new one's there is no box."""
+    deadline = time.monotonic() + timeout_s
+    while (box := element.bounding_box()) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert box is not None, f"{element} was not drawn within {timeout_s} s"
+    return box
 
 
 def canvas_ink(page: Page, selector: str) -> int:
@@ -235,9 +246,7 @@ def test_experiment_page_draws_every_view_and_updates_live(
 
     # hovering a curve names its trial and config: sweep the pointer over the chart until one
     # is under it (which one depends on the seeded curves' shapes)
-    expect(page.locator("[data-testid=curves] .u-over")).to_be_visible()
-    box = page.locator("[data-testid=curves] .u-over").bounding_box()
-    assert box is not None
+    box = box_of(page.locator("[data-testid=curves] .u-over"))
     hover = page.get_by_test_id("curve-hover")
     for step in range(40):
         pointer = (box["x"] + box["width"] * 0.9, box["y"] + box["height"] * step / 40)
@@ -263,10 +272,7 @@ def test_experiment_page_draws_every_view_and_updates_live(
     assert canvas_ink(page, "[data-testid=curves]") > 1000
     page.uncheck("input[name=log]")
     expect(curves).to_have_attribute("data-log", "false")
-    plot_area = page.locator("[data-testid=curves] .u-over")
-    expect(plot_area).to_be_visible()  # a new plot, drawn after the attribute changed
-    box = plot_area.bounding_box()
-    assert box is not None
+    box = box_of(page.locator("[data-testid=curves] .u-over"))  # a new plot
     pointer = (box["x"] + box["width"] * 0.9, pointer[1])
 
     # a result stored while the page is open appears without a reload
@@ -901,8 +907,7 @@ def test_brushing_the_parallel_coordinates_fades_lines_and_filters_the_table(
     assert len(colours) > 10
     axis = page.locator("rect[data-brush-axis=hidden]")
     axis.scroll_into_view_if_needed()
-    area = axis.bounding_box()
-    assert area is not None
+    area = box_of(axis)
     middle = area["x"] + area["width"] / 2
     page.mouse.move(middle, area["y"] + area["height"] * 0.2)
     page.mouse.down()
