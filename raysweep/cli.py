@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> Any:
     """Run one command; returns what ``--output json`` prints (None: printed already)."""
     if args.command == "token":
         return token_command(args)
-    client = Client(args.url, args.token)
+    client = Client(args.url, args.token, project=args.project)
     if args.command == "code":
         return code_command(client, args)
     as_json = args.output == "json"
@@ -202,6 +202,12 @@ def options(defaults: bool) -> argparse.ArgumentParser:
     )
     common.add_argument(
         "--token", help="API token (default: RAYSWEEP_TOKEN, config file, local).", **default
+    )
+    common.add_argument(
+        "--project",
+        help="Create in, and list only, this project (default: RAYSWEEP_PROJECT; else "
+        "create in `default` and list every project the token has a role in).",
+        **default,
     )
     common.add_argument(
         "--output",

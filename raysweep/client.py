@@ -13,9 +13,11 @@ Example::
 from __future__ import annotations
 
 import io
+import os
 import time
 import zipfile
 from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,7 @@ from raysweep.errors import (
     Unreachable,
 )
 from raysweep.experiment import Experiment
+from raysweep.projects import ProjectRead, UsageRead
 from raysweep.registry import AliasRead, FinalRunRead, ModelRead, ModelVersionRead
 from raysweep.schedules import ScheduleFiringRead, ScheduleRead
 from raysweep.schemas import (
@@ -63,7 +66,16 @@ class Client:
             print(experiment.id, experiment.state)
     """
 
-    def __init__(self, url: str | None = None, token: str | None = None, timeout_s: float = 30):
+    def __init__(
+        self,
+        url: str | None = None,
+        token: str | None = None,
+        timeout_s: float = 30,
+        project: str | None = None,
+    ):
+        # with a project, sweeps, code and schedules are created in it and lists show only
+        # its objects; without one, `default` and every project the token has a role in
+        self.project = project or os.environ.get("RAYSWEEP_PROJECT") or None
         connection = resolve(url, token)
         self.url = connection.url
         self.token_source = connection.source
@@ -150,12 +162,45 @@ class Client:
             kind = "application/zip" if source.suffix == ".zip" else "application/gzip"
         else:
             raise FileNotFoundError(f"no such file or directory: {source}")
-        data = self.request("POST", "/code", content=content, content_type=kind)
+        data = self.request(
+            "POST", "/code", params=self._in_project(), content=content, content_type=kind
+        )
         return CodePackageRead.model_validate(data)
 
     def code_packages(self) -> list[CodePackageRead]:
         """Every uploaded code package, newest first."""
-        return [CodePackageRead.model_validate(item) for item in self.pages("/code")]
+        pages = self.pages("/code", self._in_project())
+        return [CodePackageRead.model_validate(item) for item in pages]
+
+    # --- projects ----------------------------------------------------------------------------
+
+    def _in_project(self) -> dict[str, str]:
+        return {"project": self.project} if self.project else {}
+
+    def projects(self) -> list[ProjectRead]:
+        """The projects the token has a role in (an admin's: all), with this month's usage."""
+        return [ProjectRead.model_validate(item) for item in self.request("GET", "/projects")]
+
+    def create_project(self, name: str, **settings: Any) -> ProjectRead:
+        """A new project (admin): ``weight``, ``max_workers``, ``max_cpus``, ``max_gpus``,
+        ``max_queued``, ``monthly_worker_hours``, ``monthly_gpu_hours``, ``description``."""
+        body = {"name": name, **settings}
+        return ProjectRead.model_validate(self.request("POST", "/projects", body=body))
+
+    def update_project(self, name: str, **settings: Any) -> ProjectRead:
+        """Change a project's weight, quotas or budgets (admin); ``None`` removes a limit."""
+        data = self.request("PATCH", f"/projects/{name}", body=settings)
+        return ProjectRead.model_validate(data)
+
+    def usage(self, start: datetime | None = None, end: datetime | None = None) -> UsageRead:
+        """Compute held in [start, end) (default: this UTC month): in all, per project, sweep
+        and day; the client's project only when it has one."""
+        params: dict[str, str] = self._in_project()
+        for key, moment in (("from", start), ("to", end)):
+            if moment is not None:
+                aware = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+                params[key] = aware.isoformat()
+        return UsageRead.model_validate(self.request("GET", "/usage", params=params))
 
     # --- final runs and the model registry --------------------------------------------------
 
@@ -173,7 +218,8 @@ class Client:
 
     def models(self) -> list[ModelRead]:
         """Registered models: latest version, number of versions, aliases."""
-        return [ModelRead.model_validate(item) for item in self.request("GET", "/models")]
+        items = self.request("GET", "/models", params=self._in_project())
+        return [ModelRead.model_validate(item) for item in items]
 
     def model_versions(self, name: str) -> list[ModelVersionRead]:
         """A model's versions, newest first, each with its lineage."""
@@ -214,7 +260,7 @@ class Client:
             client.create_schedule("weekly", "0 4 * * 1",
                                    retrain={"model": "digits", "margin": 0.005})
         """
-        body: dict[str, Any] = {"name": name, "cron": cron, **options}
+        body: dict[str, Any] = {"name": name, "cron": cron, **self._in_project(), **options}
         if spec is not None:
             body["spec"] = read_mapping(spec) if isinstance(spec, str | Path) else dict(spec)
         if retrain is not None:
@@ -222,7 +268,8 @@ class Client:
         return ScheduleRead.model_validate(self.request("POST", "/schedules", body=body))
 
     def schedules(self) -> list[ScheduleRead]:
-        return [ScheduleRead.model_validate(item) for item in self.pages("/schedules")]
+        pages = self.pages("/schedules", self._in_project())
+        return [ScheduleRead.model_validate(item) for item in pages]
 
     def set_schedule_enabled(self, schedule_id: str, enabled: bool) -> ScheduleRead:
         """Pause (``False``) or resume (``True``; times missed while paused do not fire)."""
@@ -258,6 +305,8 @@ class Client:
             body = read_mapping(spec)
         else:
             body = dict(spec)
+        if self.project and isinstance(body, dict):
+            body.setdefault("project", self.project)
         created = self.request("POST", "/experiments", body=body)
         return self.experiment(created["id"])
 
@@ -283,6 +332,7 @@ class Client:
         params = {
             "state": [str(s) for s in states],
             "label": [f"{key}:{value}" for key, value in (label or {}).items()],
+            **self._in_project(),
         }
         return [
             Experiment(self, ExperimentRead.model_validate(item))

@@ -10,6 +10,7 @@ from pydantic import Field, StrictBool, StrictFloat, StrictInt
 
 from raysweep.compute import FinalRunResources
 from raysweep.schemas import FiringOutcome, Misfire, Overlap, ReadModel, ScheduleKind
+from raysweep.spec import DEFAULT_PROJECT, PROJECT_PATTERN
 from raysweep.strict import StrictModel
 
 
@@ -76,6 +77,12 @@ class ScheduleCreate(StrictModel):
     """
 
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+    project: str = Field(
+        default=DEFAULT_PROJECT,
+        pattern=PROJECT_PATTERN,
+        description="The project the schedule, and what it runs, belong to: a `sweep` spec's "
+        "project is this one, a `retrain` model must be one of its models.",
+    )
     cron: str = Field(
         min_length=1, max_length=128, description="Five-field cron, e.g. `0 3 * * *`."
     )
@@ -127,6 +134,7 @@ class ScheduleFiringRead(ReadModel):
 class ScheduleRead(ReadModel):
     id: str
     name: str
+    project: str
     kind: ScheduleKind
     cron: str
     timezone: str

@@ -157,6 +157,7 @@ class TrialSummary(ReadModel):
 class ExperimentRead(ReadModel):
     id: str
     name: str
+    project: str = "default"
     trainer: str
     metric: str = Field(
         description="The metric best_metric and best_trial judge by: the spec's, or with "
@@ -487,7 +488,15 @@ class TokenCreate(StrictModel):
 class TokenRead(ReadModel):
     id: int
     name: str
-    role: Role
+    role: Role = Field(
+        description="`admin`: every project and the service's own settings; otherwise the "
+        "highest of its project roles."
+    )
+    projects: dict[str, Role] = Field(
+        default_factory=dict,
+        description="Its role in each project it may see (an admin token: none listed, all "
+        "of them).",
+    )
     prefix: str
     created_at: datetime
     last_used_at: datetime | None

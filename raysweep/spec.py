@@ -42,6 +42,9 @@ from raysweep.strict import StrictModel
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"
 LABEL_KEY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
+# a project's name: lower case, as it appears in URLs and CLI flags
+PROJECT_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,62}$"
+DEFAULT_PROJECT = "default"
 
 
 # --- the experiment spec ------------------------------------------------------------------------
@@ -189,8 +192,28 @@ class Constraint(StrictModel):
         return float(max(over, under))
 
 
+class ComputeBudget(StrictModel):
+    """Compute a sweep may spend, as the ledger counts it (what its worker groups held, restarts
+    included); the sweep ends when either is spent."""
+
+    gpu_hours: StrictFloat | StrictInt | None = Field(default=None, gt=0, le=10**7)
+    worker_hours: StrictFloat | StrictInt | None = Field(default=None, gt=0, le=10**7)
+
+    @model_validator(mode="after")
+    def _some_limit(self) -> ComputeBudget:
+        if self.gpu_hours is None and self.worker_hours is None:
+            raise ValueError("name gpu_hours or worker_hours (or both)")
+        return self
+
+
 class StopConfig(StrictModel):
     time_budget_s: StrictFloat | None = Field(default=None, gt=0, le=10**8)
+    budget: ComputeBudget | None = Field(
+        default=None,
+        description="End the sweep once its trials have held this much compute (checked "
+        "every few seconds while it runs; trials still running are cancelled and a "
+        "`budget_spent` event says what was spent).",
+    )
     target: StrictFloat | None = Field(
         default=None, description="A trial reaching this metric value ends the sweep."
     )
@@ -362,6 +385,16 @@ class ExperimentSpec(StrictModel):
     """
 
     name: str = Field(pattern=NAME_PATTERN)
+    project: str = Field(
+        default=DEFAULT_PROJECT,
+        pattern=PROJECT_PATTERN,
+        description="The project the sweep belongs to: who may see it, whose quota and "
+        "budget it counts against.",
+    )
+    priority: Literal["high", "normal", "low"] = Field(
+        default="normal",
+        description="Among its project's waiting trials, a higher priority's start first.",
+    )
     trainer: str | None = Field(default=None, pattern=NAME_PATTERN)
     code: CodeRef | None = None
     search_space: SearchSpaceRef

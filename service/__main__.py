@@ -5,6 +5,7 @@ Examples::
     python -m service migrate
     python -m service serve
     python -m service token create ci-bot --role member
+    python -m service token grant ci-bot --project vision --role viewer
     python -m service token list
     python -m service token revoke ci-bot
 """
@@ -46,6 +47,19 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     create = token_commands.add_parser("create", help="create a token and print its secret once")
     create.add_argument("name")
     create.add_argument("--role", choices=[r.value for r in Role], default=Role.member.value)
+    create.add_argument(
+        "--project",
+        default="default",
+        help="the project the role is in (default: default); an admin token has every project",
+    )
+    grant = token_commands.add_parser(
+        "grant", help="give a token a role in another project, or take it away (--role none)"
+    )
+    grant.add_argument("name")
+    grant.add_argument("--project", required=True)
+    grant.add_argument(
+        "--role", choices=[r.value for r in Role if r is not Role.admin] + ["none"], required=True
+    )
     token_commands.add_parser("list", help="list tokens (never their secrets)")
     revoke = token_commands.add_parser("revoke", help="revoke a token by name")
     revoke.add_argument("name")
@@ -81,13 +95,17 @@ def main(argv: list[str] | None = None) -> int:
     db = session_factory(engine)
     try:
         if args.token_command == "create":
-            created = tokens.create_token(db, args.name, Role(args.role))
+            created = tokens.create_token(db, args.name, Role(args.role), args.project)
             print(created.token)
             print(
                 f"token {created.name!r} ({created.role.value}) created; the secret above is "
                 "shown only once",
                 file=sys.stderr,
             )
+        elif args.token_command == "grant":
+            role = None if args.role == "none" else Role(args.role)
+            granted = tokens.grant_token(db, args.name, args.project, role)
+            print(json.dumps(granted.model_dump(mode="json")))
         elif args.token_command == "list":
             for item in tokens.list_tokens(db):
                 print(json.dumps(item.model_dump(mode="json")))

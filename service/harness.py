@@ -112,8 +112,8 @@ class ServerProcess:
             cwd=REPO_ROOT,
         )
 
-    def create_token(self, name: str, role: str) -> str:
-        result = self.manage("token", "create", name, "--role", role)
+    def create_token(self, name: str, role: str, project: str = "default") -> str:
+        result = self.manage("token", "create", name, "--role", role, "--project", project)
         assert result.returncode == 0, result.stderr
         return result.stdout.strip()
 

@@ -200,12 +200,13 @@ class InProcessServer(ServerProcess):
     def kill(self) -> None:
         raise NotImplementedError("a crash is a process's: use ServerProcess")
 
-    def create_token(self, name: str, role: str) -> str:
+    def create_token(self, name: str, role: str, project: str = "default") -> str:
         """Through the use case the ``token create`` command calls (that command is tested on a
         ServerProcess), without a Python start per token."""
         engine = create_db_engine(self.db_url)
         try:
-            return tokens.create_token(session_factory(engine), name, Role(role)).token
+            db = session_factory(engine)
+            return tokens.create_token(db, name, Role(role), project).token
         finally:
             engine.dispose()
 

@@ -20,6 +20,7 @@ from service.db.models import FinalRunRow, ScheduleFiringRow, TrialRow
 from service.engine.recorder import Recorder
 from service.settings import REPO_ROOT
 from service.specs import check_spec
+from service.usecases.access import operator
 from service.usecases.experiments import add_experiment
 from service.usecases.firings import due_schedule_ids, fire_schedule
 from service.usecases.job_outcomes import FinalRunOutcome, finish_final_run, start_final_run
@@ -139,7 +140,7 @@ def retrain_schedule(db: sessionmaker[Session], **changes: Any) -> str:
     request = ScheduleCreate.model_validate(
         {"name": "retrain", "cron": "* * * * *", "kind": "retrain", "retrain": retrain, **changes}
     )
-    return create_schedule(db, request, SPACES, CLUSTERS, T0, "tester").id
+    return create_schedule(db, request, SPACES, CLUSTERS, T0, operator("tester")).id
 
 
 def firing_rows(db: sessionmaker[Session]) -> list[ScheduleFiringRow]:

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schedules import ScheduleCreate
 from service.errors import InvalidInput
+from service.usecases.access import operator
 from service.usecases.clusters import record_capacity
 from service.usecases.experiments import submit_experiment
 from service.usecases.firings import due_schedule_ids, fire_schedule
@@ -30,7 +31,7 @@ ONE_NODE = [{"CPU": 2.0, "memory": 8e9, "node:127.0.0.1": 1.0}]
 
 def submit(db: sessionmaker[Session], cluster: str | None, **resources: object) -> str:
     spec = minimal_spec(resources={"num_workers": 2, "cpus_per_worker": 0.5, **resources})
-    return submit_experiment(db, spec, SPACES, "tester", None, cluster).id
+    return submit_experiment(db, spec, SPACES, operator("tester"), None, cluster).id
 
 
 def test_a_trial_that_can_never_fit_a_fixed_cluster_is_refused_and_nothing_is_stored(
@@ -95,4 +96,4 @@ def test_schedules_get_the_same_check_when_made_and_when_they_fire(
 def sweep_schedule(db: sessionmaker[Session], **resources: object) -> str:
     spec = minimal_spec(resources={"num_workers": 2, "cpus_per_worker": 0.5, **resources})
     request = ScheduleCreate.model_validate({"name": "nightly", "cron": "* * * * *", "spec": spec})
-    return create_schedule(db, request, SPACES, CLUSTERS, T0, "tester", "local").id
+    return create_schedule(db, request, SPACES, CLUSTERS, T0, operator("tester"), "local").id

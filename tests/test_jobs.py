@@ -16,6 +16,7 @@ from service.controller.jobs import JobDispatcher, JobReconciler
 from service.db.models import EventRow, ExperimentRow, FinalRunRow
 from service.engine.launcher import JobInfo, Launcher
 from service.settings import ClusterConfig, Settings
+from service.usecases.access import operator
 from service.usecases.experiments import cancel_experiment, submit_experiment
 from service.usecases.jobs import FinalRunJobs, SweepJobs
 from service.usecases.promotion import promote_experiment
@@ -71,8 +72,8 @@ def test_a_lost_driver_is_resubmitted_up_to_the_limit_and_a_cancel_ends_with_its
     sweeps = SweepJobs(db, settings)
     dispatcher = JobDispatcher("dispatcher", sweeps, {"local": ray}, submit_driver)
     reconciler = JobReconciler("reconciler", sweeps, {"local": ray}, submit_driver)
-    lost = submit_experiment(db, minimal_spec(name="lost"), SPACES, "t").id
-    cancelled = submit_experiment(db, minimal_spec(name="cancelled"), SPACES, "t").id
+    lost = submit_experiment(db, minimal_spec(name="lost"), SPACES, operator("t")).id
+    cancelled = submit_experiment(db, minimal_spec(name="cancelled"), SPACES, operator("t")).id
     assert dispatcher.run_once() == 2 and dispatcher.run_once() == 0  # 2 = the sweep limit
     ray.states[f"raysweep-{lost}-0"] = "FAILED"
     assert reconciler.run_once() == 1  # resubmitted as attempt 1

@@ -22,6 +22,7 @@ from service.db.models import (
     TrialRow,
 )
 from service.errors import Conflict, InvalidInput
+from service.usecases.access import operator
 from service.usecases.experiments import delete_experiment
 from service.usecases.job_outcomes import start_final_run
 from service.usecases.models import get_alias, get_version
@@ -215,7 +216,7 @@ def test_retrain_schedules_are_checked_completely(db: sessionmaker[Session]) -> 
         )
         before = row_counts(db)
         with pytest.raises(InvalidInput) as error:
-            create_schedule(db, request, SPACES, CLUSTERS, T0, "tester")
+            create_schedule(db, request, SPACES, CLUSTERS, T0, operator("tester"))
         assert row_counts(db) == before
         return {p.path: p.message for p in error.value.details}
 
@@ -244,7 +245,7 @@ def test_retrain_schedules_are_checked_completely(db: sessionmaker[Session]) -> 
         {"name": "s", "cron": "* * * * *", "retrain": {"model": "digits"}}
     )
     with pytest.raises(InvalidInput) as error:
-        create_schedule(db, sweep, SPACES, CLUSTERS, T0, "tester")
+        create_schedule(db, sweep, SPACES, CLUSTERS, T0, operator("tester"))
     assert {p.path: p.message for p in error.value.details} == {
         "spec": "kind sweep needs spec",
         "retrain": "kind sweep takes no retrain",

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schedules import ScheduleCreate
 from service.db.models import ExperimentRow, ScheduleFiringRow
 from service.settings import REPO_ROOT
+from service.usecases.access import operator
 from service.usecases.experiments import cancel_experiment
 from service.usecases.firings import due_schedule_ids, fire_schedule
 from service.usecases.schedules import create_schedule, get_schedule, set_enabled
@@ -26,7 +27,9 @@ def schedule(db: sessionmaker[Session], **changes: Any) -> str:
     request = ScheduleCreate.model_validate(
         {"name": "every-minute", "cron": "* * * * *", "spec": minimal_spec(), **changes}
     )
-    return create_schedule(db, request, REPO_ROOT / "search_spaces", ["local"], T0, "tester").id
+    return create_schedule(
+        db, request, REPO_ROOT / "search_spaces", ["local"], T0, operator("tester")
+    ).id
 
 
 def tick(db: sessionmaker[Session], now: datetime) -> int:

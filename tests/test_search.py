@@ -228,7 +228,7 @@ def test_a_warm_started_sweep_tells_its_searcher_the_sources_finished_trials(
         search_space=narrower,
         search={"warm_start_from": [source_id], "points_to_evaluate": [first]},
     )
-    spec = check_spec(data, SPACES, experiments=lambda i: stored_spec(db, i))
+    spec = check_spec(data, SPACES, experiments=lambda i: stored_spec(db, i, "default"))
     with db.begin() as session:
         target = add_experiment(session, spec, "seeded", "tester")
         history = starting_history(session, target.id, spec, extensions=0)

@@ -24,6 +24,7 @@ from service.api.routes import (
     health,
     models,
     operator_metrics,
+    projects,
     promotion,
     schedules,
     trials,
@@ -33,6 +34,7 @@ from service.api.routes import (
 from service.api.timing import RequestTimingMiddleware
 from service.metrics import Metrics
 from service.settings import Settings
+from service.usecases.access import Owners
 from service.usecases.tokens import RecentTokens
 
 DESCRIPTION = """raysweep runs hyperparameter sweeps as Ray Tune sweeps of Ray Train DDP trials.
@@ -57,6 +59,7 @@ def create_app(
         ready_checks=ready_checks,
         metrics=metrics,
         recent_tokens=RecentTokens(),
+        owners=Owners(),
     )
     install_error_handlers(app)
     # JSON above 1 KiB compressed for clients that accept gzip (a page of 500 trials: ~10x less)
@@ -79,6 +82,7 @@ def create_app(
         models.router,
         clusters.router,
         schedules.router,
+        projects.router,
         operator_metrics.router,
     )
     for router in routers:

@@ -16,9 +16,15 @@ from service.db.base import MAX_BIGINT
 from service.errors import Forbidden, Unauthorized
 from service.metrics import Metrics
 from service.settings import Settings
+from service.usecases.access import (
+    Owned,
+    Owners,
+    check_role,
+    has_role_somewhere,
+    missing_message,
+    role_in,
+)
 from service.usecases.tokens import RecentTokens, authenticate
-
-ROLE_RANK = {Role.viewer: 0, Role.member: 1, Role.admin: 2}
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,7 @@ class AppState:
     ready_checks: dict[str, Callable[[], str | None]]  # name -> None when fine, else the problem
     metrics: Metrics
     recent_tokens: RecentTokens
+    owners: Owners
 
 
 def app_state(request: Request) -> AppState:
@@ -45,7 +52,8 @@ bearer = HTTPBearer(auto_error=False, description="An API token: `Authorization:
 
 
 def require(role: Role) -> Callable[..., Awaitable[TokenRead]]:
-    """A dependency admitting tokens with ``role`` or a higher one."""
+    """A dependency admitting tokens with ``role`` or a higher one in some project (the route
+    then checks the project of what it touches)."""
 
     # async: a token admitted within the last RAYSWEEP_TOKEN_CACHE_S needs neither the database
     # nor a thread; the lookup otherwise runs on the request threads
@@ -61,8 +69,44 @@ def require(role: Role) -> Callable[..., Awaitable[TokenRead]]:
         if caller is None:
             caller = await run_in_threadpool(authenticate, state.db, token)
             state.recent_tokens.put(token, caller)
-        if ROLE_RANK[caller.role] < ROLE_RANK[role]:
+        if not has_role_somewhere(caller, role):
             raise Forbidden(f"role {caller.role.value} may not do this; needs {role.value}")
+        return caller
+
+    return check
+
+
+# the path parameter naming each kind of object, and how it must read to be one (anything
+# else is left to the route's own validation, a 422)
+OWNED_PARAMS = {
+    Owned.experiment: "experiment_id",
+    Owned.trial: "trial_id",
+    Owned.final_run: "final_run_id",
+    Owned.model: "name",
+    Owned.schedule: "schedule_id",
+    Owned.code: "sha256",
+}
+NUMERIC = {Owned.trial, Owned.final_run}
+
+
+def owned(kind: Owned, role: Role) -> Callable[..., Awaitable[TokenRead]]:
+    """A dependency admitting the caller to the object the path names: ``role`` or a higher one
+    in a project holding it; an object of a project the caller has no role in is the same 404
+    as one that does not exist."""
+    admitted = require(role)
+
+    # the dependency as a default value: an annotation naming a local is never resolved here
+    async def check(request: Request, caller: TokenRead = Depends(admitted)) -> TokenRead:
+        key = str(request.path_params.get(OWNED_PARAMS[kind], ""))
+        if kind in NUMERIC and not (key.isdigit() and 1 <= int(key) <= MAX_BIGINT):
+            return caller  # the route answers 422
+        if caller.role is Role.admin:
+            return caller  # everything is an admin's; the use case says when it is missing
+        state = app_state(request)
+        projects = state.owners.get(kind, key)
+        if projects is None or not any(role_in(caller, p) for p in projects):
+            projects = await run_in_threadpool(state.owners.read, state.db, kind, key)
+        check_role(caller, projects, role, missing_message(kind, key))
         return caller
 
     return check
@@ -71,11 +115,30 @@ def require(role: Role) -> Callable[..., Awaitable[TokenRead]]:
 Db = Annotated[sessionmaker[Session], Depends(database)]
 Viewer = Annotated[TokenRead, Depends(require(Role.viewer))]
 Member = Annotated[TokenRead, Depends(require(Role.member))]
+Admin = Annotated[TokenRead, Depends(require(Role.admin))]
+ExperimentViewer = Annotated[TokenRead, Depends(owned(Owned.experiment, Role.viewer))]
+ExperimentMember = Annotated[TokenRead, Depends(owned(Owned.experiment, Role.member))]
+TrialViewer = Annotated[TokenRead, Depends(owned(Owned.trial, Role.viewer))]
+TrialMember = Annotated[TokenRead, Depends(owned(Owned.trial, Role.member))]
+FinalRunViewer = Annotated[TokenRead, Depends(owned(Owned.final_run, Role.viewer))]
+FinalRunMember = Annotated[TokenRead, Depends(owned(Owned.final_run, Role.member))]
+ModelViewer = Annotated[TokenRead, Depends(owned(Owned.model, Role.viewer))]
+ModelMember = Annotated[TokenRead, Depends(owned(Owned.model, Role.member))]
+ScheduleViewer = Annotated[TokenRead, Depends(owned(Owned.schedule, Role.viewer))]
+ScheduleMember = Annotated[TokenRead, Depends(owned(Owned.schedule, Role.member))]
+CodeViewer = Annotated[TokenRead, Depends(owned(Owned.code, Role.viewer))]
 # A number past its column's range (service.db.models) would reach the database and fail there
 # (a 500); bounded here it is a 422 naming the parameter.
 Limit = Annotated[int, Query(ge=1, le=500, description="Page size.")]
 Offset = Annotated[int, Query(ge=0, le=MAX_BIGINT, description="Items to skip.")]
 RowId = Annotated[int, Path(ge=1, le=MAX_BIGINT)]
+ProjectFilter = Annotated[
+    str | None,
+    Query(
+        max_length=63,
+        description="Only this project's (default: every project the token has a role in).",
+    ),
+]
 
 
 def id_cursor(description: str) -> Any:

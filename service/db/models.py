@@ -36,6 +36,39 @@ from raysweep.schemas import (
 )
 from service.db.base import Base, BigId, stored_enum, utcnow
 
+DEFAULT_PROJECT = "default"
+
+
+class ProjectRow(Base):
+    """A team's share of the service: its objects, its tokens' roles, its weight in fair share,
+    its quotas (None: no limit) and monthly budgets."""
+
+    __tablename__ = "projects"
+
+    name: Mapped[str] = mapped_column(String(63), primary_key=True)
+    description: Mapped[str | None] = mapped_column(Text)
+    weight: Mapped[float] = mapped_column(Float, default=1.0, server_default="1")
+    max_workers: Mapped[int | None] = mapped_column(Integer)
+    max_cpus: Mapped[float | None] = mapped_column(Float)
+    max_gpus: Mapped[float | None] = mapped_column(Float)
+    max_queued: Mapped[int | None] = mapped_column(Integer)
+    monthly_worker_hours: Mapped[float | None] = mapped_column(Float)
+    monthly_gpu_hours: Mapped[float | None] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class TokenProjectRow(Base):
+    """A non-admin token's role in one project; a token sees only its projects' objects."""
+
+    __tablename__ = "token_projects"
+
+    token_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("api_tokens.id", ondelete="CASCADE"), primary_key=True
+    )
+    project: Mapped[str] = mapped_column(ForeignKey("projects.name"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16))
+
 
 class ExperimentRow(Base):
     __tablename__ = "experiments"
@@ -68,6 +101,12 @@ class ExperimentRow(Base):
     stop_requested_at: Mapped[datetime | None]
     promotion: Mapped[PromotionStatus | None] = stored_enum(PromotionStatus)
     notes: Mapped[str | None] = mapped_column(Text)  # a member's, shown in the lists
+    project: Mapped[str] = mapped_column(
+        ForeignKey("projects.name"),
+        default=DEFAULT_PROJECT,
+        server_default=DEFAULT_PROJECT,
+        index=True,
+    )
 
     labels: Mapped[list[LabelRow]] = relationship(
         cascade="all, delete-orphan", passive_deletes=True, lazy="selectin"
@@ -226,6 +265,10 @@ class TokenRow(Base):
     last_used_at: Mapped[datetime | None]
     revoked_at: Mapped[datetime | None]
 
+    grants: Mapped[list[TokenProjectRow]] = relationship(
+        cascade="all, delete-orphan", passive_deletes=True, lazy="selectin"
+    )
+
 
 class CodePackageRow(Base):
     """An uploaded training-code package; its zip lives on storage under ``code/<sha256>.zip``."""
@@ -307,6 +350,46 @@ class FinalRunResultRow(Base):
     __table_args__ = (UniqueConstraint("final_run_id", "epoch"),)
 
 
+class CodePackageProjectRow(Base):
+    """A project holding a code package: packages are stored by content, so the same archive
+    uploaded in two projects is one package held by both."""
+
+    __tablename__ = "code_package_projects"
+
+    sha256: Mapped[str] = mapped_column(
+        ForeignKey("code_packages.sha256", ondelete="CASCADE"), primary_key=True
+    )
+    project: Mapped[str] = mapped_column(ForeignKey("projects.name"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ComputeUsageRow(Base):
+    """What one worker group held (workers and their CPUs and GPUs in all) from when the gate
+    granted its lease to when the lease ended; rewritten while the lease is held."""
+
+    __tablename__ = "compute_usage"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    lease: Mapped[str] = mapped_column(String(255))
+    started_at: Mapped[datetime]
+    ended_at: Mapped[datetime]
+    holding: Mapped[bool] = mapped_column(Boolean)  # the lease was still held when written
+    project: Mapped[str] = mapped_column(String(63))
+    experiment_id: Mapped[str | None] = mapped_column(
+        ForeignKey("experiments.id", ondelete="CASCADE"), index=True
+    )
+    trial_id: Mapped[int | None] = mapped_column(BigId, index=True)
+    final_run_id: Mapped[int | None] = mapped_column(BigId)
+    workers: Mapped[int] = mapped_column(Integer)
+    cpus: Mapped[float] = mapped_column(Float)
+    gpus: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        UniqueConstraint("lease", "started_at"),
+        Index("ix_compute_usage_project_started_at", "project", "started_at"),
+    )
+
+
 class ModelVersionRow(Base):
     """A registered model version with its lineage."""
 
@@ -333,6 +416,13 @@ class ModelVersionRow(Base):
     data_fingerprint: Mapped[str | None] = mapped_column(String(64))
     comparison: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # champion/challenger
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # its experiment's: a model name belongs to the project of its versions
+    project: Mapped[str] = mapped_column(
+        ForeignKey("projects.name"),
+        default=DEFAULT_PROJECT,
+        server_default=DEFAULT_PROJECT,
+        index=True,
+    )
 
     __table_args__ = (UniqueConstraint("name", "version"),)
 
@@ -405,6 +495,12 @@ class ScheduleRow(Base):
     created_by: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    project: Mapped[str] = mapped_column(
+        ForeignKey("projects.name"),
+        default=DEFAULT_PROJECT,
+        server_default=DEFAULT_PROJECT,
+        index=True,
+    )
 
     __table_args__ = (Index("ix_schedules_enabled_next_run_at", "enabled", "next_run_at"),)
 

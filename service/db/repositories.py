@@ -82,9 +82,13 @@ def add_event(
 
 
 def experiments_query(
-    states: Sequence[str], labels: Sequence[tuple[str, str]]
+    states: Sequence[str],
+    labels: Sequence[tuple[str, str]],
+    projects: Sequence[str] | None = None,
 ) -> Select[ExperimentRow]:
     query = select(ExperimentRow)
+    if projects is not None:
+        query = query.where(ExperimentRow.project.in_(projects))
     if states:
         query = query.where(ExperimentRow.state.in_(states))
     if labels:

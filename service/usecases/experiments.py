@@ -16,12 +16,14 @@ from raysweep.schemas import (
     ExperimentRead,
     ExperimentState,
     Page,
+    TokenRead,
     TrialSummary,
 )
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.base import utcnow
 from service.db.models import (
+    DEFAULT_PROJECT,
     EventRow,
     ExperimentRow,
     LabelRow,
@@ -35,6 +37,7 @@ from service.states import IllegalTransition, end_sweep, move_experiment
 from service.storage import delete_tree, experiment_uri
 from service.usecases.clusters import check_trial_fits
 from service.usecases.code import python_files_of
+from service.usecases.projects import admit_sweep
 from service.usecases.view_cache import CACHE, all_experiments_version, cached
 
 MAX_PAGE = 500
@@ -44,36 +47,55 @@ def new_experiment_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-def package_files(db: sessionmaker[Session], sha256: str) -> dict[str, str | None] | None:
+def package_files(
+    db: sessionmaker[Session], sha256: str, project: str
+) -> dict[str, str | None] | None:
+    """A package the project holds: its parsed .py files; None for any other."""
     with db.begin() as session:
-        return python_files_of(session, sha256)
+        return python_files_of(session, sha256, project)
 
 
-def stored_spec(db: sessionmaker[Session], experiment_id: str) -> ExperimentSpec | None:
+def stored_spec(
+    db: sessionmaker[Session], experiment_id: str, project: str
+) -> ExperimentSpec | None:
+    """The spec of one of the project's experiments; None for any other."""
     with db.begin() as session:
         row = session.get(ExperimentRow, experiment_id)
-        return None if row is None else ExperimentSpec.model_validate(row.spec)
+        if row is None or row.project != project:
+            return None
+        return ExperimentSpec.model_validate(row.spec)
+
+
+def spec_project(data: Any) -> str:
+    """The project a submitted spec names (its default when it names none or no string)."""
+    project = data.get("project") if isinstance(data, dict) else None
+    return project if isinstance(project, str) else DEFAULT_PROJECT
 
 
 def submit_experiment(
     db: sessionmaker[Session],
     data: Any,
     search_spaces_dir: Path,
-    created_by: str | None,
+    caller: TokenRead,
     final_clusters: list[str] | None = None,
     fixed_sweep_cluster: str | None = None,
 ) -> ExperimentCreated:
-    """Validate completely (raising ``InvalidInput`` with every problem), then store as queued.
-    With ``fixed_sweep_cluster`` (a cluster that does not autoscale) a trial must fit it."""
+    """Validate completely (raising ``InvalidInput`` with every problem), then store as queued
+    in the spec's project, which the caller must be a member of and whose queue, quota and
+    budget must allow it. Code packages and warm-start sweeps are looked up in that project
+    only. With ``fixed_sweep_cluster`` (a cluster that does not autoscale) a trial must fit it."""
+    project = spec_project(data)
     spec = check_spec(
         data,
         search_spaces_dir,
-        lambda sha256: package_files(db, sha256),
+        lambda sha256: package_files(db, sha256, project),
         final_clusters,
-        lambda experiment_id: stored_spec(db, experiment_id),
+        lambda experiment_id: stored_spec(db, experiment_id, project),
     )
     source = data.get("search_space") if isinstance(data, dict) else None
+    created_by = caller.name
     with db.begin() as session:
+        admit_sweep(session, caller, spec)
         check_trial_fits(session, spec, fixed_sweep_cluster)
         row = add_experiment(
             session,
@@ -104,6 +126,7 @@ def add_experiment(
         state=ExperimentState.queued,
         created_by=created_by,
         driver_restarts=0,
+        project=spec.project,
         labels=[LabelRow(key=k, value=v) for k, v in spec.labels.items()],
     )
     session.add(row)
@@ -158,11 +181,14 @@ def list_experiments(
     labels: list[tuple[str, str]],
     limit: int,
     offset: int,
+    projects: list[str] | None = None,
 ) -> Page[ExperimentRead]:
-    query = repo.experiments_query([s.value for s in states], labels)
+    """Newest first; ``projects``: only theirs (None: every project's)."""
+    query = repo.experiments_query([s.value for s in states], labels, projects)
     ordered = query.order_by(ExperimentRow.created_at.desc(), ExperimentRow.id.desc())
     with db.begin() as session:
-        key = ("experiments", tuple(states), tuple(labels), limit, offset)
+        scope = None if projects is None else tuple(projects)
+        key = ("experiments", tuple(states), tuple(labels), limit, offset, scope)
         key += all_experiments_version(session)
         return CACHE.get(
             key,

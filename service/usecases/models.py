@@ -17,6 +17,7 @@ from raysweep.registry import AliasRead, DeploymentRead, ModelRead, ModelVersion
 from raysweep.schemas import DeploymentState, Page
 from service.db.base import MAX_INT
 from service.db.models import (
+    ExperimentRow,
     FinalRunRow,
     ModelAliasHistoryRow,
     ModelAliasRow,
@@ -58,6 +59,9 @@ def register_version(
         checkpoint_uri=final_run.checkpoint_uri,
         code_version=code_version,
         data_fingerprint=data_fingerprint,
+        project=session.scalar(
+            select(ExperimentRow.project).where(ExperimentRow.id == final_run.experiment_id)
+        ),
     )
     session.add(row)
     session.flush()
@@ -76,12 +80,14 @@ def _version_read(row: ModelVersionRow, aliases: dict[str, int]) -> ModelVersion
     )
 
 
-def list_models(db: sessionmaker[Session]) -> list[ModelRead]:
+def list_models(db: sessionmaker[Session], projects: list[str] | None = None) -> list[ModelRead]:
+    """Every model (``projects``: theirs only), by name."""
+    query = select(ModelVersionRow.name, func.max(ModelVersionRow.version), func.count())
+    if projects is not None:
+        query = query.where(ModelVersionRow.project.in_(projects))
     with db.begin() as session:
         rows = session.execute(
-            select(ModelVersionRow.name, func.max(ModelVersionRow.version), func.count())
-            .group_by(ModelVersionRow.name)
-            .order_by(ModelVersionRow.name)
+            query.group_by(ModelVersionRow.name).order_by(ModelVersionRow.name)
         ).all()
         return [
             ModelRead(
@@ -119,8 +125,19 @@ def _version_row(session: Session, name: str, version_or_alias: str) -> ModelVer
         )
     ).one_or_none()
     if row is None:
+        must_exist(session, name)
         raise NotFound(f"model {name!r} has no version or alias {version_or_alias!r}")
     return row
+
+
+def must_exist(session: Session, name: str) -> None:
+    """``NotFound`` for a name without versions, in the words the project check uses for
+    another project's model (so the two read the same)."""
+    if (
+        session.scalar(select(ModelVersionRow.id).where(ModelVersionRow.name == name).limit(1))
+        is None
+    ):
+        raise NotFound(f"no model named {name!r}")
 
 
 def get_version(db: sessionmaker[Session], name: str, version_or_alias: str) -> ModelVersionRead:
@@ -216,6 +233,7 @@ def get_alias(db: sessionmaker[Session], name: str, alias: str) -> AliasRead:
     with db.begin() as session:
         row = session.get(ModelAliasRow, (name, alias))
         if row is None:
+            must_exist(session, name)
             raise NotFound(f"model {name!r} has no alias {alias!r}")
         history = session.scalars(
             select(ModelAliasHistoryRow)

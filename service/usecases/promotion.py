@@ -306,6 +306,19 @@ class Promoted:
 PROMOTABLE = (ExperimentState.completed, ExperimentState.cancelled, ExperimentState.failed)
 
 
+def model_name_elsewhere(session: Session, name: str, project: str) -> bool:
+    """Whether versions of the model ``name`` belong to another project (model names are the
+    service's: a name is the project's that registered it first)."""
+    return (
+        session.scalar(
+            select(ModelVersionRow.id)
+            .where(ModelVersionRow.name == name, ModelVersionRow.project != project)
+            .limit(1)
+        )
+        is not None
+    )
+
+
 def promote_experiment(
     db: sessionmaker[Session],
     experiment_id: str,
@@ -334,6 +347,15 @@ def promote_experiment(
             never := final_run_never_fits(session, spec, promotion, cluster)
         ):
             problems.append(Problem(path="num_workers", message=never))
+        model_name = promotion.model_name or row.name
+        if model_name_elsewhere(session, model_name, row.project):
+            problems.append(
+                Problem(
+                    path="model_name",
+                    message=f"the model name {model_name!r} is another project's; name the "
+                    "model differently",
+                )
+            )
         if problems:
             raise InvalidInput("the promotion cannot run as asked", problems)
         winners = chosen_trials(session, row, spec, overrides, promotion.top_k)
@@ -349,7 +371,6 @@ def promote_experiment(
         for rank, trial in enumerate(winners, start=1):
             if trial.id in promoted:
                 continue
-            model_name = promotion.model_name or row.name
             final = new_final_run(session, spec, trial, promotion, model_name, cluster, rank)
             session.add(final)
             created.append(final)

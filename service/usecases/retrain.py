@@ -75,11 +75,14 @@ class Champion:
 
 
 def find_champion(
-    session: Session, settings: RetrainSettings
+    session: Session, settings: RetrainSettings, project: str | None = None
 ) -> tuple[Champion | None, list[Problem]]:
     """The version ``settings.alias`` names, with the final run and sweep it came from; or every
     reason it cannot be retrained."""
-    names = session.scalars(select(ModelVersionRow.name).distinct()).all()
+    names_query = select(ModelVersionRow.name).distinct()
+    if project is not None:
+        names_query = names_query.where(ModelVersionRow.project == project)
+    names = session.scalars(names_query).all()
     if settings.model not in names:
         known = ", ".join(sorted(names)) or "none yet"
         return None, [
@@ -135,9 +138,13 @@ def find_champion(
 
 
 def retrain_problems(
-    session: Session, settings: RetrainSettings, final_clusters: list[str]
+    session: Session,
+    settings: RetrainSettings,
+    final_clusters: list[str],
+    project: str | None = None,
 ) -> list[Problem]:
-    problems = find_champion(session, settings)[1]
+    """Why the model cannot be retrained (``project``: it must be one of that project's)."""
+    problems = find_champion(session, settings, project)[1]
     if settings.cluster is not None and settings.cluster not in final_clusters:
         problems.append(
             Problem(
@@ -170,7 +177,7 @@ def start_retrain(
     re-tuning sweep (``tuning``) or straight away the champion's config as a final run
     (``training``); ``failed`` naming the reason when there is no champion to retrain."""
     settings = RetrainSettings.model_validate(schedule.retrain)
-    champion, problems = find_champion(session, settings)
+    champion, problems = find_champion(session, settings, schedule.project)
     if champion is None:
         move_firing(firing, FiringOutcome.failed)
         tell(firing, "; ".join(p.message for p in problems))
@@ -334,7 +341,7 @@ def tuned(session: Session, firing: ScheduleFiringRow, final_clusters: list[str]
     schedule = session.get(ScheduleRow, firing.schedule_id)
     assert schedule is not None  # firings go with their schedule
     settings = RetrainSettings.model_validate(schedule.retrain)
-    champion, problems = find_champion(session, settings)
+    champion, problems = find_champion(session, settings, schedule.project)
     if not best or champion is None:
         reason = "; ".join(p.message for p in problems) or "no trial completed"
         return fail(firing, f"the re-tuning sweep {experiment.id} ended: {reason}")

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.errors import Problem
 from raysweep.schedules import ScheduleCreate, ScheduleFiringRead, ScheduleRead
-from raysweep.schemas import Page, ScheduleKind
+from raysweep.schemas import Page, Role, ScheduleKind, TokenRead
 from service.cron import cron_problem, next_due
 from service.db import repositories as repo
 from service.db.models import ScheduleFiringRow, ScheduleRow
@@ -28,6 +28,7 @@ from service.errors import Conflict, InvalidInput, NotFound
 from service.specs import check_spec
 from service.usecases.clusters import check_trial_fits
 from service.usecases.experiments import package_files, stored_spec
+from service.usecases.projects import in_project
 from service.usecases.retrain import retrain_problems
 
 BATCH = 20
@@ -52,13 +53,16 @@ def create_schedule(
     search_spaces_dir: Path,
     final_clusters: list[str],
     now: datetime,
-    created_by: str | None,
+    caller: TokenRead,
     fixed_sweep_cluster: str | None = None,
 ) -> ScheduleRead:
     """Check the cron, the time zone and what the kind runs (the spec template, or the model to
     retrain) completely (``InvalidInput`` naming every problem), then store the schedule with
     its first due time. With ``fixed_sweep_cluster`` a template's trial must fit it, as a
-    submitted sweep's must."""
+    submitted sweep's must. The schedule belongs to its template's project (a retrain: its
+    model's), where the caller must be a member."""
+    project = request.project
+    in_project(db, caller, project, Role.member)
     problems = [
         Problem(path=k, message=v) for k, v in cron_problem(request.cron, request.timezone).items()
     ]
@@ -68,14 +72,19 @@ def create_schedule(
         if request.spec is not None:
             try:
                 spec = check_spec(
-                    request.spec,
+                    template_in_project(request.spec, project),
                     search_spaces_dir,
-                    lambda sha: package_files(db, sha),
+                    lambda sha: package_files(db, sha, project),
                     final_clusters,
-                    lambda experiment_id: stored_spec(db, experiment_id),
+                    lambda experiment_id: stored_spec(db, experiment_id, project),
                 )
                 with db.begin() as session:
                     check_trial_fits(session, spec, fixed_sweep_cluster)
+                if spec.project != project:
+                    raise InvalidInput(
+                        "the template is in another project",
+                        [Problem(path="project", message=f"must be {project!r}, the schedule's")],
+                    )
                 template = spec.model_dump(mode="json")
             except InvalidInput as error:
                 problems += [
@@ -85,7 +94,7 @@ def create_schedule(
         problems += kind_problems(request, needs="retrain", refuses="spec")
         if request.retrain is not None:
             with db.begin() as session:
-                problems += retrain_problems(session, request.retrain, final_clusters)
+                problems += retrain_problems(session, request.retrain, final_clusters, project)
     if problems:
         raise InvalidInput(f"the schedule has {len(problems)} problem(s)", problems)
     row = ScheduleRow(
@@ -100,7 +109,8 @@ def create_schedule(
         template=template,
         retrain=request.retrain.model_dump(mode="json") if request.retrain else None,
         next_run_at=next_due(request.cron, request.timezone, now) if request.enabled else None,
-        created_by=created_by,
+        created_by=caller.name,
+        project=project,
     )
     try:
         with db.begin() as session:
@@ -109,6 +119,13 @@ def create_schedule(
             return to_read(session, row)
     except IntegrityError:
         raise Conflict(f"a schedule named {request.name!r} exists") from None
+
+
+def template_in_project(spec: Any, project: str) -> Any:
+    """The template as it will be checked: in the schedule's project when it names none."""
+    if isinstance(spec, dict) and "project" not in spec:
+        return {**spec, "project": project}
+    return spec
 
 
 def kind_problems(request: ScheduleCreate, needs: str, refuses: str) -> list[Problem]:
@@ -132,8 +149,12 @@ def get_schedule(db: sessionmaker[Session], schedule_id: str) -> ScheduleRead:
         return to_read(session, get_row(session, schedule_id))
 
 
-def list_schedules(db: sessionmaker[Session], limit: int, offset: int) -> Page[ScheduleRead]:
+def list_schedules(
+    db: sessionmaker[Session], limit: int, offset: int, projects: list[str] | None = None
+) -> Page[ScheduleRead]:
     query = select(ScheduleRow).order_by(ScheduleRow.name)
+    if projects is not None:
+        query = query.where(ScheduleRow.project.in_(projects))
     with db.begin() as session:
         return repo.page(session, query, limit, offset, lambda row: to_read(session, row))
 

@@ -17,8 +17,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import Role, TokenCreated, TokenRead
 from service.db.base import utcnow
-from service.db.models import TokenRow
+from service.db.models import DEFAULT_PROJECT, ProjectRow, TokenProjectRow, TokenRow
 from service.errors import Conflict, NotFound, Unauthorized
+from service.usecases.access import ROLE_RANK
 
 TOKEN_PREFIX = "rsw_"
 # last_used_at is informative; writing it on every request would turn reads into writes
@@ -30,7 +31,27 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create_token(db: sessionmaker[Session], name: str, role: Role) -> TokenCreated:
+def token_read(row: TokenRow) -> TokenRead:
+    return TokenRead(
+        id=row.id,
+        name=row.name,
+        role=Role(row.role),
+        projects={g.project: Role(g.role) for g in row.grants},
+        prefix=row.prefix,
+        created_at=row.created_at,
+        last_used_at=row.last_used_at,
+        revoked_at=row.revoked_at,
+    )
+
+
+def highest(roles: list[Role]) -> Role:
+    return max(roles, key=lambda r: ROLE_RANK[r], default=Role.viewer)
+
+
+def create_token(
+    db: sessionmaker[Session], name: str, role: Role, project: str = DEFAULT_PROJECT
+) -> TokenCreated:
+    """A token with ``role`` in ``project`` (an admin token: in every project)."""
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     row = TokenRow(
         name=name,
@@ -38,22 +59,42 @@ def create_token(db: sessionmaker[Session], name: str, role: Role) -> TokenCreat
         token_hash=hash_token(token),
         prefix=token[: len(TOKEN_PREFIX) + 4],
     )
+    if role is not Role.admin:
+        row.grants = [TokenProjectRow(project=project, role=role.value)]
     try:
         with db.begin() as session:
+            if role is not Role.admin and session.get(ProjectRow, project) is None:
+                raise NotFound(f"no project {project!r}")
             session.add(row)
+            session.flush()
+            read = token_read(row)
     except IntegrityError:
         raise Conflict(f"a token named {name!r} exists already") from None
-    return TokenCreated.model_validate(
-        {**TokenRead.model_validate(row).model_dump(), "token": token}
-    )
+    return TokenCreated.model_validate({**read.model_dump(), "token": token})
+
+
+def grant_token(db: sessionmaker[Session], name: str, project: str, role: Role | None) -> TokenRead:
+    """Give a non-admin token ``role`` in ``project`` (None: take its role there away)."""
+    with db.begin() as session:
+        row = session.scalars(select(TokenRow).where(TokenRow.name == name)).one_or_none()
+        if row is None:
+            raise NotFound(f"no token named {name!r}")
+        if row.role == Role.admin.value:
+            raise Conflict(f"token {name!r} is an admin: it has every project already")
+        if session.get(ProjectRow, project) is None:
+            raise NotFound(f"no project {project!r}")
+        kept = [g for g in row.grants if g.project != project]
+        if role is not None:
+            kept.append(TokenProjectRow(project=project, role=role.value))
+        row.grants = kept
+        row.role = highest([Role(g.role) for g in kept]).value
+        session.flush()
+        return token_read(row)
 
 
 def list_tokens(db: sessionmaker[Session]) -> list[TokenRead]:
     with db.begin() as session:
-        return [
-            TokenRead.model_validate(r)
-            for r in session.scalars(select(TokenRow).order_by(TokenRow.id))
-        ]
+        return [token_read(r) for r in session.scalars(select(TokenRow).order_by(TokenRow.id))]
 
 
 def revoke_token(db: sessionmaker[Session], name: str) -> TokenRead:
@@ -63,7 +104,7 @@ def revoke_token(db: sessionmaker[Session], name: str) -> TokenRead:
             raise NotFound(f"no token named {name!r}")
         if row.revoked_at is None:
             row.revoked_at = utcnow()
-        return TokenRead.model_validate(row)
+        return token_read(row)
 
 
 class RecentTokens:
@@ -108,7 +149,7 @@ def authenticate(db: sessionmaker[Session], token: str) -> TokenRead:
         now = utcnow()
         if row.last_used_at is None or now - row.last_used_at > LAST_USED_RESOLUTION:
             row.last_used_at = now
-        return TokenRead.model_validate(row)
+        return token_read(row)
 
 
 def ensure_admin_token(db: sessionmaker[Session], path: Path) -> bool:

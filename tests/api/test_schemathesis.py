@@ -38,6 +38,8 @@ SEMANTIC_VALIDATION = [
     ("POST", "/api/v1/experiments/{experiment_id}/extend"),
     ("POST", "/api/v1/schedules"),
     ("GET", "/api/v1/experiments/{experiment_id}/trials"),
+    ("POST", "/api/v1/projects"),
+    ("PATCH", "/api/v1/projects/{name}"),
 ]
 
 

@@ -14,6 +14,7 @@ import yaml
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.client import Client
+from raysweep.errors import Conflict, NotFound
 from raysweep.schemas import ExperimentState
 from service.db.models import ExperimentRow
 from service.demo import seed_sweep
@@ -321,3 +322,33 @@ def test_tables_at_80_columns_show_whole_columns_and_name_the_hidden_ones(
     assert "hidden to fit" not in chosen.stdout
     unknown = cli("trials", experiment_id, "--columns", "trial,colour")
     assert unknown.returncode == 2 and "--columns: no column colour" in unknown.stderr
+
+
+def test_a_project_through_the_sdk_and_the_cli(
+    cli: Cli, server: ServerProcess, tmp_path: Path
+) -> None:
+    with Client(server.url, server.admin_token) as admin:
+        created = admin.create_project("vision", weight=2, max_queued=1)
+        assert created.weight == 2 and created.max_queued == 1
+        in_default = admin.submit(minimal_spec(name="elsewhere"))
+    member = server.create_token("vision-member", "member", project="vision")
+    with Client(server.url, member, project="vision") as client:
+        assert [p.name for p in client.projects()] == ["vision"]
+        sweep = client.submit(minimal_spec(name="seen"))
+        assert sweep.project == "vision"
+        assert [e.id for e in client.experiments()] == [sweep.id]
+        with pytest.raises(Conflict, match="max_queued 1"):  # its queue holds one
+            client.submit(minimal_spec(name="second"))
+        usage = client.usage()
+        assert usage.total.worker_seconds == 0 and set(usage.by_project) <= {"vision"}
+    with Client(server.url, member) as unscoped, pytest.raises(NotFound, match="default"):
+        unscoped.submit(minimal_spec(name="into-default"))  # no role there
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text(yaml.safe_dump(minimal_spec(name="cli-vision")))
+    env = {"RAYSWEEP_TOKEN": server.admin_token}
+    listed = cli("--project", "vision", "ls", "--output", "json", **env)
+    assert [e["id"] for e in json.loads(listed.stdout)] == [sweep.id]
+    everything = {e["id"] for e in cli.json("ls")}
+    assert {sweep.id, in_default.id} <= everything
+    refused = cli("--project", "vision", "submit", str(spec), **env)
+    assert refused.returncode == 1 and "max_queued" in refused.stderr

@@ -19,6 +19,7 @@ from service.db.base import Base
 from service.db.models import TrialRow
 from service.db.session import create_db_engine, session_factory
 from service.settings import REPO_ROOT
+from service.usecases.access import operator
 from service.usecases.experiments import submit_experiment
 from tests.conftest import ServerProcess, minimal_spec
 
@@ -43,7 +44,9 @@ def test_trials_stored_before_numbers_are_numbered_per_experiment_in_id_order(
     engine = create_db_engine(empty_db_url)
     db = session_factory(engine)
     experiments = [
-        submit_experiment(db, minimal_spec(name=f"e{n}"), REPO_ROOT / "search_spaces", "t").id
+        submit_experiment(
+            db, minimal_spec(name=f"e{n}"), REPO_ROOT / "search_spaces", operator("t")
+        ).id
         for n in range(2)
     ]
     with db.begin() as session:

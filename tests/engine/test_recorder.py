@@ -20,6 +20,7 @@ from service.engine.cluster import free_port
 from service.engine.recorder import BufferFull, Recorder
 from service.engine.retention import checkpoints_to_delete, prune_experiment
 from service.settings import REPO_ROOT
+from service.usecases.access import operator
 from service.usecases.decisions import RungDecided
 from service.usecases.experiments import submit_experiment
 from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
@@ -34,7 +35,7 @@ SPEC = {
 
 
 def new_experiment(db: sessionmaker[Session]) -> str:
-    return submit_experiment(db, SPEC, REPO_ROOT / "search_spaces", "test").id
+    return submit_experiment(db, SPEC, REPO_ROOT / "search_spaces", operator("test")).id
 
 
 def result(

@@ -28,6 +28,7 @@ from service.demo import seed_sweep
 from service.harness import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
 from service.settings import REPO_ROOT
 from service.states import move_final_run
+from service.usecases.access import operator
 from service.usecases.models import register_version
 from service.usecases.schedules import create_schedule
 from tests.conftest import ServerProcess, minimal_spec
@@ -525,7 +526,9 @@ def test_schedules_page_shows_due_times_firings_and_the_champion_challenger_reco
         {"name": "nightly", "cron": "0 3 * * *", "timezone": "Europe/Berlin",
          "spec": minimal_spec(name="nightly-digits")}
     )  # fmt: skip
-    create_schedule(db, nightly, REPO_ROOT / "search_spaces", ["local"], minute(0), "tester")
+    create_schedule(
+        db, nightly, REPO_ROOT / "search_spaces", ["local"], minute(0), operator("tester")
+    )
 
     sign_in(page, server.create_token("schedule-watcher", "viewer"))
     page.click("nav >> text=schedules")
@@ -936,3 +939,27 @@ def test_brushing_the_parallel_coordinates_fades_lines_and_filters_the_table(
     brushed.locator("button", has_text="clear").click()
     expect(page.locator("[data-testid=parallel] polyline[data-brushed=out]")).to_have_count(0)
     expect(page.locator("[data-testid=trials] tbody tr")).to_have_count(50)
+
+
+def test_the_project_switcher_narrows_the_list_and_shows_the_projects_usage(
+    page: Page, server: ServerProcess
+) -> None:
+    with server.client() as admin:
+        assert (
+            admin.post("/api/v1/projects", json={"name": "vision", "weight": 3}).status_code == 201
+        )
+        default_sweep = submit(admin, name="in-default")
+        vision_sweep = submit(admin, name="in-vision", project="vision")
+    sign_in(page, server.create_token("admin-2", "admin"))
+    rows = page.locator("[data-testid=experiments] tbody tr")
+    expect(rows).to_have_count(2)
+    page.get_by_test_id("project").select_option("vision")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0)).to_have_attribute("data-experiment", vision_sweep)
+    expect(page.get_by_test_id("project-usage")).to_contain_text("weight 3")
+    expect(page.get_by_test_id("project-usage")).to_contain_text("0.000 worker-hours")
+    page.reload()  # the choice is kept
+    expect(page.get_by_test_id("project")).to_have_value("vision")
+    expect(rows).to_have_count(1)
+    page.get_by_test_id("project").select_option("")
+    expect(page.locator(f"[data-experiment='{default_sweep}']")).to_be_visible()

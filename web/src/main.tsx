@@ -9,7 +9,9 @@ import { ModelsPage } from "./pages/ModelsPage";
 import { SchedulesPage } from "./pages/SchedulesPage";
 import { SignInPage } from "./pages/SignInPage";
 import { TrialPage } from "./pages/TrialPage";
-import type { Me } from "./types";
+import type { Me, Project } from "./types";
+
+const PROJECT_KEY = "raysweep.project";
 import "uplot/dist/uPlot.min.css";
 import "./style.css";
 
@@ -17,6 +19,17 @@ function App() {
   const route = useHashRoute();
   const [me, setMe] = useState<Me | null>(null);
   const [signInMessage, setSignInMessage] = useState<string | null>(null);
+  const [projects, setProjects] = useState<Project[]>([]);
+  // the project the lists show ("": every project of the token's); kept across visits
+  const [project, setProject] = useState<string>(localStorage.getItem(PROJECT_KEY) ?? "");
+
+  useEffect(() => {
+    if (me) api<Project[]>("/projects").then(setProjects).catch(() => undefined);
+  }, [me]);
+  const chooseProject = (name: string) => {
+    localStorage.setItem(PROJECT_KEY, name);
+    setProject(name);
+  };
 
   useEffect(() => {
     const expired = () => {
@@ -44,6 +57,13 @@ function App() {
       <header class="top">
         <a href="#/" class="brand">raysweep</a>
         <nav><a href="#/">experiments</a> <a href="#/models">models</a> <a href="#/schedules">schedules</a></nav>
+        <label class="project-switch">project{" "}
+          <select name="project" data-testid="project" value={project}
+            onChange={(e) => chooseProject((e.target as HTMLSelectElement).value)}>
+            <option value="">all</option>
+            {projects.map((p) => <option key={p.name} value={p.name}>{p.name}</option>)}
+          </select>
+        </label>
         <span class="who" data-testid="who">
           {me.name} · {me.role}
           <button class="link" onClick={() => { tokenStore.clear(); setMe(null); setSignInMessage(null); location.hash = "#/"; }}>
@@ -57,7 +77,7 @@ function App() {
           : compare ? <ComparePage ids={compare[1].split(",").filter(Boolean).map(Number)} />
           : models ? <ModelsPage name={models[1] ? decodeURIComponent(models[1]) : null} />
           : schedules ? <SchedulesPage id={schedules[1] ?? null} me={me} />
-          : <ExperimentsPage />}
+          : <ExperimentsPage project={projects.some((p) => p.name === project) ? project : ""} projects={projects} />}
       </main>
     </>
   );

@@ -23,7 +23,7 @@ export interface Trial extends TrialSummary {
 }
 
 export interface Experiment {
-  id: string; name: string; trainer: string; metric: string; mode: "min" | "max";
+  id: string; name: string; project: string; trainer: string; metric: string; mode: "min" | "max";
   state: ExperimentState; spec: Record<string, unknown>; labels: Record<string, string>;
   notes: string | null;
   error: string | null; driver_job_id: string | null; driver_restarts: number;
@@ -75,7 +75,15 @@ export interface Updates {
 
 export interface ResultItem { iteration: number; metrics: Record<string, unknown>; reported_at: string }
 export interface Checkpoint { iteration: number; uri: string; metric: number | null; created_at: string; deleted: boolean }
-export interface Me { id: number; name: string; role: Role }
+export interface Me { id: number; name: string; role: Role; projects: Record<string, Role> }
+
+export interface Usage { worker_seconds: number; cpu_seconds: number; gpu_seconds: number }
+export interface Project {
+  name: string; description: string | null; weight: number;
+  max_workers: number | null; max_cpus: number | null; max_gpus: number | null; max_queued: number | null;
+  monthly_worker_hours: number | null; monthly_gpu_hours: number | null;
+  created_at: string; usage_this_month: Usage;
+}
 
 export type FinalRunState = "queued" | "running" | "cancelling" | "completed" | "failed" | "cancelled";
 export interface FinalRun {

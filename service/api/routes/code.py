@@ -5,13 +5,28 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
+from typing import Annotated
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
 
-from raysweep.schemas import CodePackageRead, Page
-from service.api.deps import AppState, Db, Limit, Member, Offset, Viewer, app_state
+from raysweep.schemas import CodePackageRead, Page, Role
+from raysweep.spec import DEFAULT_PROJECT, PROJECT_PATTERN
+from service.api.deps import (
+    AppState,
+    CodeViewer,
+    Db,
+    Limit,
+    Member,
+    Offset,
+    ProjectFilter,
+    Viewer,
+    app_state,
+)
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import code as usecase
+from service.usecases.access import visible_projects
+from service.usecases.projects import in_project
 
 router = APIRouter(prefix="/api/v1/code", tags=["code"], responses=ERROR_RESPONSES)
 
@@ -41,22 +56,37 @@ UPLOAD_CHECKS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="upload-che
         200: {"description": "The same package was uploaded before", "model": CodePackageRead}
     },
 )
-async def upload(request: Request, response: Response, caller: Member) -> CodePackageRead:
+async def upload(
+    request: Request,
+    response: Response,
+    caller: Member,
+    project: Annotated[
+        str, Query(pattern=PROJECT_PATTERN, description="The project that will hold it.")
+    ] = DEFAULT_PROJECT,
+) -> CodePackageRead:
     """Upload a zip or tar.gz of Python code as the raw body (`curl --data-binary @pkg.zip`).
     It is checked as an archive and parsed in a child process with a time and a memory limit,
     never imported or run by the server (at most 1 MiB of Python per file and 8 MiB in all are
     parsed; past a limit the answer is a 422 naming it); stored as a
     zip named by its sha256 (`RAYSWEEP_MAX_CODE_BYTES` bounds the size). 201 when new, 200 when
-    the same files were uploaded before. A spec then names it as
+    the project held the same files before. A spec of that project then names it as
     `code: {package: <sha256>, entrypoint: "module:function", metrics: {...}}`."""
     state: AppState = app_state(request)
+    await run_in_threadpool(in_project, state.db, caller, project, Role.member)
     body = await request.body()
     # the check runs in a child process with time and memory limits (service.package_check);
     # waiting for it on a thread of its own keeps the event loop and the API's few threads
     # answering everyone else
     package, created = await asyncio.get_running_loop().run_in_executor(
         UPLOAD_CHECKS,
-        partial(usecase.upload_code, state.db, state.settings.storage_root, body, caller.name),
+        partial(
+            usecase.upload_code,
+            state.db,
+            state.settings.storage_root,
+            body,
+            caller.name,
+            project,
+        ),
     )
     response.status_code = 201 if created else 200
     response.headers["Location"] = f"/api/v1/code/{package.sha256}"
@@ -64,10 +94,12 @@ async def upload(request: Request, response: Response, caller: Member) -> CodePa
 
 
 @router.get("", summary="List code packages, newest first")
-def list_code(db: Db, _: Viewer, limit: Limit = 50, offset: Offset = 0) -> Page[CodePackageRead]:
-    return usecase.list_code(db, limit, offset)
+def list_code(
+    db: Db, caller: Viewer, limit: Limit = 50, offset: Offset = 0, project: ProjectFilter = None
+) -> Page[CodePackageRead]:
+    return usecase.list_code(db, limit, offset, visible_projects(caller, project))
 
 
 @router.get("/{sha256}", summary="One code package")
-def get_code(sha256: str, db: Db, _: Viewer) -> CodePackageRead:
+def get_code(sha256: str, db: Db, _: CodeViewer) -> CodePackageRead:
     return usecase.read_code(db, sha256)

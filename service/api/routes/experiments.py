@@ -22,9 +22,12 @@ from service.api.cached_json import SERIALIZED
 from service.api.deps import (
     AppState,
     Db,
+    ExperimentMember,
+    ExperimentViewer,
     Limit,
     Member,
     Offset,
+    ProjectFilter,
     Viewer,
     app_state,
     id_cursor,
@@ -34,6 +37,7 @@ from service.db.base import MAX_BIGINT
 from service.errors import BadRequest
 from service.usecases import experiments as usecase
 from service.usecases import extension
+from service.usecases.access import visible_projects
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"], responses=ERROR_RESPONSES)
 
@@ -77,8 +81,11 @@ async def json_body(request: Request) -> Any:
     summary="Submit an experiment",
 )
 async def submit(request: Request, response: Response, caller: Member) -> ExperimentCreated:
-    """Validate an `ExperimentSpec` completely and store it as `queued`; a bad spec is a 422
-    listing every problem, and nothing is stored. On a sweep cluster that does not autoscale, a
+    """Validate an `ExperimentSpec` completely and store it as `queued` in its `project`
+    (where the token must be a member: a project it has no role in is a 404); a bad spec is a
+    422 listing every problem, and nothing is stored. A trial larger than the project's quota
+    is a 422 at `resources`; a project with `max_queued` sweeps queued, or past its monthly
+    budget, is a 409 with the numbers. On a sweep cluster that does not autoscale, a
     spec whose one trial (its worker group) can never be placed on the cluster's nodes, as the
     controller last saw them, is such a 422 at `resources`."""
     state: AppState = app_state(request)
@@ -87,7 +94,7 @@ async def submit(request: Request, response: Response, caller: Member) -> Experi
         state.db,
         await json_body(request),
         settings.search_spaces_dir,
-        caller.name,
+        caller,
         settings.final_cluster_names,
         settings.fixed_sweep_cluster,
     )
@@ -99,7 +106,8 @@ async def submit(request: Request, response: Response, caller: Member) -> Experi
 def list_experiments(
     request: Request,
     db: Db,
-    _: Viewer,
+    caller: Viewer,
+    project: ProjectFilter = None,
     limit: Limit = 50,
     offset: Offset = 0,
     state: Annotated[
@@ -114,7 +122,8 @@ def list_experiments(
         ),
     ] = [],  # noqa: B006
 ) -> Response:
-    page = usecase.list_experiments(db, state, label_pairs(label), limit, offset)
+    projects = visible_projects(caller, project)
+    page = usecase.list_experiments(db, state, label_pairs(label), limit, offset, projects)
     return SERIALIZED.response(request, page)
 
 
@@ -123,12 +132,12 @@ def list_experiments(
     response_model=ExperimentRead,
     summary="One experiment with trial counts and the best trial",
 )
-def get_experiment(request: Request, experiment_id: str, db: Db, _: Viewer) -> Response:
+def get_experiment(request: Request, experiment_id: str, db: Db, _: ExperimentViewer) -> Response:
     return SERIALIZED.response(request, usecase.get_experiment(db, experiment_id))
 
 
 @router.post("/{experiment_id}/cancel", summary="Cancel (idempotent)")
-def cancel(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
+def cancel(experiment_id: str, db: Db, _: ExperimentMember) -> ExperimentRead:
     """A queued sweep is cancelled at once; a running one moves to `cancelling` and its driver
     stops it at the next result. Cancelling a cancelled sweep changes nothing; a finished one is
     a 409."""
@@ -136,14 +145,14 @@ def cancel(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
 
 
 @router.put("/{experiment_id}/notes", summary="Write the sweep's notes")
-def put_notes(experiment_id: str, body: NotesUpdate, db: Db, _: Member) -> ExperimentRead:
+def put_notes(experiment_id: str, body: NotesUpdate, db: Db, _: ExperimentMember) -> ExperimentRead:
     """Replaces the notes (at most 10,000 characters; empty removes them). The list and the
     experiment show them."""
     return usecase.set_experiment_notes(db, experiment_id, body.notes)
 
 
 @router.post("/{experiment_id}/pause", summary="Pause (idempotent)")
-def pause(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
+def pause(experiment_id: str, db: Db, _: ExperimentMember) -> ExperimentRead:
     """A running sweep moves to `pausing`; its driver stops it once every running trial has saved
     a checkpoint, keeping Tune's state, and the sweep becomes `paused` with nothing left in Ray.
     A queued sweep is paused at once. Pausing a paused or pausing sweep changes nothing; a
@@ -152,7 +161,7 @@ def pause(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
 
 
 @router.post("/{experiment_id}/resume", summary="Resume a paused sweep (idempotent)")
-def resume(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
+def resume(experiment_id: str, db: Db, _: ExperimentMember) -> ExperimentRead:
     """A paused sweep is queued again; its next driver restores Tune's state, and unfinished
     trials continue from their latest checkpoints. Resuming a queued or running sweep changes
     nothing; a pausing, cancelling or finished one is a 409."""
@@ -160,7 +169,7 @@ def resume(experiment_id: str, db: Db, _: Member) -> ExperimentRead:
 
 
 @router.post("/{experiment_id}/extend", summary="Extend a completed, cancelled or paused sweep")
-def extend(experiment_id: str, body: ExtendRequest, db: Db, _: Member) -> ExperimentRead:
+def extend(experiment_id: str, body: ExtendRequest, db: Db, _: ExperimentMember) -> ExperimentRead:
     """Queues the sweep again with more configurations (`num_samples`: the new total), a larger
     `max_t` or a `time_budget_s`. It keeps its id, trials and results: the new configurations
     are suggested by a searcher that knows every stored trial (pruned ones as pruned), and
@@ -179,7 +188,7 @@ def extend(experiment_id: str, body: ExtendRequest, db: Db, _: Member) -> Experi
     response_class=Response,
     summary="Delete a finished or paused experiment and its storage",
 )
-def delete(experiment_id: str, request: Request, _: Member) -> Response:
+def delete(experiment_id: str, request: Request, _: ExperimentMember) -> Response:
     """Removes the experiment's rows (trials, results, checkpoints, events) and its storage
     directory. A queued, running, pausing or cancelling experiment is a 409: cancel it first."""
     state: AppState = app_state(request)
@@ -191,7 +200,7 @@ def delete(experiment_id: str, request: Request, _: Member) -> Response:
 def events(
     experiment_id: str,
     db: Db,
-    _: Viewer,
+    _: ExperimentViewer,
     limit: Limit = 100,
     after: Annotated[int, id_cursor("Only events with a larger id.")] = 0,
     trial: Annotated[

@@ -8,37 +8,40 @@ from fastapi import APIRouter, Path, Request, Response
 
 from raysweep.registry import AliasRead, AliasSet, DeploymentRead, ModelRead, ModelVersionRead
 from raysweep.schemas import Page
-from service.api.deps import Db, Member, Viewer, app_state
+from service.api.deps import Db, ModelMember, ModelViewer, ProjectFilter, Viewer, app_state
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import models as usecase
+from service.usecases.access import visible_projects
 
 router = APIRouter(prefix="/api/v1/models", tags=["models"], responses=ERROR_RESPONSES)
 AliasName = Annotated[str, Path(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")]
 
 
 @router.get("", summary="Registered models")
-def list_models(db: Db, _: Viewer) -> list[ModelRead]:
-    return usecase.list_models(db)
+def list_models(db: Db, caller: Viewer, project: ProjectFilter = None) -> list[ModelRead]:
+    return usecase.list_models(db, visible_projects(caller, project))
 
 
 @router.get("/{name}/versions", summary="A model's versions, newest first")
-def versions(name: str, db: Db, _: Viewer) -> Page[ModelVersionRead]:
+def versions(name: str, db: Db, _: ModelViewer) -> Page[ModelVersionRead]:
     return usecase.list_versions(db, name)
 
 
 @router.get("/{name}/versions/{version}", summary="One version (a number or an alias)")
-def version(name: str, version: str, db: Db, _: Viewer) -> ModelVersionRead:
+def version(name: str, version: str, db: Db, _: ModelViewer) -> ModelVersionRead:
     return usecase.get_version(db, name, version)
 
 
 @router.put("/{name}/aliases/{alias}", summary="Point an alias at a version")
-def set_alias(name: str, alias: AliasName, body: AliasSet, db: Db, caller: Member) -> AliasRead:
+def set_alias(
+    name: str, alias: AliasName, body: AliasSet, db: Db, caller: ModelMember
+) -> AliasRead:
     """One holder per alias: setting it moves it from its previous version; history is kept."""
     return usecase.set_alias(db, name, alias, body.version, caller.name)
 
 
 @router.get("/{name}/aliases/{alias}", summary="An alias, its version and its history")
-def get_alias(name: str, alias: str, db: Db, _: Viewer) -> AliasRead:
+def get_alias(name: str, alias: str, db: Db, _: ModelViewer) -> AliasRead:
     return usecase.get_alias(db, name, alias)
 
 
@@ -48,7 +51,7 @@ def get_alias(name: str, alias: str, db: Db, _: Viewer) -> AliasRead:
     summary="Serve a version with Ray Serve on the final cluster",
 )
 def deploy(
-    name: str, version: str, request: Request, response: Response, caller: Member
+    name: str, version: str, request: Request, response: Response, caller: ModelMember
 ) -> DeploymentRead:
     """Deploys the version (a number or an alias) as a Ray Serve application with a JSON
     predict endpoint: POST `url` with `{"inputs": [[...], ...]}` (one row per example, shaped
@@ -67,13 +70,13 @@ def deploy(
 
 
 @router.get("/{name}/versions/{version}/deploy", summary="A version's deployment: state and URL")
-def deployment(name: str, version: str, db: Db, _: Viewer) -> DeploymentRead:
+def deployment(name: str, version: str, db: Db, _: ModelViewer) -> DeploymentRead:
     return usecase.get_deployment(db, name, version)
 
 
 @router.delete(
     "/{name}/versions/{version}/deploy", status_code=202, summary="Remove a version's deployment"
 )
-def undeploy(name: str, version: str, db: Db, _: Member) -> DeploymentRead:
+def undeploy(name: str, version: str, db: Db, _: ModelMember) -> DeploymentRead:
     """The Serve application is removed by the controller; the state turns `deleted`."""
     return usecase.undeploy_version(db, name, version)

@@ -8,7 +8,15 @@ from fastapi import APIRouter, Request, Response
 from raysweep.registry import FinalRunRead
 from raysweep.schemas import Page, ResultRead
 from raysweep.spec import PromotionOverrides
-from service.api.deps import Db, Member, RowId, Viewer, app_state
+from service.api.deps import (
+    Db,
+    ExperimentMember,
+    ExperimentViewer,
+    FinalRunMember,
+    FinalRunViewer,
+    RowId,
+    app_state,
+)
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import promotion as usecase
 
@@ -24,7 +32,7 @@ router = APIRouter(prefix="/api/v1", tags=["promotion"], responses=ERROR_RESPONS
 def promote(
     experiment_id: str,
     request: Request,
-    caller: Member,
+    caller: ExperimentMember,
     response: Response,
     overrides: PromotionOverrides | None = None,
 ) -> Page[FinalRunRead]:
@@ -56,17 +64,17 @@ def promote(
 
 
 @router.get("/experiments/{experiment_id}/final-runs", summary="An experiment's final runs")
-def final_runs(experiment_id: str, db: Db, _: Viewer) -> Page[FinalRunRead]:
+def final_runs(experiment_id: str, db: Db, _: ExperimentViewer) -> Page[FinalRunRead]:
     return usecase.list_final_runs(db, experiment_id)
 
 
 @router.get("/final-runs/{final_run_id}", summary="One final run")
-def final_run(final_run_id: RowId, db: Db, _: Viewer) -> FinalRunRead:
+def final_run(final_run_id: RowId, db: Db, _: FinalRunViewer) -> FinalRunRead:
     return usecase.get_final_run(db, final_run_id)
 
 
 @router.post("/final-runs/{final_run_id}/cancel", summary="Cancel a final run (idempotent)")
-def cancel_final_run(final_run_id: RowId, db: Db, caller: Member) -> FinalRunRead:
+def cancel_final_run(final_run_id: RowId, db: Db, caller: FinalRunMember) -> FinalRunRead:
     """A queued final run is `cancelled` at once; a running one becomes `cancelling` and the
     controller stops its Ray job, then marks it `cancelled` (a run that finishes first keeps
     its outcome). Cancelling a cancelling run changes nothing; a finished one is a 409. A
@@ -75,5 +83,5 @@ def cancel_final_run(final_run_id: RowId, db: Db, caller: Member) -> FinalRunRea
 
 
 @router.get("/final-runs/{final_run_id}/results", summary="A final run's results, per epoch")
-def final_run_results(final_run_id: RowId, db: Db, _: Viewer) -> Page[ResultRead]:
+def final_run_results(final_run_id: RowId, db: Db, _: FinalRunViewer) -> Page[ResultRead]:
     return usecase.final_run_results(db, final_run_id)

@@ -6,10 +6,21 @@ from fastapi import APIRouter, Request, Response
 
 from raysweep.schedules import ScheduleCreate, ScheduleFiringRead, ScheduleRead, ScheduleUpdate
 from raysweep.schemas import Page
-from service.api.deps import Db, Limit, Member, Offset, Viewer, app_state
+from service.api.deps import (
+    Db,
+    Limit,
+    Member,
+    Offset,
+    ProjectFilter,
+    ScheduleMember,
+    ScheduleViewer,
+    Viewer,
+    app_state,
+)
 from service.api.errors import ERROR_RESPONSES
 from service.clock import clock_for
 from service.usecases import schedules as usecase
+from service.usecases.access import visible_projects
 
 router = APIRouter(prefix="/api/v1/schedules", tags=["schedules"], responses=ERROR_RESPONSES)
 
@@ -44,7 +55,7 @@ def create(
         settings.search_spaces_dir,
         settings.final_cluster_names,
         clock_for(settings.clock_file).now(),
-        caller.name,
+        caller,
         settings.fixed_sweep_cluster,
     )
     response.headers["Location"] = f"/api/v1/schedules/{schedule.id}"
@@ -52,17 +63,21 @@ def create(
 
 
 @router.get("", summary="List schedules by name")
-def list_schedules(db: Db, _: Viewer, limit: Limit = 50, offset: Offset = 0) -> Page[ScheduleRead]:
-    return usecase.list_schedules(db, limit, offset)
+def list_schedules(
+    db: Db, caller: Viewer, limit: Limit = 50, offset: Offset = 0, project: ProjectFilter = None
+) -> Page[ScheduleRead]:
+    return usecase.list_schedules(db, limit, offset, visible_projects(caller, project))
 
 
 @router.get("/{schedule_id}", summary="One schedule, with its next due time and last firing")
-def get_schedule(schedule_id: str, db: Db, _: Viewer) -> ScheduleRead:
+def get_schedule(schedule_id: str, db: Db, _: ScheduleViewer) -> ScheduleRead:
     return usecase.get_schedule(db, schedule_id)
 
 
 @router.patch("/{schedule_id}", summary="Pause or resume a schedule")
-def update(schedule_id: str, body: ScheduleUpdate, request: Request, _: Member) -> ScheduleRead:
+def update(
+    schedule_id: str, body: ScheduleUpdate, request: Request, _: ScheduleMember
+) -> ScheduleRead:
     """Resuming computes the next due time from now: times missed while paused never fire."""
     state = app_state(request)
     now = clock_for(state.settings.clock_file).now()
@@ -70,7 +85,7 @@ def update(schedule_id: str, body: ScheduleUpdate, request: Request, _: Member) 
 
 
 @router.delete("/{schedule_id}", status_code=204, summary="Delete a schedule")
-def delete(schedule_id: str, db: Db, _: Member) -> Response:
+def delete(schedule_id: str, db: Db, _: ScheduleMember) -> Response:
     """Its firing history goes with it; the sweeps it submitted stay."""
     usecase.delete_schedule(db, schedule_id)
     return Response(status_code=204)
@@ -78,6 +93,6 @@ def delete(schedule_id: str, db: Db, _: Member) -> Response:
 
 @router.get("/{schedule_id}/firings", summary="A schedule's firings, newest first")
 def firings(
-    schedule_id: str, db: Db, _: Viewer, limit: Limit = 50, offset: Offset = 0
+    schedule_id: str, db: Db, _: ScheduleViewer, limit: Limit = 50, offset: Offset = 0
 ) -> Page[ScheduleFiringRead]:
     return usecase.list_firings(db, schedule_id, limit, offset)

@@ -16,7 +16,15 @@ from raysweep.schemas import (
     TrialState,
 )
 from service.api.cached_json import SERIALIZED
-from service.api.deps import Db, Limit, Member, Offset, RowId, Viewer
+from service.api.deps import (
+    Db,
+    ExperimentViewer,
+    Limit,
+    Offset,
+    RowId,
+    TrialMember,
+    TrialViewer,
+)
 from service.api.errors import ERROR_RESPONSES
 from service.db.base import MAX_INT
 from service.usecases import trials as usecase
@@ -33,7 +41,7 @@ def list_trials(
     request: Request,
     experiment_id: str,
     db: Db,
-    _: Viewer,
+    _: ExperimentViewer,
     limit: Limit = 50,
     offset: Offset = 0,
     state: Annotated[list[TrialState], Query(description="Filter by state (repeatable).")] = [],  # noqa: B006
@@ -67,12 +75,12 @@ def list_trials(
 
 
 @router.get("/trials/{trial_id}", summary="One trial")
-def get_trial(trial_id: RowId, db: Db, _: Viewer) -> TrialRead:
+def get_trial(trial_id: RowId, db: Db, _: TrialViewer) -> TrialRead:
     return usecase.get_trial(db, trial_id)
 
 
 @router.put("/trials/{trial_id}/notes", summary="Write the trial's notes")
-def put_notes(trial_id: RowId, body: NotesUpdate, db: Db, _: Member) -> TrialRead:
+def put_notes(trial_id: RowId, body: NotesUpdate, db: Db, _: TrialMember) -> TrialRead:
     """Replaces the notes (at most 10,000 characters; empty removes them). The trial table and
     the trial page show them."""
     return usecase.set_trial_notes(db, trial_id, body.notes)
@@ -82,7 +90,7 @@ def put_notes(trial_id: RowId, body: NotesUpdate, db: Db, _: Member) -> TrialRea
 def results(
     trial_id: RowId,
     db: Db,
-    _: Viewer,
+    _: TrialViewer,
     limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
     offset: Offset = 0,
     first: Annotated[int | None, Query(ge=0, le=MAX_INT, description="Smallest iteration.")] = None,
@@ -92,7 +100,7 @@ def results(
 
 
 @router.get("/trials/{trial_id}/checkpoints", summary="A trial's checkpoints, oldest first")
-def checkpoints(trial_id: RowId, db: Db, _: Viewer) -> list[CheckpointRead]:
+def checkpoints(trial_id: RowId, db: Db, _: TrialViewer) -> list[CheckpointRead]:
     return usecase.list_checkpoints(db, trial_id)
 
 
@@ -103,5 +111,5 @@ def checkpoints(trial_id: RowId, db: Db, _: Viewer) -> list[CheckpointRead]:
     "rank and the rung's size then, and the decision (continue, stop, pause, promote, "
     "complete), oldest first. Empty without early stopping.",
 )
-def decisions(trial_id: RowId, db: Db, _: Viewer) -> list[RungDecisionRead]:
+def decisions(trial_id: RowId, db: Db, _: TrialViewer) -> list[RungDecisionRead]:
     return usecase.list_decisions(db, trial_id)

@@ -20,7 +20,7 @@ from raysweep.schemas import (
     TokenRead,
 )
 from service.api.cached_json import SERIALIZED
-from service.api.deps import Db, Viewer, id_cursor
+from service.api.deps import Db, ExperimentViewer, Viewer, id_cursor
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import importance as importance_usecase
 from service.usecases import pareto as pareto_usecase
@@ -45,7 +45,7 @@ def curves(
     request: Request,
     experiment_id: str,
     db: Db,
-    _: Viewer,
+    _: ExperimentViewer,
     max_trials: Annotated[int, Query(ge=1, le=2000, description="Series at most.")] = 300,
     max_points: Annotated[int, Query(ge=2, le=1000, description="Points per series.")] = 100,
     metric: Annotated[
@@ -73,7 +73,7 @@ def history(
     request: Request,
     experiment_id: str,
     db: Db,
-    _: Viewer,
+    _: ExperimentViewer,
     max_points: Annotated[int, Query(ge=2, le=5000, description="Points at most.")] = 1000,
 ) -> Response:
     """Each finished trial's best metric value in the order the trials ended, with the best
@@ -84,7 +84,7 @@ def history(
 
 
 @router.get("/experiments/{experiment_id}/rungs", response_model=Rungs, summary="ASHA's rungs")
-def rungs(request: Request, experiment_id: str, db: Db, _: Viewer) -> Response:
+def rungs(request: Request, experiment_id: str, db: Db, _: ExperimentViewer) -> Response:
     """For each milestone of ASHA's first bracket: trials that reached it, went on, or stopped
     there, and the cutoff computed from the metric values recorded at it."""
     return SERIALIZED.response(request, usecase.experiment_rungs(db, experiment_id))
@@ -99,7 +99,7 @@ def configs(
     request: Request,
     experiment_id: str,
     db: Db,
-    _: Viewer,
+    _: ExperimentViewer,
     limit: Annotated[int, Query(ge=1, le=5000, description="Trials at most, best first.")] = 1000,
 ) -> Response:
     return SERIALIZED.response(request, usecase.experiment_configs(db, experiment_id, limit))
@@ -114,7 +114,7 @@ def importance(
     request: Request,
     experiment_id: str,
     db: Db,
-    _: Viewer,
+    _: ExperimentViewer,
     evaluator: Annotated[
         ImportanceEvaluator,
         Query(description="`ped_anova` (Optuna's PED-ANOVA, the default) or `fanova`."),
@@ -139,7 +139,7 @@ def pareto(
     request: Request,
     experiment_id: str,
     db: Db,
-    _: Viewer,
+    _: ExperimentViewer,
     limit: Annotated[
         int, Query(ge=1, le=5000, description="Trials at most: the front, then the rest.")
     ] = 1000,
@@ -155,7 +155,7 @@ def pareto(
 def updates(
     experiment_id: str,
     db: Db,
-    _: Viewer,
+    _: ExperimentViewer,
     after: Annotated[int, id_cursor("`cursor` of the previous answer.")] = 0,
     events_after: Annotated[int, id_cursor("Largest event id seen.")] = 0,
     limit: Annotated[int, Query(ge=1, le=10_000, description="Results at most.")] = 2000,

@@ -1,0 +1,248 @@
+"""Projects: create, read, change; what a new sweep must keep to (its project's queue, quota
+and monthly budget); the compute ledger's sums."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.errors import Problem
+from raysweep.projects import ProjectCreate, ProjectRead, ProjectUpdate, Usage, UsageRead
+from raysweep.schemas import ExperimentState, Role, TokenRead
+from raysweep.spec import ExperimentSpec
+from service.db.base import utcnow
+from service.db.models import ComputeUsageRow, ExperimentRow, ProjectRow
+from service.errors import Conflict, InvalidInput, NotFound
+from service.usecases.access import check_role, visible_projects
+
+QUOTA_FIELDS = ("max_workers", "max_cpus", "max_gpus", "max_queued")
+WAITING_STATES = (ExperimentState.queued,)
+
+
+def month_start(now: datetime) -> datetime:
+    return now.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+
+
+def to_read(session: Session, row: ProjectRow) -> ProjectRead:
+    now = utcnow()
+    spent = usage_totals(session, [row.name], month_start(now), now)
+    return ProjectRead.model_validate(
+        {
+            **{c: getattr(row, c) for c in ProjectRead.model_fields if hasattr(row, c)},
+            "usage_this_month": spent,
+        }
+    )
+
+
+def create_project(db: sessionmaker[Session], body: ProjectCreate) -> ProjectRead:
+    try:
+        with db.begin() as session:
+            row = ProjectRow(**body.model_dump())
+            session.add(row)
+            session.flush()
+            return to_read(session, row)
+    except IntegrityError:
+        raise Conflict(f"a project named {body.name!r} exists already") from None
+
+
+def update_project(db: sessionmaker[Session], name: str, body: ProjectUpdate) -> ProjectRead:
+    """Sets the fields the body names (null: no limit)."""
+    with db.begin() as session:
+        row = session.get(ProjectRow, name)
+        if row is None:
+            raise NotFound(f"no project {name!r}")
+        for field in body.model_fields_set:
+            setattr(row, field, getattr(body, field))
+        session.flush()
+        return to_read(session, row)
+
+
+def list_projects(db: sessionmaker[Session], caller: TokenRead) -> list[ProjectRead]:
+    visible = visible_projects(caller)
+    query = select(ProjectRow).order_by(ProjectRow.name)
+    if visible is not None:
+        query = query.where(ProjectRow.name.in_(visible))
+    with db.begin() as session:
+        return [to_read(session, row) for row in session.scalars(query)]
+
+
+def get_project(db: sessionmaker[Session], caller: TokenRead, name: str) -> ProjectRead:
+    with db.begin() as session:
+        return to_read(session, check_project(session, caller, name, Role.viewer))
+
+
+def check_project(session: Session, caller: TokenRead, name: str, role: Role) -> ProjectRow:
+    """The project, once the caller holds ``role`` in it (one it has no role in: as unknown)."""
+    row = session.get(ProjectRow, name)
+    check_role(caller, [] if row is None else [name], role, f"no project {name!r}")
+    assert row is not None
+    return row
+
+
+def in_project(db: sessionmaker[Session], caller: TokenRead, name: str, role: Role) -> None:
+    with db.begin() as session:
+        check_project(session, caller, name, role)
+
+
+def admit_sweep(session: Session, caller: TokenRead, spec: ExperimentSpec) -> None:
+    """A member of the sweep's project may queue it while the project's queue, quota and
+    monthly budget allow: a trial larger than the quota is a 422 (it could never run), a full
+    queue or a spent budget a 409, each with the numbers."""
+    project = check_project(session, caller, spec.project, Role.member)
+    problems = trial_quota_problems(project, spec)
+    if problems:
+        raise InvalidInput(
+            f"one trial of this sweep is larger than project {project.name!r}'s quota", problems
+        )
+    if project.max_queued is not None:
+        queued = session.scalar(
+            select(func.count())
+            .select_from(ExperimentRow)
+            .where(ExperimentRow.project == project.name, ExperimentRow.state.in_(WAITING_STATES))
+        )
+        if (queued or 0) >= project.max_queued:
+            raise Conflict(
+                f"project {project.name!r} has {queued} sweeps queued, its most "
+                f"(max_queued {project.max_queued}); wait for one to start or cancel one"
+            )
+    now = utcnow()
+    spent = usage_totals(session, [project.name], month_start(now), now)
+    for kind, limit, hours in (
+        ("worker", project.monthly_worker_hours, spent.worker_seconds / 3600),
+        ("GPU", project.monthly_gpu_hours, spent.gpu_seconds / 3600),
+    ):
+        if limit is not None and hours >= limit:
+            raise Conflict(
+                f"project {project.name!r} has spent {hours:.2f} of its {limit:g} {kind} "
+                f"hours this month (since {month_start(now):%Y-%m-%d}); no new sweeps until "
+                "the next month or a larger budget"
+            )
+
+
+def trial_quota_problems(project: ProjectRow, spec: ExperimentSpec) -> list[Problem]:
+    """What one trial's worker group (at its smallest) holds beyond the project's quota."""
+    resources = spec.resources
+    workers = (
+        resources.num_workers
+        if isinstance(resources.num_workers, int)
+        else resources.num_workers[0]
+    )
+    held = {
+        "max_workers": (workers, "num_workers"),
+        "max_cpus": (workers * resources.cpus_per_worker, "cpus_per_worker"),
+        "max_gpus": (workers * resources.gpus_per_worker, "gpus_per_worker"),
+    }
+    problems = []
+    for quota, (amount, field) in held.items():
+        limit = getattr(project, quota)
+        if limit is not None and amount > limit:
+            problems.append(
+                Problem(
+                    path=f"resources.{field}",
+                    message=f"one trial holds {amount:g} ({quota.removeprefix('max_')}); "
+                    f"project {project.name!r} allows {limit:g} at once",
+                )
+            )
+    return problems
+
+
+# --- the compute ledger -------------------------------------------------------------------------
+
+
+def held_seconds(row: ComputeUsageRow, start: datetime, end: datetime) -> float:
+    """The part of the row's lease inside [start, end), in seconds."""
+    begin, finish = max(row.started_at, start), min(row.ended_at, end)
+    return max(0.0, (finish - begin).total_seconds())
+
+
+def usage_rows(
+    session: Session,
+    projects: list[str] | None,
+    start: datetime,
+    end: datetime,
+    experiment_id: str | None = None,
+) -> Iterable[ComputeUsageRow]:
+    query = select(ComputeUsageRow).where(
+        ComputeUsageRow.started_at < end, ComputeUsageRow.ended_at > start
+    )
+    if projects is not None:
+        query = query.where(ComputeUsageRow.project.in_(projects))
+    if experiment_id is not None:
+        query = query.where(ComputeUsageRow.experiment_id == experiment_id)
+    return session.scalars(query.execution_options(yield_per=2000))
+
+
+def add_usage(total: Usage, row: ComputeUsageRow, seconds: float) -> None:
+    total.worker_seconds += row.workers * seconds
+    total.cpu_seconds += row.cpus * seconds
+    total.gpu_seconds += row.gpus * seconds
+
+
+def usage_totals(
+    session: Session,
+    projects: list[str] | None,
+    start: datetime,
+    end: datetime,
+    experiment_id: str | None = None,
+) -> Usage:
+    total = Usage()
+    for row in usage_rows(session, projects, start, end, experiment_id):
+        add_usage(total, row, held_seconds(row, start, end))
+    return total
+
+
+def experiment_usage(db: sessionmaker[Session], experiment_id: str) -> Usage:
+    with db.begin() as session:
+        return usage_totals(
+            session, None, datetime.min.replace(tzinfo=UTC), utcnow(), experiment_id
+        )
+
+
+def days(start: datetime, end: datetime) -> Iterable[tuple[datetime, datetime]]:
+    day = start.replace(hour=0, minute=0, second=0, microsecond=0)
+    while day < end:
+        following = day + timedelta(days=1)
+        yield max(day, start), min(following, end)
+        day = following
+
+
+def usage_report(
+    db: sessionmaker[Session],
+    caller: TokenRead,
+    project: str | None,
+    start: datetime,
+    end: datetime,
+) -> UsageRead:
+    """What the caller's projects (or the one named) held in [start, end): in all, per
+    project, per sweep and per UTC day (a lease across midnight counts on both days)."""
+    visible = visible_projects(caller, project)
+    total = Usage()
+    by_project: dict[str, Usage] = defaultdict(Usage)
+    by_experiment: dict[str, Usage] = defaultdict(Usage)
+    by_day: dict[str, Usage] = defaultdict(Usage)
+    with db.begin() as session:
+        if project is not None and not visible:
+            raise NotFound(f"no project {project!r}")
+        for row in usage_rows(session, visible, start, end):
+            seconds = held_seconds(row, start, end)
+            add_usage(total, row, seconds)
+            add_usage(by_project[row.project], row, seconds)
+            key = row.experiment_id or (f"final-run-{row.final_run_id}")
+            add_usage(by_experiment[key], row, seconds)
+            for day_start, day_end in days(max(row.started_at, start), min(row.ended_at, end)):
+                add_usage(
+                    by_day[f"{day_start:%Y-%m-%d}"], row, (day_end - day_start).total_seconds()
+                )
+    return UsageRead(
+        start=start,
+        end=end,
+        total=total,
+        by_project=dict(sorted(by_project.items())),
+        by_experiment=dict(sorted(by_experiment.items())),
+        by_day=dict(sorted(by_day.items())),
+    )
