@@ -97,3 +97,6 @@ class UsageRead(BaseModel):
         description="Per sweep (its final runs count towards it)."
     )
     by_day: dict[str, Usage] = Field(description="Per UTC day, `YYYY-MM-DD`.")
+    by_trial: dict[str, Usage] = Field(
+        default_factory=dict, description="Per trial id (a final run's counts in no trial's)."
+    )

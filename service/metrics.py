@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.db.models import (
+    ComputeUsageRow,
     ExperimentRow,
     FinalRunRow,
     ResultRow,
@@ -52,6 +53,14 @@ class StoredCounts(Collector):
             results = session.scalar(select(func.count()).select_from(ResultRow)) or 0
             driver_restarts = session.scalar(select(func.sum(ExperimentRow.driver_restarts))) or 0
             final_restarts = session.scalar(select(func.sum(FinalRunRow.restarts))) or 0
+            held = session.execute(
+                select(
+                    ComputeUsageRow.project,
+                    func.sum(ComputeUsageRow.seconds * ComputeUsageRow.workers),
+                    func.sum(ComputeUsageRow.seconds * ComputeUsageRow.cpus),
+                    func.sum(ComputeUsageRow.seconds * ComputeUsageRow.gpus),
+                ).group_by(ComputeUsageRow.project)
+            ).all()
         for name, counts in by_state.items():
             family = GaugeMetricFamily(
                 f"raysweep_{name}",
@@ -67,6 +76,16 @@ class StoredCounts(Collector):
         for outcome, count in sorted(firings.items()):
             family.add_metric([outcome], count)
         yield family
+        for index, unit in enumerate(("worker", "cpu", "gpu"), start=1):
+            ledger = CounterMetricFamily(
+                f"raysweep_compute_{unit}_seconds",
+                f"{unit.upper() if unit != 'worker' else 'Worker'}-seconds held by sweeps' and "
+                "final runs' worker groups, by project (the compute ledger).",
+                labels=["project"],
+            )
+            for row in held:
+                ledger.add_metric([row[0]], float(row[index] or 0.0))
+            yield ledger
         yield CounterMetricFamily(
             "raysweep_results_stored", "Trial results (one per trial and epoch) stored.", results
         )

@@ -56,6 +56,8 @@ class Request:
     count: int
     own: dict[str, float] = field(default_factory=dict)
     max_count: int | None = None
+    project: str = "default"  # whose share and quota it counts against
+    priority: int = 0  # within its project, a higher one is granted first
 
     @property
     def workers_total(self) -> dict[str, float]:
@@ -107,3 +109,61 @@ def worker_bundle(
     if use_gpu:
         bundle["GPU"] = gpus_per_worker or 1.0
     return bundle
+
+
+PRIORITIES = {"high": 1, "normal": 0, "low": -1}
+
+
+@dataclass(frozen=True)
+class ProjectShare:
+    """A project's weight in fair share and its quotas (None: no limit), as the gate applies
+    them to the worker groups it grants."""
+
+    weight: float = 1.0
+    max_workers: int | None = None
+    max_cpus: float | None = None
+    max_gpus: float | None = None
+
+    def room(self, held: Mapping[str, float], request: Request) -> tuple[int, str | None]:
+        """How many of the request's workers the quota leaves room for (up to its maximum),
+        and, when fewer than its minimum, why it must wait."""
+        most = request.max_count or request.count
+        for limit, key, label in (
+            (self.max_workers, "workers", "max_workers"),
+            (self.max_cpus, "CPU", "max_cpus"),
+            (self.max_gpus, "GPU", "max_gpus"),
+        ):
+            if limit is None:
+                continue
+            per_worker = 1.0 if key == "workers" else request.bundle.get(key, 0.0)
+            if per_worker <= EPSILON:
+                continue
+            fits = int((limit - held.get(key, 0.0) + EPSILON) // per_worker)
+            if fits < request.count:
+                return fits, (
+                    f"waiting for project {request.project!r}'s quota: it holds "
+                    f"{round(held.get(key, 0.0), 4):g} of {label} {limit:g}"
+                )
+            most = min(most, fits)
+        return most, None
+
+
+@dataclass(frozen=True)
+class HeldSegment:
+    """One worker group's lease from its grant to its end (``holding``: not ended yet, counted
+    to now), with what it held: workers, and their CPUs and GPUs in all. Times are seconds
+    since the epoch."""
+
+    key: str  # the lease's key: owner/label/holder
+    owner: str
+    label: str
+    started: float
+    ended: float
+    holding: bool
+    workers: int
+    cpus: float
+    gpus: float
+
+    @property
+    def seconds(self) -> float:
+        return max(0.0, self.ended - self.started)

@@ -9,7 +9,7 @@ import pytest
 from raysweep.spec import ExperimentSpec
 from service.engine.gate import LEASE_TTL_S, Ledger
 from service.engine.trial import TrialPlan
-from service.resources import Capacity, Request
+from service.resources import Capacity, ProjectShare, Request
 from tests.conftest import minimal_spec
 
 TWO_CPU = Capacity(({"CPU": 2.0, "memory": 8e9},))
@@ -166,3 +166,99 @@ def test_work_the_gate_did_not_admit_holds_its_share() -> None:
     assert ledger.request("a", trial("a", workers=2, cpus=0.75), idle, 0).state == "granted"
     # granted, not placed yet: Ray still shows the 1.5 CPU free, the lease holds them
     assert ledger.free(idle)["CPU"] == pytest.approx(0.49)
+
+
+def in_project(label: str, project: str, priority: int = 0, cpus: float = 0.5) -> Request:
+    return Request(
+        project, label, {"CPU": cpus}, 1, {"CPU": 0.01}, project=project, priority=priority
+    )
+
+
+FOUR_SLOTS = Capacity(({"CPU": 2.0},))  # four 1 x 0.45-CPU runs and their functions
+
+
+def test_a_project_below_its_share_gets_the_next_free_slot_before_earlier_arrivals() -> None:
+    ledger = Ledger(Clock())
+    for n in range(6):  # a's runs arrive first and fill the cluster
+        ledger.request(f"a{n}", in_project(f"a{n}", "a", cpus=0.45), FOUR_SLOTS, 0)
+    for n in range(3):
+        decision = ledger.request(f"b{n}", in_project(f"b{n}", "b", cpus=0.45), FOUR_SLOTS, 0)
+        assert decision.state == "waiting"
+    # two of a's runs end: both slots go to b, whose share (0) is below a's, though a's
+    # remaining runs arrived earlier
+    ledger.release("a0")
+    ledger.release("a1")
+    ledger.request("a4", in_project("a4", "a", cpus=0.45), FOUR_SLOTS, 0)  # a's next poll
+    granted = [k for k, e in ledger.entries.items() if e.granted]
+    assert sorted(granted) == ["a2", "a3", "b0", "b1"]
+    # at equal shares, arrival order decides between the projects again
+    ledger.release("b0")
+    assert ledger.request("b2", in_project("b2", "b", cpus=0.45), FOUR_SLOTS, 0).state == "granted"
+
+
+def test_weights_divide_the_cluster_and_priorities_order_a_projects_own_runs() -> None:
+    ledger = Ledger(Clock())
+    ledger.set_project("heavy", ProjectShare(weight=3))
+    for n in range(4):
+        ledger.request(f"light{n}", in_project(f"light{n}", "light", cpus=0.45), FOUR_SLOTS, 0)
+    for n, priority in enumerate([0, 0, 0, 1]):
+        run = in_project(f"heavy{n}", "heavy", priority=priority, cpus=0.45)
+        ledger.request(f"heavy{n}", run, FOUR_SLOTS, 0)
+    for n in range(4):
+        ledger.release(f"light{n}")
+        ledger.request(
+            f"light{n + 4}", in_project(f"light{n + 4}", "light", cpus=0.45), FOUR_SLOTS, 0
+        )
+    granted = sorted(k for k, e in ledger.entries.items() if e.granted)
+    # weight 3 to 1: three of four slots; its high-priority run first
+    assert granted == ["heavy0", "heavy1", "heavy3", "light4"]
+
+
+def test_a_quota_holds_back_its_project_only_and_says_so() -> None:
+    ledger = Ledger(Clock())
+    ledger.set_project("capped", ProjectShare(max_workers=2))
+    decisions = [
+        ledger.request(f"c{n}", in_project(f"c{n}", "capped", cpus=0.45), FOUR_SLOTS, 0)
+        for n in range(3)
+    ]
+    assert [d.state for d in decisions] == ["granted", "granted", "waiting"]
+    assert "quota" in decisions[2].message and "max_workers 2" in decisions[2].message
+    # the free slots behind the capped run go to others
+    assert (
+        ledger.request("o", in_project("o", "other", cpus=0.45), FOUR_SLOTS, 0).state == "granted"
+    )
+
+
+def test_every_lease_is_a_segment_from_its_grant_to_its_end() -> None:
+    clock = Clock()
+    ledger = Ledger(clock, wall=clock)
+    ledger.request("exp/t1/actor1", trial("t1", workers=2), TWO_CPU, 0)
+    clock.now += 10
+    [held] = ledger.usage("exp")
+    assert held.holding and held.seconds == 10 and held.workers == 2 and held.cpus == 1.0
+    clock.now += 5
+    ledger.release("exp/t1/actor1")
+    [ended] = ledger.usage("exp")
+    assert not ended.holding and ended.seconds == 15 and ended.started == held.started
+    # a killed holder's lease ends at its last renewal, not when the gate noticed
+    ledger.request("exp/t2/actor2", trial("t2"), TWO_CPU, 0)
+    clock.now += 4
+    ledger.renew("exp/t2/actor2", trial("t2"))
+    clock.now += 20
+    ledger.release_holders(["actor2"])
+    assert sorted(s.seconds for s in ledger.usage("exp")) == [4, 15]
+    assert ledger.usage("other") == []
+
+
+def test_a_finished_owner_holds_nothing_and_its_leases_end_at_their_last_renewal() -> None:
+    clock = Clock()
+    ledger = Ledger(clock, wall=clock)
+    ledger.request("exp/t1/a1", trial("t1"), TWO_CPU, 0)
+    ledger.request("exp/t2/a2", trial("t2"), TWO_CPU, 0)  # waits: the cluster is full
+    ledger.request("other/t3/a3", trial("t3", owner="other"), TWO_CPU, 0)
+    clock.now += 3
+    ledger.renew("exp/t1/a1", trial("t1"))
+    clock.now += 10  # its trial was killed: no more renewals
+    ledger.end_owner("exp")
+    assert [(s.seconds, s.holding) for s in ledger.usage("exp")] == [(3, False)]
+    assert list(ledger.entries) == ["other/t3/a3"]

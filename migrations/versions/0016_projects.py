@@ -91,6 +91,9 @@ def upgrade() -> None:
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("holding", sa.Boolean(), nullable=False),
+        # ended_at - started_at, kept so sums need no date arithmetic (which each database
+        # spells differently)
+        sa.Column("seconds", sa.Float(), nullable=False),
         sa.Column("project", sa.String(63), nullable=False),
         sa.Column(
             "experiment_id",

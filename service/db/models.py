@@ -374,6 +374,7 @@ class ComputeUsageRow(Base):
     started_at: Mapped[datetime]
     ended_at: Mapped[datetime]
     holding: Mapped[bool] = mapped_column(Boolean)  # the lease was still held when written
+    seconds: Mapped[float] = mapped_column(Float)  # ended_at - started_at
     project: Mapped[str] = mapped_column(String(63))
     experiment_id: Mapped[str | None] = mapped_column(
         ForeignKey("experiments.id", ondelete="CASCADE"), index=True

@@ -31,10 +31,12 @@ from service.engine.trial import (
     CodeLoadError,
     run_name,
 )
+from service.resources import HeldSegment
 from service.usecases.decisions import RungDecided
 from service.usecases.recording import (
     ResultReported,
     TrialEnded,
+    TrialHeld,
     TrialRestarted,
     TrialStarted,
     TrialWaiting,
@@ -56,6 +58,9 @@ CHECKPOINT_PATH_KEY = "checkpoint_path"  # added by TuneReportCallback
 # a check costs a count on the trials index until more trials have completed, then one GP fit:
 # asked often, a converged sweep stops before it starts (and cancels) more trials
 CONVERGENCE_CHECK_S = 2.0
+# how often the driver stores its leases' held compute, checks its budget and tells the gate its
+# project's weight and quotas
+LEDGER_POLL_S = 5.0
 log = logging.getLogger(__name__)
 
 
@@ -95,6 +100,14 @@ class DriverContext:
     # stop.converged: asks the terminator (the reason when converged); what it said last
     check_convergence: Callable[[], str | None] | None = None
     converged: str | None = None
+    # the ledger: the gate's leases of this sweep; the project's settings pushed to the gate;
+    # stop.budget checked (the reason once spent)
+    read_usage: Callable[[], list[HeldSegment]] | None = None
+    push_project: Callable[[], None] | None = None
+    check_budget: Callable[[], str | None] | None = None
+    budget_spent: str | None = None
+    stored_segments: dict[tuple[str, float], HeldSegment] = field(default_factory=dict)
+    _last_ledger_poll: float = 0.0
     _last_poll: float = 0.0
     _last_waiting_poll: float = 0.0
     _last_convergence_check: float = 0.0
@@ -159,6 +172,38 @@ class DriverContext:
                 self.recorder.submit(TrialWaiting(tune_id, reason))
         self.waiting = waiting
 
+    def report_usage(self, force: bool = False) -> None:
+        """At most every ``LEDGER_POLL_S`` (or now): tell the gate the project's weight and
+        quotas, store the leases that went on or ended since, and check the budget."""
+        now = time.monotonic()
+        if not force and now - self._last_ledger_poll < LEDGER_POLL_S:
+            return
+        self._last_ledger_poll = now
+        for step, what in (
+            (self.push_project, "tell the gate the project's weight and quotas"),
+            (self._store_usage, "read the sweep's held compute from the gate"),
+        ):
+            if step is None:
+                continue
+            try:
+                step()
+            except Exception:  # the gate restarting or the database down: next time
+                log.warning("could not %s", what, exc_info=True)
+        if self.check_budget is not None and self.budget_spent is None:
+            try:
+                self.budget_spent = self.check_budget()
+            except Exception:
+                log.warning("could not check the sweep's compute budget", exc_info=True)
+
+    def _store_usage(self) -> None:
+        if self.read_usage is None:
+            return
+        for segment in self.read_usage():
+            key = (segment.key, segment.started)
+            if self.stored_segments.get(key) != segment:
+                self.recorder.submit(TrialHeld(segment.label, segment))
+                self.stored_segments[key] = segment
+
     def ready_to_pause(self, trials: list[Trial]) -> bool:
         """Every running trial that has reported saved a checkpoint since the pause was asked
         (so resuming redoes no work), or the wait for that ran out."""
@@ -180,6 +225,8 @@ class DriverContext:
         if (trial.last_result or {}).get(self.time_attr, 0) >= self.max_t:
             return TrialState.completed
         if self.request == "cancel" or self.target_reached_by or self.converged:
+            return TrialState.cancelled
+        if self.budget_spent:
             return TrialState.cancelled
         return TrialState.completed
 
@@ -245,6 +292,7 @@ class RecordingCallback(tune.Callback):
     def on_step_end(self, iteration: int, trials: list[Trial], **info: Any) -> None:
         context = DriverContext.current()
         context.report_waiting()
+        context.report_usage()
         if context.ready_to_pause(trials):
             # Tune's own graceful interrupt: it saves the experiment state with the running
             # trials still unfinished, so Tuner.restore resumes them from their checkpoints
@@ -272,7 +320,8 @@ class RecordingCallback(tune.Callback):
 
 class SweepStopper(tune.Stopper):
     """Stops the whole sweep on a control request found in the database (polled at most every
-    ``poll_s``), once a trial reaches the target metric, or once the sweep has converged."""
+    ``poll_s``), once a trial reaches the target metric, once the sweep has converged, or once
+    it has spent its compute budget."""
 
     def __call__(self, trial_id: str, result: dict[str, Any]) -> bool:
         context = DriverContext.current()
@@ -295,4 +344,5 @@ class SweepStopper(tune.Stopper):
             or context.target_reached_by is not None
             or context.code_error is not None
             or context.poll_convergence() is not None
+            or context.budget_spent is not None
         )

@@ -41,6 +41,7 @@ from service.usecases.convergence import ConvergenceCheck
 from service.usecases.decisions import RungDecided, stored_decisions
 from service.usecases.extension import History, starting_history
 from service.usecases.job_outcomes import DriverOutcome, finish_sweep
+from service.usecases.projects import budget_spent, project_share
 from service.usecases.recording import ResultReported
 from trainers.kit import REPORTS_FILE
 
@@ -197,6 +198,23 @@ def convergence_reader(
     return read
 
 
+def budget_reader(
+    db: sessionmaker[Session], experiment_id: str, spec: ExperimentSpec
+) -> Callable[[], str | None] | None:
+    """For ``stop.budget``: what the sweep spent (the ledger, every driver's), once spent."""
+    budget = spec.stop.budget
+    if budget is None:
+        return None
+    return lambda: budget_spent(db, experiment_id, budget)
+
+
+def project_pusher(db: sessionmaker[Session], project: str) -> Callable[[], None]:
+    """Tell the cluster's gate the project's weight and quotas as the database has them now."""
+    return lambda: ray.get(
+        gate().set_project.remote(project, project_share(db, project)), timeout=5
+    )
+
+
 def run(experiment_id: str) -> int:
     settings = get_settings()
     os.environ.setdefault("TUNE_GLOBAL_CHECKPOINT_S", TUNE_SNAPSHOT_INTERVAL_S)
@@ -226,6 +244,9 @@ def run(experiment_id: str) -> int:
             lambda: read_decisions(db, experiment_id), "reading early-stopping decisions"
         ),
         check_convergence=convergence_reader(db, experiment_id, spec),
+        read_usage=lambda: ray.get(gate().usage.remote(experiment_id), timeout=5),
+        push_project=project_pusher(db, spec.project),
+        check_budget=budget_reader(db, experiment_id, spec),
     ).bind()
     finished, unfinished = with_db_retry(
         lambda: trials_by_finality(db, experiment_id), "reading the trials"
@@ -270,6 +291,12 @@ def run(experiment_id: str) -> int:
             )
     except Exception:  # the state API being unreachable is no reason to fail a finished sweep
         log.warning("could not check Ray for leftovers of this sweep", exc_info=True)
+    try:  # no trial of this driver runs now: its leases end (a killed trial's at its last
+        # renewal) and the ledger gets them as they ended
+        ray.get(gate().end_owner.remote(experiment_id), timeout=10)
+    except Exception:
+        log.warning("could not end the sweep's leases at the gate", exc_info=True)
+    context.report_usage(force=True)
     if not recorder.close(RECORDER_DRAIN_TIMEOUT_S):
         error = error or f"could not write all results to the database: {recorder.last_error}"
     outcome = DriverOutcome(
@@ -278,6 +305,7 @@ def run(experiment_id: str) -> int:
         context.interrupted,
         context.target_reached_by,
         context.converged,
+        budget_spent=context.budget_spent,
     )
     final = with_db_retry(lambda: finish_sweep(db, experiment_id, outcome), "recording the outcome")
     log.info("experiment %s is %s", experiment_id, final.value)

@@ -14,7 +14,10 @@ import importlib.metadata
 import logging
 import subprocess
 import sys
+import threading
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import ray
@@ -27,9 +30,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.spec import ExperimentSpec
 from service.db.session import create_db_engine, session_factory
-from service.engine.callback import reported_metrics
+from service.engine.callback import LEDGER_POLL_S, reported_metrics
 from service.engine.driver import with_db_retry
-from service.engine.gate import admitted
+from service.engine.gate import admitted, gate
 from service.engine.trial import TrialPlan, build_trainer, failure_summary, train_config
 from service.engine.tuner import runtime_env
 from service.settings import REPO_ROOT, Settings, get_settings
@@ -42,6 +45,7 @@ from service.usecases.job_outcomes import (
     start_final_run,
     store_final_run_epoch,
 )
+from service.usecases.projects import record_final_run_usage
 from trainers import practices
 from trainers.loading import load_task
 
@@ -147,6 +151,36 @@ def code_version(spec: ExperimentSpec) -> dict[str, Any]:
     return version
 
 
+@contextmanager
+def ledger_kept(db: sessionmaker[Session], job: FinalRunJob, owner: str) -> Iterator[None]:
+    """While the block runs (and once after it), store the run's leases, as the gate counts
+    them, in the compute ledger."""
+    stop = threading.Event()
+
+    def store() -> None:
+        segments = ray.get(gate().usage.remote(owner), timeout=5)
+        record_final_run_usage(db, job.spec.project, job.experiment_id, job.final_run_id, segments)
+
+    def keep() -> None:
+        while not stop.wait(LEDGER_POLL_S):
+            try:
+                store()
+            except Exception:  # the gate or the database briefly away: next time
+                log.warning("could not store the final run's held compute", exc_info=True)
+
+    keeper = threading.Thread(target=keep, name="raysweep-ledger", daemon=True)
+    keeper.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        keeper.join()
+        try:
+            store()
+        except Exception:
+            log.warning("could not store the final run's held compute", exc_info=True)
+
+
 def run(final_run_id: int) -> int:
     settings = get_settings()
     engine = create_db_engine(settings.database_url_value)
@@ -160,7 +194,10 @@ def run(final_run_id: int) -> int:
         ray.init(runtime_env=runtime_env(job.spec, settings))
         plan, trainer = trainer_for(job, settings)
         # the job's own process holds no resources (entrypoint_num_cpus=0)
-        with admitted(plan.lease_request(plan.owner, {}), plan.resource_wait_s):
+        with (
+            ledger_kept(db, job, plan.owner),
+            admitted(plan.lease_request(plan.owner, {}), plan.resource_wait_s),
+        ):
             result = trainer.fit()
         if result.checkpoint is None:
             raise RuntimeError("the final run ended without a checkpoint")

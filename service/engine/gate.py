@@ -5,15 +5,25 @@ asks for its worker group afterwards. Left alone, Tune starts more trials than t
 and each extra Train controller waits for its group, times out and retries without end. Every
 Train run raysweep starts (sweep trials and final runs, of every sweep on the cluster) therefore
 first takes a lease for its worker group from one detached actor per cluster, the gate, which
-grants leases in arrival order while they fit the cluster's total resources less the other
-leases, and what Ray has free (read from Ray, so nodes that join or leave, and work raysweep
-did not admit, count). Ray's placement of the granted group then
-succeeds at once.
+grants leases while they fit the cluster's total resources less the other leases, and what Ray
+has free (read from Ray, so nodes that join or leave, and work raysweep did not admit, count).
+Ray's placement of the granted group then succeeds at once.
+
+Where several projects wait, the next grant goes to the waiting run of the project holding the
+smallest share of the cluster for its weight (its dominant share: the larger of its CPUs' and
+GPUs' fraction of the cluster's, over its weight); within a project to the higher priority,
+then the earlier arrival. A project's quota (most workers, CPUs, GPUs at once) holds its runs
+back without holding back anyone else's. The gate learns projects' weights and quotas from the
+drivers, which read them from the database (``set_project``).
 
 A lease is renewed by its holder while the run lasts and expires when renewals stop (the holder
-died), so a killed trial never keeps its share. A request the cluster cannot hold at all (more
-than its total, or a bundle no node can take) waits up to the caller's ``wait_s`` (autoscaling
-clusters may grow) and is then refused with what was asked and what the cluster has.
+died), so a killed trial never keeps its share. Every lease is also the compute ledger's unit:
+from its grant to its end it is a ``HeldSegment``, which the owner's driver reads
+(``usage``) and stores; ended segments are kept here a while for it.
+
+A request the cluster cannot hold at all (more than its total, or a bundle no node can take)
+waits up to the caller's ``wait_s`` (autoscaling clusters may grow) and is then refused with
+what was asked and what the cluster has.
 """
 
 from __future__ import annotations
@@ -28,16 +38,20 @@ from typing import Any
 
 import ray
 
-from service.resources import Capacity, Request, describe
+from service.resources import Capacity, HeldSegment, ProjectShare, Request, describe
 
 log = logging.getLogger(__name__)
 
-GATE_NAME = "raysweep_resource_gate_v1"
+# v2: leases carry a project and priority, and the gate keeps the ledger (v1 gates knew neither)
+GATE_NAME = "raysweep_resource_gate_v2"
 GATE_NAMESPACE = "raysweep"
 LEASE_TTL_S = 30.0  # a lease or waiting request not renewed for this long is dropped
 RENEW_INTERVAL_S = 5.0
 POLL_INTERVAL_S = 1.0
 CAPACITY_CACHE_S = 2.0
+ENDED_KEPT_S = 900.0  # ended segments wait this long for their driver to store them
+# the resources whose fraction of the cluster is a project's share
+SHARED = ("CPU", "GPU")
 
 
 @dataclass(frozen=True)
@@ -55,14 +69,28 @@ class _Entry:
     granted: bool = False
     message: str = ""  # why it waits, as last decided
     workers: int = 0  # granted: how many workers the lease holds
+    granted_at: float = 0.0  # wall clock: when its segment began
+    renewed_at: float = 0.0  # wall clock: its holder's last sign of life
 
 
 class Ledger:
     """The gate's bookkeeping, free of Ray so its decisions can be tested on their own."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.clock, self.wall = clock, wall
         self.entries: dict[str, _Entry] = {}  # insertion order is arrival order
+        self.projects: dict[str, ProjectShare] = {}
+        self.ended: list[HeldSegment] = []
+
+    def set_project(self, name: str, share: ProjectShare) -> None:
+        self.projects[name] = share
+
+    def share_of(self, project: str) -> ProjectShare:
+        return self.projects.get(project, ProjectShare())
 
     def request(self, key: str, request: Request, capacity: Capacity, wait_s: float) -> Decision:
         now = self.clock()
@@ -93,6 +121,9 @@ class Ledger:
                 waited = f"; waited {wait_s:g}s (RAYSWEEP_TRIAL_RESOURCE_WAIT_S)" if wait_s else ""
                 return Decision("refused", message + waited)
             return Decision("waiting", f"waiting for the cluster to grow: {message}")
+        quota = self.share_of(request.project).room(self.held(request.project), request)[1]
+        if quota is not None:
+            return Decision("waiting", quota)
         ahead = [
             e
             for k, e in self.entries.items()
@@ -109,24 +140,84 @@ class Ledger:
     def renew(self, key: str, request: Request) -> None:
         """A holder's heartbeat (``request`` pinned to the granted size); a gate that lost its
         state (restarted) takes the lease back."""
-        now = self.clock()
+        now, wall = self.clock(), self.wall()
         entry = self.entries.get(key)
         if entry is None:
             self.entries[key] = _Entry(
-                request, since=now, seen=now, granted=True, workers=request.count
+                request,
+                since=now,
+                seen=now,
+                granted=True,
+                workers=request.count,
+                granted_at=wall,
+                renewed_at=wall,
             )
         else:
-            entry.seen = now
+            entry.seen, entry.renewed_at = now, wall
 
     def release(self, key: str) -> None:
-        self.entries.pop(key, None)
+        self._end(key, self.wall())
 
     def release_holders(self, actor_ids: list[str]) -> int:
-        """Drop the leases and requests of killed actors (keys end with the holder's id)."""
+        """Drop the leases and requests of killed actors (keys end with the holder's id); their
+        segments end at the holders' last renewal."""
         gone = [k for k in self.entries if k.rsplit("/", 1)[-1] in set(actor_ids)]
         for key in gone:
-            del self.entries[key]
+            self._end(key, self.entries[key].renewed_at)
         return len(gone)
+
+    def end_owner(self, owner: str) -> None:
+        """The owner (a driver whose runs are all over) holds nothing any more: its leases end
+        at their holders' last renewal, its requests go."""
+        for key in [k for k, e in self.entries.items() if e.request.owner == owner]:
+            self._end(key, self.entries[key].renewed_at)
+
+    def _end(self, key: str, at: float) -> None:
+        entry = self.entries.pop(key, None)
+        if entry is not None and entry.granted:
+            self.ended.append(self._segment(key, entry, max(at, entry.granted_at), False))
+
+    def _segment(self, key: str, entry: _Entry, until: float, holding: bool) -> HeldSegment:
+        held = entry.request.workers(entry.workers)
+        return HeldSegment(
+            key=key,
+            owner=entry.request.owner,
+            label=entry.request.label,
+            started=entry.granted_at,
+            ended=until,
+            holding=holding,
+            workers=entry.workers,
+            cpus=held.get("CPU", 0.0),
+            gpus=held.get("GPU", 0.0),
+        )
+
+    def usage(self, owner: str) -> list[HeldSegment]:
+        """The owner's leases: those ended in the last ``ENDED_KEPT_S``, and those held (to
+        now)."""
+        wall = self.wall()
+        self.ended = [s for s in self.ended if wall - s.ended <= ENDED_KEPT_S]
+        return [s for s in self.ended if s.owner == owner] + [
+            self._segment(key, e, wall, True)
+            for key, e in self.entries.items()
+            if e.granted and e.request.owner == owner
+        ]
+
+    def held(self, project: str) -> dict[str, float]:
+        """What the project's granted leases hold: ``workers``, and each resource."""
+        held: dict[str, float] = {"workers": 0.0}
+        for entry in self.entries.values():
+            if entry.granted and entry.request.project == project:
+                held["workers"] += entry.workers
+                for k, v in entry.request.workers(entry.workers).items():
+                    held[k] = held.get(k, 0.0) + v
+        return held
+
+    def dominant_share(
+        self, project: str, total: dict[str, float], held: dict[str, float] | None = None
+    ) -> float:
+        held = self.held(project) if held is None else held
+        fractions = [held.get(k, 0.0) / total[k] for k in SHARED if total.get(k, 0.0) > 0]
+        return max(fractions, default=0.0) / self.share_of(project).weight
 
     def waiting(self, owner: str) -> dict[str, str]:
         """The owner's waiting runs: label -> why each waits."""
@@ -156,24 +247,51 @@ class Ledger:
     def _expire(self, now: float) -> None:
         for key in [k for k, e in self.entries.items() if now - e.seen > LEASE_TTL_S]:
             log.warning("dropping the lease of %s: its holder stopped renewing it", key)
-            del self.entries[key]
+            self._end(key, self.entries[key].renewed_at)
 
     def _grant(self, capacity: Capacity) -> None:
-        """Grant waiting requests in arrival order while they fit; one that does not fit now
-        holds back those behind it (so a large run is not starved by small ones), except one
-        the cluster can never place, which waits on its own. An elastic run is granted as many
-        workers as are free, up to its maximum: its Train run is pinned to that size, so it
-        never grows into resources granted to others."""
+        """Grant waiting requests while they fit, the most deserving first: the project with
+        the smallest share for its weight, then the higher priority, then the earlier arrival.
+        One that does not fit now holds back everyone behind it (so a large run, or a project
+        below its share, is not starved by small runs), except one the cluster can never place
+        or its project's quota holds back, which waits on its own. An elastic run is granted
+        as many workers as are free (and its quota allows), up to its maximum: its Train run is
+        pinned to that size, so it never grows into resources granted to others."""
         free = self.free(capacity)
-        for entry in self.entries.values():
-            if entry.granted or entry.request.unplaceable(capacity) is not None:
-                continue
-            workers = entry.request.fitting(free)
+        total = capacity.total
+        waiting = [
+            e
+            for e in self.entries.values()
+            if not e.granted and e.request.unplaceable(capacity) is None
+        ]
+        while waiting:
+            # per project once a round: what it holds, and its share of the cluster
+            held = {p: self.held(p) for p in {e.request.project for e in waiting}}
+            shares = {p: self.dominant_share(p, total, h) for p, h in held.items()}
+            allowed = []
+            for entry in waiting:
+                request = entry.request
+                room, why = self.share_of(request.project).room(held[request.project], request)
+                if why is None:
+                    allowed.append((entry, room))
+            if not allowed:
+                return
+            entry, room = min(
+                allowed,
+                key=lambda pair: (
+                    shares[pair[0].request.project],
+                    -pair[0].request.priority,
+                    pair[0].since,
+                ),
+            )
+            workers = min(entry.request.fitting(free), room)
             if workers < entry.request.count:
                 return
             entry.granted, entry.workers = True, workers
+            entry.granted_at = entry.renewed_at = self.wall()
             for k, v in entry.request.workers(workers).items():
                 free[k] = free.get(k, 0.0) - v
+            waiting.remove(entry)
 
 
 def cluster_capacity() -> Capacity:
@@ -217,6 +335,15 @@ class ResourceGate:
 
     def waiting(self, owner: str) -> dict[str, str]:
         return self.ledger.waiting(owner)
+
+    def usage(self, owner: str) -> list[HeldSegment]:
+        return self.ledger.usage(owner)
+
+    def end_owner(self, owner: str) -> None:
+        self.ledger.end_owner(owner)
+
+    def set_project(self, name: str, share: ProjectShare) -> None:
+        self.ledger.set_project(name, share)
 
 
 def gate() -> Any:

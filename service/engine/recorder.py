@@ -44,6 +44,7 @@ class Recorder:
     tracked: tuple[str, ...] = ()
     constraints: tuple[Constraint, ...] = ()
     retention: KeptResults = field(default_factory=KeptResults)  # which results trials keep
+    project: str = "default"  # whose ledger the trials' held compute goes to
     flush_interval_s: float = 0.2
     max_buffered: int = 1_000_000
     batch_size: int = 5_000
@@ -68,6 +69,7 @@ class Recorder:
             self.tracked,
             self.constraints,
             self.retention,
+            self.project,
         )
 
     @classmethod
@@ -92,6 +94,7 @@ class Recorder:
             tracked=tuple(tracked_metrics(spec)),
             constraints=tuple(spec.constraints),
             retention=KeptResults.of(spec),
+            project=spec.project,
         )
 
     def start(self) -> Recorder:

@@ -20,7 +20,13 @@ from ray.tune.integration.ray_train import TuneReportCallback
 
 from raysweep.spec import ExperimentSpec
 from service.engine.gate import admitted
-from service.resources import TRIAL_FUNCTION_RESOURCES, Request, min_workers, worker_bundle
+from service.resources import (
+    PRIORITIES,
+    TRIAL_FUNCTION_RESOURCES,
+    Request,
+    min_workers,
+    worker_bundle,
+)
 from trainers.registry import KIT_LOOP, TASK_KEY, get_trainer, load_reference
 
 # added to the next result after Ray Train restarted the trial's worker group
@@ -71,6 +77,9 @@ class TrialPlan:
     # wait for resources the cluster does not have (0: refuse at once)
     owner: str = ""
     resource_wait_s: float = 0.0
+    # whose share and quota the worker group counts against, and its place in that project
+    project: str = "default"
+    priority: int = 0
 
     @classmethod
     def from_spec(
@@ -102,6 +111,8 @@ class TrialPlan:
             finished_trials=finished_trials,
             owner=owner,
             resource_wait_s=resource_wait_s,
+            project=spec.project,
+            priority=PRIORITIES[spec.priority],
         )
 
     def resources_per_worker(self) -> dict[str, float]:
@@ -118,6 +129,8 @@ class TrialPlan:
             min_workers(self.num_workers),
             own,
             max_count=elastic[1] if elastic else None,
+            project=self.project,
+            priority=self.priority,
         )
 
     def with_workers(self, granted: int) -> TrialPlan:

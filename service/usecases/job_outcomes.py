@@ -21,13 +21,15 @@ from service.usecases.models import challenge_champion, register_version
 class DriverOutcome:
     """How a sweep's driver ended: its error (None when Tune returned), whether its job was
     stopped (SIGTERM) or Tune interrupted for a pause, which trial reached ``stop.target``, and
-    why the terminator judged the sweep converged (``stop.converged``)."""
+    why the terminator judged the sweep converged (``stop.converged``), and what it spent of
+    ``stop.budget`` when that ended it."""
 
     error: str | None = None
     terminated: bool = False
     interrupted: bool = False
     target_reached_by: str | None = None
     converged: str | None = None
+    budget_spent: str | None = None  # stop.budget: what was spent of what
 
 
 def finish_sweep(
@@ -63,6 +65,9 @@ def finish_sweep(
             if outcome.converged and not by:
                 message = f"sweep completed: {outcome.converged}"
                 repo.add_event(session, experiment_id, "converged", outcome.converged)
+            elif outcome.budget_spent and not by:
+                message = f"sweep completed: {outcome.budget_spent}"
+                repo.add_event(session, experiment_id, "budget_spent", outcome.budget_spent)
         end_sweep(session, row, target)
         row.error = outcome.error
         repo.add_event(

@@ -4,7 +4,7 @@ and monthly budget); the compute ledger's sums."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
@@ -14,10 +14,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.errors import Problem
 from raysweep.projects import ProjectCreate, ProjectRead, ProjectUpdate, Usage, UsageRead
 from raysweep.schemas import ExperimentState, Role, TokenRead
-from raysweep.spec import ExperimentSpec
+from raysweep.spec import ComputeBudget, ExperimentSpec
 from service.db.base import utcnow
 from service.db.models import ComputeUsageRow, ExperimentRow, ProjectRow
 from service.errors import Conflict, InvalidInput, NotFound
+from service.resources import HeldSegment, ProjectShare, min_workers
 from service.usecases.access import check_role, visible_projects
 
 QUOTA_FIELDS = ("max_workers", "max_cpus", "max_gpus", "max_queued")
@@ -97,7 +98,8 @@ def admit_sweep(session: Session, caller: TokenRead, spec: ExperimentSpec) -> No
     problems = trial_quota_problems(project, spec)
     if problems:
         raise InvalidInput(
-            f"one trial of this sweep is larger than project {project.name!r}'s quota", problems
+            f"one trial of this sweep is larger than the quota of project {project.name!r}",
+            problems,
         )
     if project.max_queued is not None:
         queued = session.scalar(
@@ -127,11 +129,7 @@ def admit_sweep(session: Session, caller: TokenRead, spec: ExperimentSpec) -> No
 def trial_quota_problems(project: ProjectRow, spec: ExperimentSpec) -> list[Problem]:
     """What one trial's worker group (at its smallest) holds beyond the project's quota."""
     resources = spec.resources
-    workers = (
-        resources.num_workers
-        if isinstance(resources.num_workers, int)
-        else resources.num_workers[0]
-    )
+    workers = min_workers(resources.num_workers)
     held = {
         "max_workers": (workers, "num_workers"),
         "max_cpus": (workers * resources.cpus_per_worker, "cpus_per_worker"),
@@ -152,6 +150,40 @@ def trial_quota_problems(project: ProjectRow, spec: ExperimentSpec) -> list[Prob
 
 
 # --- the compute ledger -------------------------------------------------------------------------
+
+
+def store_held(
+    session: Session,
+    project: str,
+    experiment_id: str,
+    held: Sequence[tuple[int | None, HeldSegment]],
+    final_run_id: int | None = None,
+) -> None:
+    """Write the leases (each with its trial, for a sweep's), one row per lease: a lease seen
+    before has its row brought up to date (it went on, or ended)."""
+    latest = {(segment.key, segment.started): (trial_id, segment) for trial_id, segment in held}
+    rows = session.scalars(
+        select(ComputeUsageRow).where(ComputeUsageRow.lease.in_({k for k, _ in latest}))
+    )
+    existing = {(row.lease, row.started_at): row for row in rows}
+    for (key, started), (trial_id, segment) in latest.items():
+        started_at = datetime.fromtimestamp(started, UTC)
+        row = existing.get((key, started_at))
+        if row is None:
+            row = ComputeUsageRow(
+                lease=key,
+                started_at=started_at,
+                project=project,
+                experiment_id=experiment_id,
+                trial_id=trial_id,
+                final_run_id=final_run_id,
+            )
+            session.add(row)
+        row.ended_at = datetime.fromtimestamp(segment.ended, UTC)
+        row.holding = segment.holding
+        row.seconds = segment.seconds
+        row.workers, row.cpus, row.gpus = segment.workers, segment.cpus, segment.gpus
+    session.flush()
 
 
 def held_seconds(row: ComputeUsageRow, start: datetime, end: datetime) -> float:
@@ -196,6 +228,44 @@ def usage_totals(
     return total
 
 
+def record_final_run_usage(
+    db: sessionmaker[Session],
+    project: str,
+    experiment_id: str,
+    final_run_id: int,
+    segments: Sequence[HeldSegment],
+) -> None:
+    """A final run's leases into the ledger (its sweep's and project's)."""
+    with db.begin() as session:
+        store_held(session, project, experiment_id, [(None, s) for s in segments], final_run_id)
+
+
+def project_share(db: sessionmaker[Session], name: str) -> ProjectShare:
+    """The project's weight and quotas, as the gate applies them (defaults if it is gone)."""
+    with db.begin() as session:
+        row = session.get(ProjectRow, name)
+        if row is None:
+            return ProjectShare()
+        return ProjectShare(row.weight, row.max_workers, row.max_cpus, row.max_gpus)
+
+
+def budget_spent(
+    db: sessionmaker[Session], experiment_id: str, budget: ComputeBudget
+) -> str | None:
+    """What the sweep has spent of ``stop.budget``, once it has spent it (else None)."""
+    used = experiment_usage(db, experiment_id)
+    for limit, seconds, unit in (
+        (budget.worker_hours, used.worker_seconds, "worker"),
+        (budget.gpu_hours, used.gpu_seconds, "GPU"),
+    ):
+        if limit is not None and seconds / 3600 >= limit:
+            return (
+                f"its compute budget is spent: {seconds / 3600:.4g} of {limit:g} {unit}-hours "
+                f"(stop.budget); {used.worker_seconds:.0f} worker-seconds in all"
+            )
+    return None
+
+
 def experiment_usage(db: sessionmaker[Session], experiment_id: str) -> Usage:
     with db.begin() as session:
         return usage_totals(
@@ -217,23 +287,39 @@ def usage_report(
     project: str | None,
     start: datetime,
     end: datetime,
+    experiment_id: str | None = None,
 ) -> UsageRead:
-    """What the caller's projects (or the one named) held in [start, end): in all, per
-    project, per sweep and per UTC day (a lease across midnight counts on both days)."""
+    """What the caller's projects (or the one named, or one sweep of theirs) held in
+    [start, end): in all, per project, per sweep, per trial and per UTC day (a lease across
+    midnight counts on both days)."""
     visible = visible_projects(caller, project)
+    if experiment_id is not None:
+        with db.begin() as session:
+            owner = session.scalar(
+                select(ExperimentRow.project).where(ExperimentRow.id == experiment_id)
+            )
+        check_role(
+            caller,
+            [owner] if owner is not None and (visible is None or owner in visible) else [],
+            Role.viewer,
+            f"experiment {experiment_id} not found",
+        )
     total = Usage()
     by_project: dict[str, Usage] = defaultdict(Usage)
     by_experiment: dict[str, Usage] = defaultdict(Usage)
     by_day: dict[str, Usage] = defaultdict(Usage)
+    by_trial: dict[str, Usage] = defaultdict(Usage)
     with db.begin() as session:
         if project is not None and not visible:
             raise NotFound(f"no project {project!r}")
-        for row in usage_rows(session, visible, start, end):
+        for row in usage_rows(session, visible, start, end, experiment_id):
             seconds = held_seconds(row, start, end)
             add_usage(total, row, seconds)
             add_usage(by_project[row.project], row, seconds)
             key = row.experiment_id or (f"final-run-{row.final_run_id}")
             add_usage(by_experiment[key], row, seconds)
+            if row.trial_id is not None:
+                add_usage(by_trial[str(row.trial_id)], row, seconds)
             for day_start, day_end in days(max(row.started_at, start), min(row.ended_at, end)):
                 add_usage(
                     by_day[f"{day_start:%Y-%m-%d}"], row, (day_end - day_start).total_seconds()
@@ -245,4 +331,5 @@ def usage_report(
         by_project=dict(sorted(by_project.items())),
         by_experiment=dict(sorted(by_experiment.items())),
         by_day=dict(sorted(by_day.items())),
+        by_trial=dict(sorted(by_trial.items(), key=lambda item: int(item[0]))),
     )

@@ -20,9 +20,11 @@ from raysweep.spec import Constraint, ExperimentSpec
 from service.db import repositories as repo
 from service.db.base import utcnow
 from service.db.models import CheckpointRow, ResultRow, TrialRow
+from service.resources import HeldSegment
 from service.states import move_trial
 from service.storage import artifact_uri
 from service.usecases.decisions import RungDecided, promotion_milestones, store_decisions
+from service.usecases.projects import store_held
 from service.usecases.studies import feasible, metric_in
 
 
@@ -64,7 +66,24 @@ class TrialWaiting:
     reason: str | None
 
 
-Op = TrialStarted | ResultReported | TrialEnded | TrialRestarted | TrialWaiting | RungDecided
+@dataclass(frozen=True)
+class TrialHeld:
+    """One lease of the trial's worker group, as the gate counts it: stored (again, as it goes
+    on) in the compute ledger."""
+
+    tune_id: str
+    segment: HeldSegment
+
+
+Op = (
+    TrialStarted
+    | ResultReported
+    | TrialEnded
+    | TrialRestarted
+    | TrialWaiting
+    | RungDecided
+    | TrialHeld
+)
 
 
 def is_better(value: float, than: float | None, mode: str) -> bool:
@@ -119,6 +138,7 @@ class ResultStore:
     tracked: tuple[str, ...] = ()  # metrics whose latest values a trial keeps
     constraints: tuple[Constraint, ...] = ()
     retention: KeptResults = KeptResults()
+    project: str = "default"
 
     def write(
         self, db: sessionmaker[Session], batch: list[Op], known: Mapping[str, int]
@@ -131,6 +151,7 @@ class ResultStore:
             skipped = {id(op) for op in dropped}
             results: list[dict[str, Any]] = []
             checkpoints: list[dict[str, Any]] = []
+            held: list[tuple[int, HeldSegment]] = []
             now = utcnow()  # the batch's results are stored together
             for op in batch:
                 match op:
@@ -173,6 +194,8 @@ class ResultStore:
                         self._end(session, op, trial_ids[op.tune_id])
                     case TrialWaiting():
                         self._waiting(session, op, trial_ids[op.tune_id])
+                    case TrialHeld():
+                        held.append((trial_ids[op.tune_id], op.segment))
                     case TrialRestarted():
                         row = session.get_one(TrialRow, trial_ids[op.tune_id])
                         row.restarts += op.count
@@ -191,6 +214,8 @@ class ResultStore:
             repo.insert_ignoring_duplicates(
                 session, CheckpointRow, checkpoints, ["trial_id", "iteration"]
             )
+            if held:
+                store_held(session, self.project, self.experiment_id, held)
             # a result not kept still counts for the trial's progress, as a stored one does
             counted = stored | {(trial_ids[op.tune_id], op.iteration) for op in dropped}
             self._update_progress(session, batch, trial_ids, counted)

@@ -5,6 +5,7 @@ as for one that does not exist, and no list shows it."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -12,6 +13,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.db.models import ExperimentRow, FinalRunRow, TrialRow
+from service.resources import HeldSegment
+from service.usecases.projects import store_held
 from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
 from tests.factories import production_model, retrain_schedule, submit
 from tests.packages import code_spec, readme_example, zip_of
@@ -65,8 +68,8 @@ def object_routes(client: httpx.Client) -> list[tuple[str, str]]:
     ]
 
 
-def spec_in(project: str) -> dict[str, Any]:
-    return {**minimal_spec(name="scoped"), "project": project}
+def spec_in(project: str, **changes: Any) -> dict[str, Any]:
+    return {**minimal_spec(name="scoped", **changes), "project": project}
 
 
 def fill(path: str, values: dict[str, Any]) -> str:
@@ -161,3 +164,118 @@ def test_a_token_of_another_project_gets_the_404_of_a_missing_object_on_every_ro
     with db.begin() as session:  # nothing the refusals touched changed
         states = dict(session.execute(select(ExperimentRow.id, ExperimentRow.state)).all())
     assert states[queued] == "queued"
+
+
+def held(key: str, start: datetime, seconds: float, workers: int = 2) -> HeldSegment:
+    return HeldSegment(
+        key=key,
+        owner="x",
+        label="t",
+        started=start.timestamp(),
+        ended=start.timestamp() + seconds,
+        holding=False,
+        workers=workers,
+        cpus=0.5 * workers,
+        gpus=1.0 * workers,
+    )
+
+
+def test_the_ledger_sums_leases_per_project_sweep_trial_and_day_within_the_window(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as admin:
+        admin.post("/api/v1/projects", json={"name": "ledger", "monthly_gpu_hours": 1})
+        sweep = submit(admin, project="ledger")
+    midnight = datetime(2026, 11, 3, tzinfo=UTC)
+    with db.begin() as session:
+        trial = TrialRow(
+            experiment_id=sweep, tune_trial_id="t", number=1, config={}, state="running"
+        )
+        session.add(trial)
+        session.flush()
+        # one lease across midnight (an hour each side), one written twice as it went on
+        segments = [
+            (trial.id, held("a", midnight - timedelta(hours=1), 7200)),
+            (trial.id, held("b", midnight + timedelta(hours=5), 60)),
+        ]
+        store_held(session, "ledger", sweep, segments)
+        store_held(
+            session, "ledger", sweep, [(trial.id, held("b", midnight + timedelta(hours=5), 600))]
+        )
+        trial_id = trial.id
+    member = server.create_token("ledger-viewer", "viewer", project="ledger")
+    with server.client(member) as client:
+        day = client.get(
+            "/api/v1/usage",
+            params={"from": "2026-11-02T00:00:00Z", "to": "2026-11-04T00:00:00Z"},
+        ).json()
+        assert day["total"]["worker_seconds"] == 2 * (7200 + 600)
+        assert day["by_day"]["2026-11-02"]["worker_seconds"] == 2 * 3600
+        assert day["by_day"]["2026-11-03"]["worker_seconds"] == 2 * (3600 + 600)
+        assert day["by_trial"] == {str(trial_id): day["total"]}
+        assert day["by_experiment"][sweep]["gpu_seconds"] == 2 * (7200 + 600)
+        # a window clips the leases it cuts
+        clipped = client.get(
+            "/api/v1/usage",
+            params={
+                "from": "2026-11-03T00:30:00Z",
+                "to": "2026-11-03T05:05:00Z",
+                "experiment": sweep,
+            },
+        ).json()
+        assert clipped["total"]["worker_seconds"] == 2 * (1800 + 300)
+        # other projects' sweeps are not the token's to measure
+        with server.client() as admin:
+            other = submit(admin)
+        assert client.get("/api/v1/usage", params={"experiment": other}).status_code == 404
+        metrics = client.get("/metrics").text
+    assert 'raysweep_compute_worker_seconds_total{project="ledger"} 15600.0' in metrics
+    assert 'raysweep_compute_gpu_seconds_total{project="ledger"} 15600.0' in metrics
+
+
+def test_a_project_refuses_sweeps_past_its_queue_quota_and_monthly_budget(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as admin:
+        created = admin.post(
+            "/api/v1/projects",
+            json={"name": "tight", "max_workers": 1, "max_queued": 1, "monthly_gpu_hours": 1},
+        )
+        assert created.status_code == 201, created.text
+        too_big = admin.post(
+            "/api/v1/experiments",
+            json={**spec_in("tight"), "resources": {"num_workers": 2, "cpus_per_worker": 0.5}},
+        )
+        assert too_big.status_code == 422, too_big.text
+        [problem] = too_big.json()["error"]["details"]
+        assert problem["path"] == "resources.num_workers" and "allows 1" in problem["message"]
+        one_worker = {"num_workers": 1, "cpus_per_worker": 0.5}
+        assert submit(admin, project="tight", resources=one_worker)
+        full = admin.post("/api/v1/experiments", json=spec_in("tight", resources=one_worker))
+        assert full.status_code == 409 and "max_queued 1" in full.json()["error"]["message"]
+        queued = admin.get("/api/v1/experiments", params={"project": "tight"}).json()["items"]
+        admin.post(f"/api/v1/experiments/{queued[0]['id']}/cancel")
+        now = datetime.now(UTC)
+        with db.begin() as session:
+            store_held(
+                session,
+                "tight",
+                queued[0]["id"],
+                [(None, held("c", now - timedelta(hours=1), 1800))],
+            )
+        spent = admin.post("/api/v1/experiments", json=spec_in("tight", resources=one_worker))
+        assert spent.status_code == 409, spent.text
+        message = spent.json()["error"]["message"]
+        assert "spent 1.00 of its 1 GPU hours this month" in message, message
+        project = admin.get("/api/v1/projects/tight").json()
+        assert project["usage_this_month"]["gpu_seconds"] == 3600
+        # an admin raises it: the next sweep is queued
+        raised = admin.patch("/api/v1/projects/tight", json={"monthly_gpu_hours": 2})
+        assert raised.status_code == 200 and raised.json()["max_workers"] == 1
+        again = admin.post("/api/v1/experiments", json=spec_in("tight", resources=one_worker))
+        assert again.status_code == 201, again.text
+    # only an admin creates or changes projects
+    member = server.create_token("tight-member", "member", project="tight")
+    with server.client(member) as client:
+        assert client.post("/api/v1/projects", json={"name": "mine"}).status_code == 403
+        assert client.patch("/api/v1/projects/tight", json={"weight": 9}).status_code == 403

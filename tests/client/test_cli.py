@@ -225,7 +225,7 @@ def test_promote_final_runs_and_models(cli: Cli, db: sessionmaker[Session]) -> N
     assert refused.returncode == 1 and "only a sweep that has ended" in refused.stderr
     assert cli.json("models", "ls") == []
     missing = cli("models", "show", "dig", "1")
-    assert missing.returncode == 1 and "no version or alias '1'" in missing.stderr
+    assert missing.returncode == 1 and "no model named 'dig'" in missing.stderr
     usage = cli("models", "versions")
     assert usage.returncode == 2 and "models versions takes 1 argument(s)" in usage.stderr
 

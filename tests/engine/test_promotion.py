@@ -175,6 +175,9 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         results = client.get(f"/api/v1/final-runs/{final['id']}/results").json()["items"]
         checkpoints = client.get(f"/api/v1/trials/{best['id']}/checkpoints").json()
         version = client.get("/api/v1/models/digits-final/versions/1").json()
+        usage = client.get(
+            "/api/v1/usage", params={"experiment": experiment_id, "from": "2000-01-01T00:00:00Z"}
+        ).json()
         kinds = [
             e["kind"]
             for e in client.get(f"/api/v1/experiments/{experiment_id}/events").json()["items"]
@@ -189,6 +192,13 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         and final["epochs"] == FINAL_EPOCHS
     )
     assert final["worker_failures"] == 1 and final["restarts"] == 1
+    # the ledger counts the final run's worker group (across its job's restart) to its sweep,
+    # beside the trials'
+    final_held = usage["total"]["worker_seconds"] - sum(
+        trial["worker_seconds"] for trial in usage["by_trial"].values()
+    )
+    assert final_held > 0 and len(usage["by_trial"]) == len(trials), usage
+    assert usage["total"]["cpu_seconds"] < usage["total"]["worker_seconds"]  # 0.4 CPU each
     assert final["job_id"] != running["job_id"]
     assert (
         final["config"]["batch_size_per_worker"] == 64

@@ -963,3 +963,7 @@ def test_the_project_switcher_narrows_the_list_and_shows_the_projects_usage(
     expect(rows).to_have_count(1)
     page.get_by_test_id("project").select_option("")
     expect(page.locator(f"[data-experiment='{default_sweep}']")).to_be_visible()
+    page.click(f"[data-experiment='{vision_sweep}'] a")
+    compute = page.get_by_test_id("compute")
+    expect(compute).to_contain_text("project vision")
+    expect(compute).to_contain_text("0.000 worker-h")

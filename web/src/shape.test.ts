@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  hours,
+  mayChange,
   alignSeries,
   contourCells,
   axisTicks,
@@ -218,5 +220,22 @@ describe("contourCells", () => {
     const cells = contourCells(rows, lr, optimizer, 3, "max");
     expect(cells).toEqual([{ i: 1, j: 0, best: 0.9, count: 2 }, { i: 2, j: 1, best: 0.7, count: 1 }]);
     expect(contourCells(rows, lr, optimizer, 3, "min")[0].best).toBe(0.5);
+  });
+});
+
+describe("hours", () => {
+  it("shows small amounts to the thousandth and larger ones to the tenth", () => {
+    expect(hours(18)).toBe("0.005");
+    expect(hours(5400)).toBe("1.5");
+  });
+});
+
+describe("mayChange", () => {
+  it("lets an admin change anything and a token change only where it is a member", () => {
+    expect(mayChange({ role: "admin", projects: {} }, "x")).toBe(true);
+    const token = { role: "member", projects: { a: "member", b: "viewer" } };
+    expect(mayChange(token, "a")).toBe(true);
+    expect(mayChange(token, "b")).toBe(false);
+    expect(mayChange(token, "c")).toBe(false);
   });
 });

@@ -307,3 +307,18 @@ export function formatInZone(iso: string, timeZone: string): string {
     timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit",
   }).format(new Date(iso));
 }
+
+// the compute ledger's reports begin here: every lease ever held
+export const LEDGER_START = "2000-01-01T00:00:00Z";
+
+/** Seconds held, as hours: three decimals below a hundredth of an hour, else one. */
+export function hours(seconds: number): string {
+  return (seconds / 3600).toFixed(seconds < 36 ? 3 : 1);
+}
+
+/** Whether the token may change the project's objects: an admin anywhere, a member there. */
+export function mayChange(me: { role: string; projects?: Record<string, string> }, project: string): boolean {
+  if (me.role === "admin") return true;
+  const role = me.projects?.[project];
+  return role === "member" || role === "admin";
+}

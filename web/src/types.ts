@@ -78,6 +78,10 @@ export interface Checkpoint { iteration: number; uri: string; metric: number | n
 export interface Me { id: number; name: string; role: Role; projects: Record<string, Role> }
 
 export interface Usage { worker_seconds: number; cpu_seconds: number; gpu_seconds: number }
+export interface UsageReport {
+  start: string; end: string; total: Usage; by_project: Record<string, Usage>;
+  by_experiment: Record<string, Usage>; by_day: Record<string, Usage>; by_trial: Record<string, Usage>;
+}
 export interface Project {
   name: string; description: string | null; weight: number;
   max_workers: number | null; max_cpus: number | null; max_gpus: number | null; max_queued: number | null;

@@ -65,6 +65,9 @@ def usage(
     db: Db,
     caller: Viewer,
     project: ProjectFilter = None,
+    experiment: Annotated[
+        str | None, Query(max_length=32, description="Only this sweep's (and its final runs').")
+    ] = None,
     start: Annotated[
         Moment | None,
         Query(alias="from", description="ISO time (default: the first of this UTC month)."),
@@ -78,4 +81,4 @@ def usage(
     now = utcnow()
     start = start if start is not None else usecase.month_start(now)
     end = end if end is not None else now
-    return usecase.usage_report(db, caller, project, start, max(start, end))
+    return usecase.usage_report(db, caller, project, start, max(start, end), experiment)

@@ -11,8 +11,8 @@ import { ParetoChart } from "../charts/ParetoChart";
 import { RungView } from "../charts/RungView";
 import { Labels, Notes, Progress, StateBadge } from "../components";
 import { errorText, hashQuery, setHashQuery, usePoll, useTitle } from "../hooks";
-import { formatAgo, formatConfig, formatValue, mergeResults, plannedTrials, type SpaceParameter } from "../shape";
-import type { ConfigTable, Curves, EventItem, Experiment, History, Importance, Me, Pareto, Rungs, Updates } from "../types";
+import { LEDGER_START, mayChange, formatAgo, formatConfig, formatValue, hours, mergeResults, plannedTrials, type SpaceParameter } from "../shape";
+import type { ConfigTable, Curves, EventItem, Experiment, History, Importance, Me, Pareto, Rungs, Updates, Usage, UsageReport } from "../types";
 import { FinalRuns } from "./FinalRuns";
 import { TrialTable } from "./TrialTable";
 
@@ -59,14 +59,16 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   // caches these until a trial changes. The fresh curves hold every result up to their cursor.
   const loadSlow = async () => {
     lastSlowRefresh.current = Date.now();
-    const [newRungs, newConfigs, newImportance, newCurves, newPareto, newHistory] = await Promise.all([
+    const [newRungs, newConfigs, newImportance, newCurves, newPareto, newHistory, newUsage] = await Promise.all([
       api<Rungs>(`/experiments/${id}/rungs`),
       api<ConfigTable>(`/experiments/${id}/configs`),
       api<Importance>(`/experiments/${id}/importance`),
       api<Curves>(`/experiments/${id}/curves`, { query: { metric: curveMetric.current ?? undefined } }),
       multiObjective.current ? api<Pareto>(`/experiments/${id}/pareto`) : Promise.resolve(null),
       api<History>(`/experiments/${id}/history`),
+      api<UsageReport>("/usage", { query: { experiment: id, from: LEDGER_START } }),
     ]);
+    setUsage(newUsage.total);
     setPareto(newPareto);
     setHistory(newHistory);
     setRungs(newRungs);
@@ -76,6 +78,8 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
     setCurves(newCurves);
     cursor.current = newCurves.cursor;
   };
+
+  const [usage, setUsage] = useState<Usage | null>(null);
 
   const chooseCurveMetric = async (metric: string) => {
     curveMetric.current = metric === experiment?.metric ? null : metric;
@@ -177,7 +181,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   };
 
   if (!experiment) return error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>;
-  const mayAct = me.role !== "viewer";
+  const mayAct = mayChange(me, experiment.project);
   const early = (experiment.spec.early_stopping ?? {}) as { time_attr?: string | null };
   const xLabel = early.time_attr ?? "iteration";
   const best = experiment.best_trial;
@@ -207,6 +211,12 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
           <Progress counts={experiment.trial_counts} planned={plannedTrials(experiment.trial_counts, experiment.spec)} />
           <p class="muted">{Object.entries(experiment.trial_counts).map(([s, n]) => `${n} ${s}`).join(" · ") || "no trials yet"}</p>
           <p class="muted">created {formatAgo(experiment.created_at)} · driver restarts {experiment.driver_restarts}</p>
+          {usage && (
+            <p class="muted" data-testid="compute">
+              project {experiment.project} · compute held: {hours(usage.worker_seconds)} worker-h · {hours(usage.cpu_seconds)} CPU-h
+              {usage.gpu_seconds > 0 && <> · {hours(usage.gpu_seconds)} GPU-h</>}
+            </p>
+          )}
           <Labels labels={experiment.labels} />
         </div>
         <Notes notes={experiment.notes} editable={mayAct} save={async (text) => {

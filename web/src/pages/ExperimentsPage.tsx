@@ -2,15 +2,11 @@ import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Labels, Pager, Progress, StateBadge } from "../components";
 import { errorText, usePoll, useTitle } from "../hooks";
-import { formatAgo, formatValue, plannedTrials } from "../shape";
+import { formatAgo, formatValue, hours, plannedTrials } from "../shape";
 import type { Experiment, ExperimentState, Page, Project } from "../types";
 
 const STATES: ExperimentState[] = ["queued", "running", "pausing", "paused", "cancelling", "completed", "failed", "cancelled"];
 const PAGE_SIZE = 25;
-
-function hours(seconds: number): string {
-  return (seconds / 3600).toFixed(seconds < 36 ? 3 : 1);
-}
 
 export function ExperimentsPage({ project, projects }: { project: string; projects: Project[] }) {
   useTitle("experiments");

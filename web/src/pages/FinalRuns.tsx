@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { StateBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
-import { formatConfig, formatValue } from "../shape";
+import { formatConfig, formatValue, mayChange } from "../shape";
 import type { Cluster, Experiment, FinalRun, Me, Page, Trial } from "../types";
 
 const POLL_MS = 3000;
@@ -54,7 +54,7 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
     }
   };
 
-  const member = me.role !== "viewer";
+  const member = mayChange(me, experiment.project);
   const mayPromote = member && PROMOTABLE.has(experiment.state);
   if (!runs.length && !mayPromote) return null;
   return (

@@ -1,0 +1,255 @@
+"""Two projects on one cluster, on real Ray: a quota, fair share, the compute ledger and a
+compute budget, in one run (each trial's start costs seconds on this machine).
+
+The 2-CPU head holds two trials of 1 worker x 0.9 CPU (and their 0.01-CPU functions). Project A
+submits first, a promotion-ASHA sweep of many trials, with a quota of 1 worker: it runs one at a
+time, the next waiting on its quota, visibly. Its quota is then lifted (A takes both slots) and
+project B submits, with a compute budget: with arrival order alone A's older waiting trials
+would take every slot that frees; with fair share (equal weights) B's first trial starts when
+one of A's ends, A's trials yield at their rungs and resume later from their checkpoints, and
+the two split the cluster until B's budget is spent."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from service.db.models import ComputeUsageRow, TrialRow
+from service.engine.cluster import RayConnection
+from tests.conftest import RAY_TESTS, ServerProcess
+from tests.engine.sweeps import (
+    check_results_contiguous,
+    ended_sweep,
+    events_of,
+    experiment_state,
+    trials_of,
+    wait_for,
+    wait_released,
+)
+
+pytestmark = [*RAY_TESTS, pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)]
+
+
+def one_worker_spec(name: str, project: str, trials: int, **changes: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "name": name,
+        "project": project,
+        "trainer": "digits_mlp",
+        "metric": "val_accuracy",
+        "mode": "max",
+        "search_space": {
+            "lr": {"type": "grid", "values": [0.01 + 0.001 * n for n in range(trials)]},
+            "optimizer": {"type": "constant", "value": "adam"},
+            "hidden": {"type": "constant", "value": 16},
+            "depth": {"type": "constant", "value": 1},
+            "batch_size": {"type": "constant", "value": 128},
+        },
+        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 2},
+        "early_stopping": {"scheduler": "none", "max_t": 1},
+        "resources": {"num_workers": 1, "cpus_per_worker": 0.9},
+        "fault_tolerance": {"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
+    }
+    spec.update(changes)
+    return spec
+
+
+def promotion_spec(name: str, project: str) -> dict[str, Any]:
+    """Promotion ASHA: every trial's segment ends at its rung with a checkpoint and gives its
+    lease back; a promoted trial asks for a new one for its next segment."""
+    spec = one_worker_spec(name, project, 1)
+    spec["search_space"]["lr"] = {"type": "loguniform", "low": 1e-3, "high": 0.1}
+    spec["search"] = {
+        "algorithm": "random",
+        "num_samples": 40,
+        "seed": 5,
+        "max_concurrent_trials": 2,
+    }
+    spec["early_stopping"] = {
+        "scheduler": "asha_promotion",
+        "max_t": 2,
+        "grace_period": 1,
+        "reduction_factor": 2,
+    }
+    return spec
+
+
+@pytest.fixture
+def shared_server(
+    db_url: str, tmp_path: Path, ray_cluster: RayConnection
+) -> Iterator[ServerProcess]:
+    process = ServerProcess(
+        tmp_path / "home",
+        db_url,
+        {
+            "RAYSWEEP_RAY_ADDRESS": str(ray_cluster.address),
+            "RAYSWEEP_MAX_CONCURRENT_SWEEPS": "3",
+            "RAYSWEEP_CLUSTERS": json.dumps([{"name": "local", "autoscaling": False}]),
+        },
+    ).start()
+    yield process
+    process.stop()
+
+
+def submit(client: httpx.Client, spec: dict[str, Any]) -> str:
+    created = client.post("/api/v1/experiments", json=spec)
+    assert created.status_code == 201, created.text
+    experiment_id: str = created.json()["id"]
+    return experiment_id
+
+
+def segments(db: sessionmaker[Session], experiment_id: str) -> list[ComputeUsageRow]:
+    with db.begin() as session:
+        return list(
+            session.scalars(
+                select(ComputeUsageRow).where(ComputeUsageRow.experiment_id == experiment_id)
+            )
+        )
+
+
+def most_at_once(rows: list[ComputeUsageRow], before: datetime | None = None) -> int:
+    """The most workers the leases held together (those begun before ``before``)."""
+    edges = sorted(
+        [(r.started_at, r.workers) for r in rows if before is None or r.started_at < before]
+        + [(r.ended_at, -r.workers) for r in rows if before is None or r.started_at < before],
+        key=lambda edge: (edge[0], edge[1]),
+    )
+    held = most = 0
+    for _, change in edges:
+        held += change
+        most = max(most, held)
+    return most
+
+
+def iso(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
+    shared_server: ServerProcess, ray_cluster: RayConnection, db: sessionmaker[Session]
+) -> None:
+    # B may hold 60 worker-seconds: a few of its trials, not its twelve
+    budget = {"worker_hours": 60 / 3600}
+    with shared_server.client() as client:
+        for name, quota in (("fair-a", 1), ("fair-b", None)):
+            created = client.post("/api/v1/projects", json={"name": name, "max_workers": quota})
+            assert created.status_code == 201, created.text
+        first = submit(client, promotion_spec("first", "fair-a"))
+        # A alone: one trial at a time, the next waiting on the quota and saying so
+        waits = wait_for(
+            lambda: [
+                t["waiting_for"]
+                for t in trials_of(client, first)
+                if "quota" in (t["waiting_for"] or "")
+            ],
+            240,
+            "a trial waiting on project A's quota",
+        )
+        lifted = client.patch("/api/v1/projects/fair-a", json={"max_workers": None})
+        assert lifted.status_code == 200 and lifted.json()["max_workers"] is None
+        lifted_at = datetime.now(UTC)
+        second = submit(client, one_worker_spec("second", "fair-b", 12, stop={"budget": budget}))
+        second_read, second_trials = ended_sweep(client, second, 400, "project B's sweep to end")
+        cancel = client.post(f"/api/v1/experiments/{first}/cancel")
+        assert cancel.status_code == 200
+        first_read = wait_for(
+            lambda: experiment_state(client, first, "cancelled"), 240, "project A's sweep to end"
+        )
+        check_results_contiguous(client, trials_of(client, first))
+        events = {e: events_of(client, e) for e in (first, second)}
+        jobs = [read["driver_job_id"] for read in (first_read, second_read)]
+        a_rows, b_rows = segments(db, first), segments(db, second)
+        window_start = min(r.started_at for r in b_rows)
+        window_end = max(r.ended_at for r in b_rows)
+        report = client.get(
+            "/api/v1/usage", params={"from": iso(window_start), "to": iso(window_end)}
+        ).json()
+        everything = client.get(
+            "/api/v1/usage",
+            params={
+                "from": iso(window_start - timedelta(hours=1)),
+                "to": iso(window_end + timedelta(hours=1)),
+            },
+        ).json()
+    for job in jobs:
+        wait_released(ray_cluster, job)
+
+    # the quota held A to 1 worker until it was lifted (2 fit), and said why the next waited
+    assert most_at_once(a_rows, before=lifted_at) == 1
+    waited = [e["message"] for e in events[first] if e["kind"] == "trial_waiting"]
+    assert any("quota" in w and "max_workers 1" in w for w in waits + waited), (waits, waited)
+    assert most_at_once(a_rows) == 2  # and A took both slots once it could
+
+    # B's first trial was granted within one of A's trials' length of asking (A's trials had
+    # waited longer, and would otherwise have taken the slot)
+    with db.begin() as session:
+        asked = min(
+            row.started_at
+            for row in session.scalars(select(TrialRow).where(TrialRow.experiment_id == second))
+            if row.started_at is not None
+        )
+    longest = max((r.ended_at - r.started_at).total_seconds() for r in a_rows)
+    # (plus the gate's 1 s poll and Ray's release of the ended group)
+    assert (window_start - asked).total_seconds() <= longest + 10, (window_start, asked, longest)
+
+    # over the contested window the two projects held the cluster about equally
+    split = report["by_project"]
+    a_share, b_share = split["fair-a"]["worker_seconds"], split["fair-b"]["worker_seconds"]
+    assert abs(a_share - b_share) <= 0.2 * max(a_share, b_share), (a_share, b_share, report)
+
+    # A's trials yielded at their rungs: a trial of A paused at its rung (its lease given
+    # back), B was granted a slot, and the trial later resumed from its checkpoint; its epochs
+    # are contiguous (checked above for every trial of A)
+    leases: dict[int, list[ComputeUsageRow]] = {}
+    for row in a_rows:
+        assert row.trial_id is not None
+        leases.setdefault(row.trial_id, []).append(row)
+    b_grants = [r.started_at for r in b_rows]
+    yielded = [
+        trial_id
+        for trial_id, rows in leases.items()
+        for earlier, later in zip(
+            sorted(rows, key=lambda r: r.started_at)[:-1],
+            sorted(rows, key=lambda r: r.started_at)[1:],
+            strict=True,
+        )
+        if any(earlier.ended_at <= grant <= later.started_at for grant in b_grants)
+    ]
+    assert yielded, leases
+
+    # B's budget ended it, with an event naming what was spent, trials left unrun
+    assert second_read["state"] == "completed", second_read["error"]
+    [spent] = [e for e in events[second] if e["kind"] == "budget_spent"]
+    assert "of 0.0166667 worker-hours (stop.budget)" in spent["message"], spent
+    assert len(second_trials) < 12, second_trials
+    b_total = everything["by_experiment"][second]["worker_seconds"]
+    # it stopped within the ledger's 5 s poll and the last trials' ends after the budget
+    assert 60 <= b_total <= 60 + 2 * longest + 10, b_total
+
+    # the ledger: each of B's trials held one lease, for no longer than the trial ran; the
+    # totals are the sum of the trials' leases
+    with db.begin() as session:
+        ran = {
+            row.id: (row.finished_at - row.started_at).total_seconds()
+            for row in session.scalars(select(TrialRow).where(TrialRow.experiment_id == second))
+            if row.finished_at is not None and row.started_at is not None
+        }
+    held_by_trial: dict[int, float] = {}
+    for row in b_rows:
+        assert row.trial_id is not None and not row.holding
+        seconds = (row.ended_at - row.started_at).total_seconds() * row.workers
+        held_by_trial[row.trial_id] = held_by_trial.get(row.trial_id, 0.0) + seconds
+    assert set(held_by_trial) <= set(ran) and held_by_trial
+    assert all(0 < held_by_trial[t] <= ran[t] + 2 for t in held_by_trial), (held_by_trial, ran)
+    assert abs(b_total - sum(held_by_trial.values())) <= 1
+    a_total = sum((r.ended_at - r.started_at).total_seconds() * r.workers for r in a_rows)
+    assert abs(everything["by_experiment"][first]["worker_seconds"] - a_total) <= 1
+    assert abs(everything["by_experiment"][second]["cpu_seconds"] - 0.9 * b_total) <= 1
+    assert everything["by_project"]["fair-b"]["gpu_seconds"] == 0
