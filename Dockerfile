@@ -38,7 +38,7 @@ RUN apt-get update \
 
 WORKDIR /opt/raysweep/app
 # dependencies first, so a source change does not reinstall torch and Ray
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 RUN mkdir -p raysweep service trainers \
     && touch raysweep/__init__.py service/__init__.py trainers/__init__.py \
     && pip install --extra-index-url "$TORCH_INDEX_URL" -e ".[server]"

@@ -1,4 +1,5 @@
-"""``python -m service``: serve, migrate, and manage API tokens.
+"""``python -m service`` (installed: ``raysweep-server``): serve, migrate, and manage API
+tokens.
 
 Examples::
 
@@ -116,6 +117,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error.message}", file=sys.stderr)
         return 1
     return 0
+
+
+def server_main() -> int:
+    """``raysweep-server``: with no arguments, bring the database's schema up to date and serve
+    the API and the web UI (what ``make run`` does in a checkout); with arguments, the commands
+    of ``python -m service`` (``raysweep-server token create ci-bot``)."""
+    argv = sys.argv[1:]
+    if argv:
+        return main(argv)
+    migrated = main(["migrate"])
+    return migrated if migrated else main(["serve"])
 
 
 if __name__ == "__main__":

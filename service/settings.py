@@ -11,6 +11,14 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+PACKAGE_ROOT = Path(__file__).resolve().parent
+
+
+def bundled(packaged: str, checkout: str) -> Path:
+    """Data the server reads: the copy an installed wheel carries inside the package
+    (``pyproject.toml`` puts it there), else the checkout's directory."""
+    inside = PACKAGE_ROOT / packaged
+    return inside if inside.is_dir() else REPO_ROOT / checkout
 SECRET_DATABASE_URL = "raysweep_database_url"
 ClusterRole = Literal["sweep", "final", "both"]
 # the record of this server's own Ray when RAYSWEEP_CLUSTERS gives no cluster a role
@@ -63,7 +71,8 @@ class Settings(BaseSettings):
         "default: $RAYSWEEP_HOME/storage.",
     )
     search_spaces_dir: Path = Field(
-        default=REPO_ROOT / "search_spaces", description="Where named search-space files live."
+        default=bundled("search_spaces", "search_spaces"),
+        description="Where named search-space files live.",
     )
     controller: bool = Field(
         default=True,
@@ -149,7 +158,7 @@ class Settings(BaseSettings):
         description="Seconds a driver gets to honour cancel/pause before its Ray job is stopped.",
     )
     web_dir: Path = Field(
-        default=REPO_ROOT / "web" / "dist",
+        default=bundled("web", "web/dist"),
         description="The built web UI (`make web`), served at `/`.",
     )
     max_body_bytes: int = Field(default=1 << 20, ge=1024, description="Largest request body.")

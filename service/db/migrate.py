@@ -8,9 +8,9 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 
-from service.settings import REPO_ROOT
+from service.settings import bundled
 
-MIGRATIONS_DIR = REPO_ROOT / "migrations"
+MIGRATIONS_DIR = bundled("migrations", "migrations")
 
 
 class SchemaOutOfDate(RuntimeError):
