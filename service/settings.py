@@ -16,9 +16,11 @@ PACKAGE_ROOT = Path(__file__).resolve().parent
 
 def bundled(packaged: str, checkout: str) -> Path:
     """Data the server reads: the copy an installed wheel carries inside the package
-    (``pyproject.toml`` puts it there), else the checkout's directory."""
+    (setup.py puts it there), else the checkout's directory."""
     inside = PACKAGE_ROOT / packaged
     return inside if inside.is_dir() else REPO_ROOT / checkout
+
+
 SECRET_DATABASE_URL = "raysweep_database_url"
 ClusterRole = Literal["sweep", "final", "both"]
 # the record of this server's own Ray when RAYSWEEP_CLUSTERS gives no cluster a role
