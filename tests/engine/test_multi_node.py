@@ -12,9 +12,6 @@ and CPUs, token authentication from a token file), the server pointed at the hea
 from __future__ import annotations
 
 import os
-import shutil
-import signal
-import subprocess
 import sys
 import time
 import uuid
@@ -30,6 +27,7 @@ from ray.util.state import list_actors, list_nodes
 from service.engine.cluster import RayConnection, free_port
 from service.settings import Settings
 from tests.conftest import RAY_TESTS, ServerProcess
+from tests.engine.nodes import RayNode, jobs_api_up
 from tests.engine.sweeps import (
     CLUSTER_SINGLETONS,
     TRAIN_WORKER,
@@ -43,53 +41,6 @@ from tests.engine.sweeps import (
 from tests.factories import submit_spec
 
 pytestmark = RAY_TESTS
-
-RAY = shutil.which("ray", path=str(Path(sys.executable).parent)) or "ray"
-
-
-class RayNode:
-    """`ray start --block` in its own process group, every listener on a free port."""
-
-    def __init__(self, args: list[str], temp_dir: Path, env: dict[str, str], log: Path):
-        ports = [
-            f"--{option}={free_port()}"
-            for option in (
-                "node-manager-port",
-                "object-manager-port",
-                "dashboard-agent-listen-port",
-                "dashboard-agent-grpc-port",
-                "runtime-env-agent-port",
-                "metrics-export-port",
-            )
-        ]
-        command = [RAY, "start", "--block", "--disable-usage-stats", f"--temp-dir={temp_dir}"]
-        with log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [*command, *args, *ports],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                env=env,
-                start_new_session=True,
-            )
-
-    def stop(self) -> int:
-        """SIGTERM to the node's group (raylet, agents, workers), then SIGKILL after 10 s, as
-        `docker stop` would; the exit status of `ray start`. (A worker node exits within a
-        second; a head's gcs_server outlasts any grace here, so waiting longer only costs time.)"""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        return self.process.returncode
-
-    def kill(self) -> None:
-        """The node is lost: raylet, agents and every worker process at once."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
 
 
 def group_alive(node: RayNode) -> bool:
@@ -150,14 +101,6 @@ def cluster(
     finally:
         for node in reversed(nodes):
             node.stop()
-
-
-def jobs_api_up(address: str) -> bool:
-    try:
-        JobSubmissionClient(address).get_version()
-    except Exception:
-        return False
-    return True
 
 
 def wait_joined(address: str, count: int, timeout_s: float) -> None:

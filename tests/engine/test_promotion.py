@@ -1,4 +1,7 @@
-"""One finished sweep on one full server, shared by the tests that start from it:
+"""One finished sweep on one full server, shared by the tests that start from it. The server
+drives two Ray clusters, each a head of its own started with `ray start` (its temp dir, token
+file, ports): the session's sweep cluster (2 CPUs), and a final cluster (3 CPUs) for final runs
+and Serve; both read the same storage, where the final run finds the trial's checkpoint.
 
 - automatic promotion of its top trial -> a final run with more workers than the sweep's trials
   (a worker and then the job killed on the way) -> a model version with complete lineage, whose
@@ -26,7 +29,9 @@ from ray.util.state import list_placement_groups
 
 from raysweep import Client, load_model
 from service.engine.cluster import RayConnection, free_port
+from service.settings import Settings
 from tests.conftest import RAY_TESTS, InProcessServer, MigratedTemplates, ServerProcess
+from tests.engine.nodes import ray_head
 from tests.engine.sweeps import (
     driver_pid,
     ended_sweep,
@@ -89,6 +94,23 @@ class FinishedSweep:
     clock: Path
     experiment_id: str
     trials: list[dict[str, Any]]
+    final: RayConnection  # the final cluster, a head apart from the session's sweep cluster
+
+
+@pytest.fixture(scope="module")
+def final_cluster(
+    tmp_path_factory: pytest.TempPathFactory,
+    ray_cluster: RayConnection,  # its start made the token file this test process's client reads
+) -> Iterator[tuple[RayConnection, str]]:
+    """A second Ray head, the final cluster, with a token file of its own (the token the test
+    process's Ray client also holds, so that its state API may look into both clusters)."""
+    home = tmp_path_factory.mktemp("final-cluster")
+    token = (Path.home() / ".ray" / "auth_token").read_text().strip()
+    token_file = home / "ray_token"
+    token_file.write_text(token)
+    token_file.chmod(0o600)
+    with ray_head(3, token_file, home / "head.log") as (address, _):
+        yield RayConnection(Settings(home=home), address=address, token=token), token
 
 
 @pytest.fixture(scope="module")
@@ -96,10 +118,12 @@ def finished_sweep(
     tmp_path_factory: pytest.TempPathFactory,
     migrated_templates: MigratedTemplates,
     ray_cluster: RayConnection,
+    final_cluster: tuple[RayConnection, str],
 ) -> Iterator[FinishedSweep]:
-    """A full server on SQLite whose final runs and deployments go to a second cluster record,
-    "big" (here the same Ray cluster under its own Jobs address), Serve on a free port and time
-    read from a clock file; the sweep completed and its automatic promotion queued."""
+    """A full server on SQLite whose final runs and deployments go to the final cluster,
+    "big" (its Jobs address and token in the cluster record), Serve on a free port and time read
+    from a clock file; the sweep completed and its automatic promotion queued."""
+    final, token = final_cluster
     home = tmp_path_factory.mktemp("promoting")
     db_url = f"sqlite:///{home / 'raysweep.db'}"
     migrated_templates.copy_to(db_url)
@@ -107,7 +131,13 @@ def finished_sweep(
     set_time(clock, T0)
     clusters = [
         {"name": "sweeps", "role": "sweep"},
-        {"name": "big", "address": ray_cluster.address, "role": "final", "max_concurrent_jobs": 1},
+        {
+            "name": "big",
+            "address": final.address,
+            "token": token,
+            "role": "final",
+            "max_concurrent_jobs": 1,
+        },
     ]
     server = InProcessServer(
         home / "home",
@@ -133,7 +163,7 @@ def finished_sweep(
                 120,
                 "the automatic promotion",
             )
-        yield FinishedSweep(server, clock, experiment_id, trials)
+        yield FinishedSweep(server, clock, experiment_id, trials, final)
     finally:
         server.stop()
 
@@ -142,7 +172,7 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
     finished_sweep: FinishedSweep, ray_cluster: RayConnection
 ) -> None:
     engine_server, experiment_id = finished_sweep.server, finished_sweep.experiment_id
-    trials = finished_sweep.trials
+    trials, final_cluster = finished_sweep.trials, finished_sweep.final
     with engine_server.client() as client:
         clusters = client.get("/api/v1/clusters").json()
         assert [(c["name"], c["role"]) for c in clusters] == [("sweeps", "sweep"), ("big", "final")]
@@ -153,8 +183,8 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
             240,
             "epoch 2",
         )
-        bundles = worker_bundles(ray_cluster, running["job_id"])
-        kill_a_train_worker(ray_cluster, running["job_id"])
+        bundles = worker_bundles(final_cluster, running["job_id"])
+        kill_a_train_worker(final_cluster, running["job_id"])
         # a killed final-run job: the controller resubmits it and it continues the same Train run
         running = wait_for(
             lambda: final_run_where(
@@ -163,7 +193,7 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
             240,
             "epoch 8 after the worker restart",
         )
-        kill(wait_for(lambda: driver_pid(ray_cluster, running["job_id"]), 30, "the job's pid"))
+        kill(wait_for(lambda: driver_pid(final_cluster, running["job_id"]), 30, "the job's pid"))
         final = wait_for(
             lambda: final_run_where(
                 client, experiment_id, lambda r: r["state"] in ("completed", "failed")
@@ -175,6 +205,7 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         results = client.get(f"/api/v1/final-runs/{final['id']}/results").json()["items"]
         checkpoints = client.get(f"/api/v1/trials/{best['id']}/checkpoints").json()
         version = client.get("/api/v1/models/digits-final/versions/1").json()
+        engine_server_experiment = client.get(f"/api/v1/experiments/{experiment_id}").json()
         usage = client.get(
             "/api/v1/usage", params={"experiment": experiment_id, "from": "2000-01-01T00:00:00Z"}
         ).json()
@@ -192,6 +223,11 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         and final["epochs"] == FINAL_EPOCHS
     )
     assert final["worker_failures"] == 1 and final["restarts"] == 1
+    # the sweep's driver ran on the sweep cluster only, the final run's jobs on the final one
+    sweep_job = engine_server_experiment["driver_job_id"]
+    assert sweep_job in jobs_of(ray_cluster) and sweep_job not in jobs_of(final_cluster)
+    assert {running["job_id"], final["job_id"]} <= jobs_of(final_cluster)
+    assert not {running["job_id"], final["job_id"]} & jobs_of(ray_cluster)
     # the ledger counts the final run's worker group (across its job's restart) to its sweep,
     # beside the trials'
     final_held = usage["total"]["worker_seconds"] - sum(
@@ -252,6 +288,8 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
             lambda: deployment_in(client, "running", "failed"), 180, "the deployment to run"
         )
         assert running["state"] == "running", running["error"]
+        # served by the final cluster alone
+        assert applications(final_cluster) and not applications(ray_cluster)
         assert client.post("/api/v1/models/digits-final/versions/1/deploy").status_code == 200
         # the endpoint answers only to the key the deploy gave, once
         key = {"Authorization": f"Bearer {deployed.json()['key']}"}
@@ -268,8 +306,20 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         assert "error" in bad
         assert client.delete("/api/v1/models/digits-final/versions/1/deploy").status_code == 202
         wait_for(lambda: deployment_in(client, "deleted"), 120, "the deployment to go")
-    serve = ServeSubmissionClient(str(engine_server.env["RAYSWEEP_RAY_ADDRESS"]))
-    assert not (serve.get_serve_details().get("applications") or {})
+    assert not applications(final_cluster)
+
+
+def applications(cluster: RayConnection) -> dict[str, Any]:
+    """The Serve applications the cluster runs (none where Serve never started)."""
+    try:
+        details = ServeSubmissionClient(str(cluster.address), headers=cluster.headers)
+        return dict(details.get_serve_details().get("applications") or {})
+    except Exception:  # no Serve controller on this cluster
+        return {}
+
+
+def jobs_of(cluster: RayConnection) -> set[str]:
+    return {job.submission_id for job in cluster.jobs.list_jobs() if job.submission_id}
 
 
 def deployment_in(client: httpx.Client, *states: str) -> dict[str, Any] | None:
@@ -338,7 +388,7 @@ def retrain_schedule(
 
 
 def test_a_retrain_promotes_when_better_and_refuses_when_worse(
-    finished_sweep: FinishedSweep, ray_cluster: RayConnection
+    finished_sweep: FinishedSweep,
 ) -> None:
     """Then a long retrain with ``overlap: cancel_previous`` is cancelled by its next due
     time while it trains: the controller stops its Ray job, which leaves nothing in Ray, and the
@@ -416,7 +466,7 @@ def test_a_retrain_promotes_when_better_and_refuses_when_worse(
     assert stopped["state"] == "cancelled" and stopped["model_version"] is None
     assert by_hand.status_code == 200 and by_hand.json()["state"] == "cancelled"
     assert again.status_code == 409 and "is cancelled" in again.text
-    wait_released(ray_cluster, stopped["job_id"])  # no job, actor or placement group left
+    wait_released(finished_sweep.final, stopped["job_id"])  # no job, actor or placement group left
     # nothing trains any more: the cluster's one slot is free
     assert not [r["id"] for r in final_runs if r["state"] in ("queued", "running", "cancelling")]
 
