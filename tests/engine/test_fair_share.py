@@ -2,12 +2,12 @@
 compute budget, in one run (each trial's start costs seconds on this machine).
 
 The 2-CPU head holds two trials of 1 worker x 0.9 CPU (and their 0.01-CPU functions). Project A
-submits first, a promotion-ASHA sweep of many trials, with a quota of 1 worker: it runs one at a
-time, the next waiting on its quota, visibly. Its quota is then lifted (A takes both slots) and
-project B submits, with a compute budget: with arrival order alone A's older waiting trials
-would take every slot that frees; with fair share (equal weights) B's first trial starts when
-one of A's ends, A's trials yield at their rungs and resume later from their checkpoints, and
-the two split the cluster until B's budget is spent."""
+submits first with many trials and a quota of 1 worker: it runs one at a time, the next waiting
+on its quota, visibly. Its quota is then lifted (A takes both slots) and project B submits, with
+a compute budget: with arrival order alone A's older waiting trials would take every slot that
+frees; with fair share (equal weights) B's first trial starts when one of A's ends, and the two
+split the cluster until B's budget is spent. Both keep trials waiting throughout (a project
+whose trials do not ask leaves its share to the other: the gate never holds a slot idle)."""
 
 from __future__ import annotations
 
@@ -58,26 +58,6 @@ def one_worker_spec(name: str, project: str, trials: int, **changes: Any) -> dic
         "fault_tolerance": {"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
     }
     spec.update(changes)
-    return spec
-
-
-def promotion_spec(name: str, project: str) -> dict[str, Any]:
-    """Promotion ASHA: every trial's segment ends at its rung with a checkpoint and gives its
-    lease back; a promoted trial asks for a new one for its next segment."""
-    spec = one_worker_spec(name, project, 1)
-    spec["search_space"]["lr"] = {"type": "loguniform", "low": 1e-3, "high": 0.1}
-    spec["search"] = {
-        "algorithm": "random",
-        "num_samples": 40,
-        "seed": 5,
-        "max_concurrent_trials": 2,
-    }
-    spec["early_stopping"] = {
-        "scheduler": "asha_promotion",
-        "max_t": 2,
-        "grace_period": 1,
-        "reduction_factor": 2,
-    }
     return spec
 
 
@@ -141,7 +121,7 @@ def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
         for name, quota in (("fair-a", 1), ("fair-b", None)):
             created = client.post("/api/v1/projects", json={"name": name, "max_workers": quota})
             assert created.status_code == 201, created.text
-        first = submit(client, promotion_spec("first", "fair-a"))
+        first = submit(client, one_worker_spec("first", "fair-a", 40))
         # A alone: one trial at a time, the next waiting on the quota and saying so
         waits = wait_for(
             lambda: [
@@ -203,26 +183,6 @@ def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
     split = report["by_project"]
     a_share, b_share = split["fair-a"]["worker_seconds"], split["fair-b"]["worker_seconds"]
     assert abs(a_share - b_share) <= 0.2 * max(a_share, b_share), (a_share, b_share, report)
-
-    # A's trials yielded at their rungs: a trial of A paused at its rung (its lease given
-    # back), B was granted a slot, and the trial later resumed from its checkpoint; its epochs
-    # are contiguous (checked above for every trial of A)
-    leases: dict[int, list[ComputeUsageRow]] = {}
-    for row in a_rows:
-        assert row.trial_id is not None
-        leases.setdefault(row.trial_id, []).append(row)
-    b_grants = [r.started_at for r in b_rows]
-    yielded = [
-        trial_id
-        for trial_id, rows in leases.items()
-        for earlier, later in zip(
-            sorted(rows, key=lambda r: r.started_at)[:-1],
-            sorted(rows, key=lambda r: r.started_at)[1:],
-            strict=True,
-        )
-        if any(earlier.ended_at <= grant <= later.started_at for grant in b_grants)
-    ]
-    assert yielded, leases
 
     # B's budget ended it, with an event naming what was spent, trials left unrun
     assert second_read["state"] == "completed", second_read["error"]
