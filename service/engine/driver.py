@@ -275,6 +275,8 @@ def run(experiment_id: str) -> int:
                 found,
             )
         interrupt_tune_on_sigterm(context)
+        # the gate applies the project's weight and quotas from the first trial on
+        context.report_usage(force=True)
         # an extension's new Tune run starts from the stored trials, a warm-started one from
         # other sweeps' (unused when restored)
         history = with_db_retry(

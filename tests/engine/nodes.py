@@ -87,9 +87,9 @@ def node_env(token_file: Path) -> dict[str, str]:
 
 
 @contextmanager
-def ray_head(cpus: int, token_file: Path, log: Path) -> Iterator[tuple[str, str]]:
+def ray_head(cpus: int, token_file: Path, log: Path) -> Iterator[tuple[str, str, RayNode]]:
     """A head of its own (its temp dir, token file, ports, ``cpus`` CPUs): (Jobs API address,
-    GCS address) while it runs; stopped afterwards."""
+    GCS address, the node) while it runs; stopped afterwards (if the caller has not)."""
     tag = uuid.uuid4().hex[:6]  # Ray's socket paths must stay short
     gcs, dashboard = f"127.0.0.1:{free_port()}", free_port()
     head = RayNode(
@@ -108,6 +108,6 @@ def ray_head(cpus: int, token_file: Path, log: Path) -> Iterator[tuple[str, str]
     address = f"http://127.0.0.1:{dashboard}"
     try:
         wait_for(lambda: jobs_api_up(address), 120, "the head's Jobs API")
-        yield address, gcs
+        yield address, gcs, head
     finally:
         head.stop()

@@ -17,7 +17,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -34,6 +33,7 @@ from tests.engine.sweeps import (
     wait_for,
     wait_released,
 )
+from tests.factories import submit_spec
 
 pytestmark = [*RAY_TESTS, pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)]
 
@@ -52,7 +52,9 @@ def one_worker_spec(name: str, project: str, trials: int, **changes: Any) -> dic
             "depth": {"type": "constant", "value": 1},
             "batch_size": {"type": "constant", "value": 128},
         },
-        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 2},
+        # twice the slots: each project always has trials waiting at the gate, so a slot that
+        # frees goes by share, not to whichever project happens to be asking
+        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 4},
         "early_stopping": {"scheduler": "none", "max_t": 1},
         "resources": {"num_workers": 1, "cpus_per_worker": 0.9},
         "fault_tolerance": {"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
@@ -76,13 +78,6 @@ def shared_server(
     ).start()
     yield process
     process.stop()
-
-
-def submit(client: httpx.Client, spec: dict[str, Any]) -> str:
-    created = client.post("/api/v1/experiments", json=spec)
-    assert created.status_code == 201, created.text
-    experiment_id: str = created.json()["id"]
-    return experiment_id
 
 
 def segments(db: sessionmaker[Session], experiment_id: str) -> list[ComputeUsageRow]:
@@ -121,7 +116,7 @@ def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
         for name, quota in (("fair-a", 1), ("fair-b", None)):
             created = client.post("/api/v1/projects", json={"name": name, "max_workers": quota})
             assert created.status_code == 201, created.text
-        first = submit(client, one_worker_spec("first", "fair-a", 40))
+        first = submit_spec(client, one_worker_spec("first", "fair-a", 40))
         # A alone: one trial at a time, the next waiting on the quota and saying so
         waits = wait_for(
             lambda: [
@@ -135,7 +130,9 @@ def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
         lifted = client.patch("/api/v1/projects/fair-a", json={"max_workers": None})
         assert lifted.status_code == 200 and lifted.json()["max_workers"] is None
         lifted_at = datetime.now(UTC)
-        second = submit(client, one_worker_spec("second", "fair-b", 12, stop={"budget": budget}))
+        second = submit_spec(
+            client, one_worker_spec("second", "fair-b", 12, stop={"budget": budget})
+        )
         second_read, second_trials = ended_sweep(client, second, 400, "project B's sweep to end")
         cancel = client.post(f"/api/v1/experiments/{first}/cancel")
         assert cancel.status_code == 200

@@ -12,7 +12,6 @@ and CPUs, token authentication from a token file), the server pointed at the hea
 from __future__ import annotations
 
 import os
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -24,10 +23,10 @@ import pytest
 from ray.job_submission import JobSubmissionClient
 from ray.util.state import list_actors, list_nodes
 
-from service.engine.cluster import RayConnection, free_port
+from service.engine.cluster import RayConnection
 from service.settings import Settings
 from tests.conftest import RAY_TESTS, ServerProcess
-from tests.engine.nodes import RayNode, jobs_api_up
+from tests.engine.nodes import RayNode, node_env, ray_head
 from tests.engine.sweeps import (
     CLUSTER_SINGLETONS,
     TRAIN_WORKER,
@@ -60,47 +59,26 @@ def cluster(
     when the session's own head started)."""
     token_file = tmp_path / "ray_token"
     token_file.write_text((Path.home() / ".ray" / "auth_token").read_text().strip())
-    env = {
-        **os.environ,
-        "RAY_AUTH_MODE": "token",
-        "RAY_AUTH_TOKEN_PATH": str(token_file),
-        # jobs run `python`: this interpreter, as the image's PATH does
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-    }
+    env = node_env(token_file)
     tag = uuid.uuid4().hex[:6]  # Ray's socket paths must stay short
-    gcs, dashboard = f"127.0.0.1:{free_port()}", free_port()
-    head = RayNode(
-        [
-            "--head",
-            f"--port={gcs.split(':')[1]}",
-            "--dashboard-host=127.0.0.1",
-            f"--dashboard-port={dashboard}",
-            f"--ray-client-server-port={free_port()}",
-            "--num-cpus=1",
-        ],
-        Path(f"/tmp/rs-head-{tag}"),
-        env,
-        tmp_path / "head.log",
-    )
-    nodes = [head]
-    address = f"http://127.0.0.1:{dashboard}"
-    try:
-        wait_for(lambda: jobs_api_up(address), 120, "the head's Jobs API")
-        # one at a time: nodes starting together race for socket names
-        for i in range(2):
-            nodes.append(
-                RayNode(
-                    [f"--address={gcs}", "--num-cpus=2"],
-                    Path(f"/tmp/rs-node{i}-{tag}"),
-                    env,
-                    tmp_path / f"node-{i}.log",
+    with ray_head(1, token_file, tmp_path / "head.log") as (address, gcs, head):
+        nodes = [head]
+        try:
+            # one at a time: nodes starting together race for socket names
+            for i in range(2):
+                nodes.append(
+                    RayNode(
+                        [f"--address={gcs}", "--num-cpus=2"],
+                        Path(f"/tmp/rs-node{i}-{tag}"),
+                        env,
+                        tmp_path / f"node-{i}.log",
+                    )
                 )
-            )
-            wait_joined(address, len(nodes), 120)
-        yield address, nodes, env
-    finally:
-        for node in reversed(nodes):
-            node.stop()
+                wait_joined(address, len(nodes), 120)
+            yield address, nodes, env
+        finally:
+            for node in reversed(nodes[1:]):
+                node.stop()
 
 
 def wait_joined(address: str, count: int, timeout_s: float) -> None:

@@ -109,7 +109,7 @@ def final_cluster(
     token_file = home / "ray_token"
     token_file.write_text(token)
     token_file.chmod(0o600)
-    with ray_head(3, token_file, home / "head.log") as (address, _):
+    with ray_head(3, token_file, home / "head.log") as (address, _, _):
         yield RayConnection(Settings(home=home), address=address, token=token), token
 
 
