@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schedules import ScheduleCreate
-from service.db.models import ExperimentRow, ScheduleFiringRow
+from service.db.models import ExperimentRow, ProjectRow, ScheduleFiringRow
 from service.settings import REPO_ROOT
 from service.usecases.access import operator
 from service.usecases.experiments import cancel_experiment
@@ -143,3 +143,33 @@ def test_a_firing_that_fails_to_commit_leaves_nothing(db: sessionmaker[Session])
         )
     assert tick(db, minute(1)) == 0
     assert states(db) == [] and len(firings(db)) == 1
+
+
+def test_a_firing_its_project_refuses_fails_with_the_reason_and_queues_nothing(
+    db: sessionmaker[Session],
+) -> None:
+    """A schedule's sweep keeps to its project's queue as a submitted one does: with one sweep
+    of the project queued and max_queued 1, another schedule's firing fails naming the limit;
+    once that sweep is cancelled, its next due time goes through."""
+    with db.begin() as session:
+        session.add(ProjectRow(name="nightly", max_queued=1))
+    first = schedule(db, name="first", project="nightly")
+    second = schedule(db, name="second", project="nightly", cron="0 * * * *")
+    assert get_schedule(db, second).project == "nightly"
+    assert tick(db, minute(1)) == 1  # the first only: the second is due on the hour
+    [(_, queued)] = firings(db)
+    assert queued is not None and states(db) == ["queued"]
+    on_the_hour = datetime(2026, 11, 21, 13, 0, tzinfo=UTC)
+    set_enabled(db, first, False, minute(1))
+    assert tick(db, on_the_hour) == 1
+    with db.begin() as session:
+        refused = session.scalars(
+            select(ScheduleFiringRow).where(ScheduleFiringRow.schedule_id == second)
+        ).one()
+        outcome, message, experiment = refused.outcome, refused.message, refused.experiment_id
+    assert outcome == "failed" and experiment is None
+    assert "project 'nightly' has 1 sweeps queued" in message and "max_queued 1" in message
+    assert states(db) == ["queued"]  # nothing more was queued
+    cancel_experiment(db, queued)
+    assert tick(db, on_the_hour + timedelta(hours=1)) == 1
+    assert states(db) == ["cancelled", "queued"]

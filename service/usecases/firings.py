@@ -23,6 +23,7 @@ from service.db.models import ExperimentRow, FinalRunRow, ScheduleFiringRow, Sch
 from service.states import move_firing
 from service.usecases.clusters import trial_never_fits
 from service.usecases.experiments import add_experiment, request_cancel
+from service.usecases.projects import project_refusal
 from service.usecases.promotion import request_final_run_cancel
 from service.usecases.retrain import ACTIVE, end, start_retrain
 from service.usecases.schedules import BATCH
@@ -231,9 +232,10 @@ class Firing:
             }
         )
         never_fits = trial_never_fits(self.session, spec, self.fixed_sweep_cluster)
-        if never_fits is not None:
+        refused = never_fits or project_refusal(self.session, spec)
+        if refused is not None:
             move_firing(firing, FiringOutcome.failed)
-            firing.message += f"not submitted: {never_fits}"
+            firing.message += f"not submitted: {refused}"
             return
         experiment = add_experiment(
             self.session,

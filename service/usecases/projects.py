@@ -17,7 +17,7 @@ from raysweep.schemas import ExperimentState, Role, TokenRead
 from raysweep.spec import ComputeBudget, ExperimentSpec
 from service.db.base import utcnow
 from service.db.models import ComputeUsageRow, ExperimentRow, ProjectRow
-from service.errors import Conflict, InvalidInput, NotFound
+from service.errors import Conflict, DomainError, InvalidInput, NotFound
 from service.resources import HeldSegment, ProjectShare, min_workers
 from service.usecases.access import check_role, visible_projects
 
@@ -95,9 +95,19 @@ def admit_sweep(session: Session, caller: TokenRead, spec: ExperimentSpec) -> No
     monthly budget allow: a trial larger than the quota is a 422 (it could never run), a full
     queue or a spent budget a 409, each with the numbers."""
     project = check_project(session, caller, spec.project, Role.member)
+    refusal = sweep_refusal(session, project, spec)
+    if refusal is not None:
+        raise refusal
+
+
+def sweep_refusal(
+    session: Session, project: ProjectRow, spec: ExperimentSpec
+) -> DomainError | None:
+    """Why the project cannot queue the sweep now (its quota, queue or monthly budget), as the
+    error a submit answers; None when it can. Schedules' firings ask it too."""
     problems = trial_quota_problems(project, spec)
     if problems:
-        raise InvalidInput(
+        return InvalidInput(
             f"one trial of this sweep is larger than the quota of project {project.name!r}",
             problems,
         )
@@ -108,7 +118,7 @@ def admit_sweep(session: Session, caller: TokenRead, spec: ExperimentSpec) -> No
             .where(ExperimentRow.project == project.name, ExperimentRow.state.in_(WAITING_STATES))
         )
         if (queued or 0) >= project.max_queued:
-            raise Conflict(
+            return Conflict(
                 f"project {project.name!r} has {queued} sweeps queued, its most "
                 f"(max_queued {project.max_queued}); wait for one to start or cancel one"
             )
@@ -119,11 +129,28 @@ def admit_sweep(session: Session, caller: TokenRead, spec: ExperimentSpec) -> No
         ("GPU", project.monthly_gpu_hours, spent.gpu_seconds / 3600),
     ):
         if limit is not None and hours >= limit:
-            raise Conflict(
+            return Conflict(
                 f"project {project.name!r} has spent {hours:.2f} of its {limit:g} {kind} "
                 f"hours this month (since {month_start(now):%Y-%m-%d}); no new sweeps until "
                 "the next month or a larger budget"
             )
+    return None
+
+
+def refusal_text(refusal: DomainError) -> str:
+    """The refusal in one line, with every problem it names."""
+    details = "; ".join(f"{p.path}: {p.message}" for p in refusal.details)
+    return refusal.message + (f" ({details})" if details else "")
+
+
+def project_refusal(session: Session, spec: ExperimentSpec) -> str | None:
+    """For the service's own submissions (a schedule firing, a retrain's re-tuning sweep): why
+    the sweep's project refuses it now, in one line; None when it takes it."""
+    project = session.get(ProjectRow, spec.project)
+    if project is None:
+        return f"project {spec.project!r} no longer exists"
+    refusal = sweep_refusal(session, project, spec)
+    return None if refusal is None else refusal_text(refusal)
 
 
 def trial_quota_problems(project: ProjectRow, spec: ExperimentSpec) -> list[Problem]:

@@ -34,6 +34,7 @@ from service.db.models import (
 from service.states import move_firing
 from service.usecases.clusters import trial_never_fits
 from service.usecases.experiments import add_experiment
+from service.usecases.projects import project_refusal
 from service.usecases.promotion import (
     cluster_problem,
     final_run_resources,
@@ -185,9 +186,10 @@ def start_retrain(
     if settings.retune is not None:
         spec = retune_spec(session, champion, settings.retune, schedule.name, firing.scheduled_for)
         never_fits = trial_never_fits(session, spec, fixed_sweep_cluster)
-        if never_fits is not None:
+        refused = never_fits or project_refusal(session, spec)
+        if refused is not None:
             move_firing(firing, FiringOutcome.failed)
-            tell(firing, f"the re-tuning sweep was not submitted: {never_fits}")
+            tell(firing, f"the re-tuning sweep was not submitted: {refused}")
             return
         experiment = add_experiment(
             session,
