@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
@@ -25,6 +26,50 @@ from service.db.models import (
     ScheduleFiringRow,
     TrialRow,
 )
+
+
+class ComputeLedger:
+    """The ledger's totals per project, for the projects a caller may see (read per scrape;
+    not in the registry, since what it shows depends on the token)."""
+
+    def __init__(self, db: sessionmaker[Session]):
+        self.db = db
+
+    def collect(self, projects: list[str] | None) -> Iterator[CounterMetricFamily]:
+        query = select(
+            ComputeUsageRow.project,
+            func.sum(ComputeUsageRow.seconds * ComputeUsageRow.workers),
+            func.sum(ComputeUsageRow.seconds * ComputeUsageRow.cpus),
+            func.sum(ComputeUsageRow.seconds * ComputeUsageRow.gpus),
+        ).group_by(ComputeUsageRow.project)
+        if projects is not None:
+            query = query.where(ComputeUsageRow.project.in_(projects))
+        with self.db.begin() as session:
+            held = session.execute(query).all()
+        for index, unit in enumerate(("worker", "cpu", "gpu"), start=1):
+            family = CounterMetricFamily(
+                f"raysweep_compute_{unit}_seconds",
+                f"{'Worker' if unit == 'worker' else unit.upper()}-seconds held by sweeps' and "
+                "final runs' worker groups, by project (the compute ledger; the token's "
+                "projects only).",
+                labels=["project"],
+            )
+            for row in held:
+                family.add_metric([row[0]], float(row[index] or 0.0))
+            yield family
+
+
+class Scrape:
+    """One scrape: the registry, and the ledger of the caller's projects."""
+
+    def __init__(
+        self, registry: CollectorRegistry, ledger: ComputeLedger, projects: list[str] | None
+    ):
+        self.registry, self.ledger, self.projects = registry, ledger, projects
+
+    def collect(self) -> Iterator[Any]:
+        yield from self.registry.collect()
+        yield from self.ledger.collect(self.projects)
 
 
 class StoredCounts(Collector):
@@ -53,14 +98,6 @@ class StoredCounts(Collector):
             results = session.scalar(select(func.count()).select_from(ResultRow)) or 0
             driver_restarts = session.scalar(select(func.sum(ExperimentRow.driver_restarts))) or 0
             final_restarts = session.scalar(select(func.sum(FinalRunRow.restarts))) or 0
-            held = session.execute(
-                select(
-                    ComputeUsageRow.project,
-                    func.sum(ComputeUsageRow.seconds * ComputeUsageRow.workers),
-                    func.sum(ComputeUsageRow.seconds * ComputeUsageRow.cpus),
-                    func.sum(ComputeUsageRow.seconds * ComputeUsageRow.gpus),
-                ).group_by(ComputeUsageRow.project)
-            ).all()
         for name, counts in by_state.items():
             family = GaugeMetricFamily(
                 f"raysweep_{name}",
@@ -76,16 +113,6 @@ class StoredCounts(Collector):
         for outcome, count in sorted(firings.items()):
             family.add_metric([outcome], count)
         yield family
-        for index, unit in enumerate(("worker", "cpu", "gpu"), start=1):
-            ledger = CounterMetricFamily(
-                f"raysweep_compute_{unit}_seconds",
-                f"{unit.upper() if unit != 'worker' else 'Worker'}-seconds held by sweeps' and "
-                "final runs' worker groups, by project (the compute ledger).",
-                labels=["project"],
-            )
-            for row in held:
-                ledger.add_metric([row[0]], float(row[index] or 0.0))
-            yield ledger
         yield CounterMetricFamily(
             "raysweep_results_stored", "Trial results (one per trial and epoch) stored.", results
         )
@@ -107,6 +134,7 @@ class Metrics:
     def __init__(self, db: sessionmaker[Session]):
         self.registry = CollectorRegistry()
         self.registry.register(StoredCounts(db))
+        self.ledger = ComputeLedger(db)
         self.request_seconds = Histogram(
             "raysweep_http_request_duration_seconds",
             "API request latency by route template, method and status.",

@@ -231,6 +231,9 @@ def test_the_ledger_sums_leases_per_project_sweep_trial_and_day_within_the_windo
         metrics = client.get("/metrics").text
     assert 'raysweep_compute_worker_seconds_total{project="ledger"} 15600.0' in metrics
     assert 'raysweep_compute_gpu_seconds_total{project="ledger"} 15600.0' in metrics
+    # another project's token sees its own ledger only (not even the project's name)
+    with server.client(server.create_token("elsewhere", "viewer", project="default")) as other:
+        assert 'project="ledger"' not in other.get("/metrics").text
 
 
 def test_a_project_refuses_sweeps_past_its_queue_quota_and_monthly_budget(
