@@ -11,6 +11,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 from rich.live import Live
@@ -25,6 +26,7 @@ from raysweep.cli_commands import (
     pareto,
     promote,
     schedules_command,
+    shown,
 )
 from raysweep.cli_output import (
     UsageError,
@@ -99,6 +101,8 @@ def run(args: argparse.Namespace) -> Any:
         "cancel-final-run": lambda: cancel_final_run(client, args, as_json),
         "models": lambda: models_command(client, args, as_json),
         "schedules": lambda: schedules_command(client, args, as_json),
+        "projects": lambda: shown(client.projects(), as_json),
+        "usage": lambda: shown(client.usage(args.start, args.end), as_json),
     }[args.command]
     result = command()
     if isinstance(result, Experiment) and not as_json:
@@ -342,6 +346,27 @@ def parser() -> argparse.ArgumentParser:
         with_id=False,
     )
     cancel_final_cmd.add_argument("final_run_id", type=int, help="Final run id (see final-runs).")
+    add(
+        "projects",
+        "The projects the token has a role in (an admin's: all), each with its weight, quotas, "
+        "budgets and what it held this month.",
+        with_id=False,
+    )
+    usage_cmd = add(
+        "usage",
+        "Compute held (worker-, CPU- and GPU-seconds) in all and per project, sweep, trial and "
+        "UTC day; --project narrows it to one project.",
+        with_id=False,
+    )
+    usage_cmd.add_argument(
+        "--from",
+        dest="start",
+        type=datetime.fromisoformat,
+        help="ISO time, UTC unless it names its offset (default: the first of this month).",
+    )
+    usage_cmd.add_argument(
+        "--to", dest="end", type=datetime.fromisoformat, help="ISO time (default: now)."
+    )
     models_cmd = add(
         "models",
         "The model registry: ls | versions NAME | show NAME VERSION-OR-ALIAS | "

@@ -177,3 +177,11 @@ def code_command(client: Client, args: argparse.Namespace) -> Any:
         )
     console.print(table)
     return None
+
+
+def shown(result: Any, as_json: bool) -> Any:
+    """What ``--output json`` prints; otherwise the same, pretty-printed here."""
+    if as_json:
+        return result
+    console.print_json(json.dumps(dump(result), default=str))
+    return None

@@ -28,10 +28,6 @@ log = logging.getLogger(__name__)
 
 # detached actors that serve the whole cluster, whichever job created them
 CLUSTER_SINGLETONS = frozenset({"ResourceGate", "_AutoscalingCoordinatorActor"})
-# detached actors that serve one Train run of the job that created them: Ray Train's cleaner of
-# a controller's placement group, which stays alive when its controller is killed while it
-# starts (ray-project/ray#61689); once the job's runs are over it has nothing left to do
-RUN_HELPERS = frozenset({"PlacementGroupCleaner"})
 STATE_LIMIT = 10_000
 GONE_TIMEOUT_S = 60.0
 
@@ -58,8 +54,7 @@ class Leftovers:
 
 
 def find(job_ids: set[str]) -> Leftovers:
-    """The live placement groups and actors (not detached, or a run's helper) the jobs
-    created."""
+    """The live placement groups and (non-detached) actors the jobs created."""
     if not job_ids:
         return Leftovers()
     groups = list_placement_groups(
@@ -76,9 +71,7 @@ def find(job_ids: set[str]) -> Leftovers:
         [
             f"{a.class_name} {a.actor_id}"
             for a in actors
-            if a.job_id in job_ids
-            and (not a.is_detached or a.class_name in RUN_HELPERS)
-            and a.class_name not in CLUSTER_SINGLETONS
+            if a.job_id in job_ids and not a.is_detached and a.class_name not in CLUSTER_SINGLETONS
         ],
     )
 

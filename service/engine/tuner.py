@@ -4,7 +4,6 @@ from the experiment's state), and where each Tune run lives."""
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import replace
 
 import ray
@@ -34,16 +33,10 @@ def time_attr_of(spec: ExperimentSpec) -> str:
 
 def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object] | None:
     """User code reaches every trial and worker as the job's working_dir (a zip on storage);
-    this process never imports it. The job's cluster address (Ray sets it for the driver) goes
-    to every process the job starts: Ray Train's placement-group cleaner asks the state API
-    for "the" cluster without an address, which fails on a host that runs more than one, and
-    it then outlives its killed controller (ray-project/ray#61689)."""
-    env: dict[str, object] = {}
-    if address := os.environ.get("RAY_ADDRESS"):
-        env["env_vars"] = {"RAY_ADDRESS": address}
-    if spec.code is not None:
-        env["working_dir"] = code_package_uri(settings.storage_root, spec.code.package)
-    return env or None
+    this process never imports it."""
+    if spec.code is None:
+        return None
+    return {"working_dir": code_package_uri(settings.storage_root, spec.code.package)}
 
 
 def trial_plan(

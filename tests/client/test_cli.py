@@ -352,3 +352,12 @@ def test_a_project_through_the_sdk_and_the_cli(
     assert {sweep.id, in_default.id} <= everything
     refused = cli("--project", "vision", "submit", str(spec), **env)
     assert refused.returncode == 1 and "max_queued" in refused.stderr
+    # the projects and their compute, as the token sees them
+    listed_projects = cli("--output", "json", "projects", RAYSWEEP_TOKEN=member)
+    assert [p["name"] for p in json.loads(listed_projects.stdout)] == ["vision"]
+    usage = cli(
+        "--output", "json", "--project", "vision", "usage", "--from", "2026-01-01T00:00:00+00:00",
+        RAYSWEEP_TOKEN=member,
+    )  # fmt: skip
+    assert usage.returncode == 0, usage.stderr
+    assert json.loads(usage.stdout)["total"]["worker_seconds"] == 0

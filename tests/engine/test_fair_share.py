@@ -110,8 +110,8 @@ def iso(moment: datetime) -> str:
 def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
     shared_server: ServerProcess, ray_cluster: RayConnection, db: sessionmaker[Session]
 ) -> None:
-    # B may hold 60 worker-seconds: a few of its trials, not its twelve
-    budget = {"worker_hours": 60 / 3600}
+    # B may hold 40 worker-seconds: a few of its trials, not its twelve
+    budget = {"worker_hours": 40 / 3600}
     with shared_server.client() as client:
         for name, quota in (("fair-a", 1), ("fair-b", None)):
             created = client.post("/api/v1/projects", json={"name": name, "max_workers": quota})
@@ -184,11 +184,11 @@ def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
     # B's budget ended it, with an event naming what was spent, trials left unrun
     assert second_read["state"] == "completed", second_read["error"]
     [spent] = [e for e in events[second] if e["kind"] == "budget_spent"]
-    assert "of 0.0166667 worker-hours (stop.budget)" in spent["message"], spent
+    assert "of 0.0111111 worker-hours (stop.budget)" in spent["message"], spent
     assert len(second_trials) < 12, second_trials
     b_total = everything["by_experiment"][second]["worker_seconds"]
     # it stopped within the ledger's 5 s poll and the last trials' ends after the budget
-    assert 60 <= b_total <= 60 + 2 * longest + 10, b_total
+    assert 40 <= b_total <= 40 + 2 * longest + 10, b_total
 
     # the ledger: each of B's trials held one lease, for no longer than the trial ran; the
     # totals are the sum of the trials' leases
