@@ -213,9 +213,10 @@ class Ledger:
         return held
 
     def dominant_share(
-        self, project: str, total: dict[str, float], held: dict[str, float] | None = None
+        self, project: str, total: dict[str, float], held: dict[str, float]
     ) -> float:
-        held = self.held(project) if held is None else held
+        """The larger of the CPUs' and GPUs' fraction of the cluster that ``held`` (what the
+        project holds) is, over the project's weight."""
         fractions = [held.get(k, 0.0) / total[k] for k in SHARED if total.get(k, 0.0) > 0]
         return max(fractions, default=0.0) / self.share_of(project).weight
 

@@ -109,6 +109,11 @@ def _owners_query(kind: Owned, key: str) -> object:
     return select(CodePackageProjectRow.project).where(CodePackageProjectRow.sha256 == key)
 
 
+def projects_of(session: Session, kind: Owned, key: str) -> list[str]:
+    """The projects holding the object (none: it does not exist)."""
+    return list(session.scalars(_owners_query(kind, key)))  # type: ignore[call-overload]
+
+
 class Owners:
     """The projects holding each object, read once: an object never moves between projects,
     so what was read stays true (a code package may join more projects, so its holders are
@@ -137,7 +142,7 @@ class Owners:
 
     def read(self, db: sessionmaker[Session], kind: Owned, key: str) -> list[str]:
         with db.begin() as session:
-            projects = list(session.scalars(_owners_query(kind, key)))  # type: ignore[call-overload]
+            projects = projects_of(session, kind, key)
         self.put(kind, key, projects)
         return projects
 

@@ -19,9 +19,14 @@ from service.db.base import utcnow
 from service.db.models import ComputeUsageRow, ExperimentRow, ProjectRow
 from service.errors import Conflict, DomainError, InvalidInput, NotFound
 from service.resources import HeldSegment, ProjectShare, min_workers
-from service.usecases.access import check_role, visible_projects
+from service.usecases.access import (
+    Owned,
+    check_role,
+    missing_message,
+    projects_of,
+    visible_projects,
+)
 
-QUOTA_FIELDS = ("max_workers", "max_cpus", "max_gpus", "max_queued")
 WAITING_STATES = (ExperimentState.queued,)
 
 
@@ -322,14 +327,12 @@ def usage_report(
     visible = visible_projects(caller, project)
     if experiment_id is not None:
         with db.begin() as session:
-            owner = session.scalar(
-                select(ExperimentRow.project).where(ExperimentRow.id == experiment_id)
-            )
+            owners = projects_of(session, Owned.experiment, experiment_id)
         check_role(
             caller,
-            [owner] if owner is not None and (visible is None or owner in visible) else [],
+            [p for p in owners if visible is None or p in visible],
             Role.viewer,
-            f"experiment {experiment_id} not found",
+            missing_message(Owned.experiment, experiment_id),
         )
     total = Usage()
     by_project: dict[str, Usage] = defaultdict(Usage)

@@ -167,3 +167,27 @@ def trial_where(
         return None
     trial = trials[index]
     return trial if all(trial[k] >= v for k, v in at_least.items()) else None
+
+
+def grid_spec(name: str, lrs: list[float], **changes: Any) -> dict[str, Any]:
+    """The bundled MLP over a grid of learning rates, all at once, 2 epochs, no early stopping,
+    a checkpoint every epoch; ``changes`` replace whole sections."""
+    spec: dict[str, Any] = {
+        "name": name,
+        "trainer": "digits_mlp",
+        "metric": "val_accuracy",
+        "mode": "max",
+        "search_space": {
+            "lr": {"type": "grid", "values": lrs},
+            "optimizer": {"type": "constant", "value": "adam"},
+            "hidden": {"type": "constant", "value": 16},
+            "depth": {"type": "constant", "value": 1},
+            "batch_size": {"type": "constant", "value": 128},
+        },
+        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": len(lrs)},
+        "early_stopping": {"scheduler": "none", "max_t": 2},
+        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
+        "fault_tolerance": {"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
+    }
+    spec.update(changes)
+    return spec

@@ -22,34 +22,19 @@ import pytest
 
 from service.engine.cluster import RayConnection
 from tests.conftest import RAY_TESTS, ServerProcess
-from tests.engine.sweeps import ended_sweep, events_of, trials_of, wait_for, wait_released
+from tests.engine.sweeps import (
+    ended_sweep,
+    events_of,
+    grid_spec,
+    trials_of,
+    wait_for,
+    wait_released,
+)
 
 pytestmark = RAY_TESTS
 
 # one core busy for at most this long, whatever happens to the test
 STRESS_S = 420
-
-
-def contention_spec(name: str, lrs: list[float], **changes: Any) -> dict[str, Any]:
-    spec: dict[str, Any] = {
-        "name": name,
-        "trainer": "digits_mlp",
-        "metric": "val_accuracy",
-        "mode": "max",
-        "search_space": {
-            "lr": {"type": "grid", "values": lrs},
-            "optimizer": {"type": "constant", "value": "adam"},
-            "hidden": {"type": "constant", "value": 16},
-            "depth": {"type": "constant", "value": 1},
-            "batch_size": {"type": "constant", "value": 128},
-        },
-        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": len(lrs)},
-        "early_stopping": {"scheduler": "none", "max_t": 2},
-        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
-        "fault_tolerance": {"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
-    }
-    spec.update(changes)
-    return spec
 
 
 @pytest.fixture
@@ -95,13 +80,13 @@ def test_sweeps_that_cannot_all_fit_wait_their_turn_and_all_finish_under_cpu_str
     contended_server: ServerProcess, ray_cluster: RayConnection, cpu_stress: None
 ) -> None:
     with contended_server.client() as client:
-        two = submit(client, contention_spec("two-at-once", [0.01, 0.02]))
-        beside = submit(client, contention_spec("beside", [0.02]))
+        two = submit(client, grid_spec("two-at-once", [0.01, 0.02]))
+        beside = submit(client, grid_spec("beside", [0.02]))
         # 3 workers x 1 CPU: more than the 2-CPU head has; the cluster is marked autoscaling,
         # so its trial waits 5 s for the cluster to grow, then fails with the reason
         too_big = submit(
             client,
-            contention_spec("too-big", [0.01], resources={"num_workers": 3, "cpus_per_worker": 1}),
+            grid_spec("too-big", [0.01], resources={"num_workers": 3, "cpus_per_worker": 1}),
         )
         sweeps = [two, beside]
         seen_waiting: list[str] = []

@@ -29,6 +29,7 @@ from tests.engine.sweeps import (
     ended_sweep,
     events_of,
     experiment_state,
+    grid_spec,
     trials_of,
     wait_for,
     wait_released,
@@ -39,28 +40,18 @@ pytestmark = [*RAY_TESTS, pytest.mark.parametrize("empty_db_url", ["sqlite"], in
 
 
 def one_worker_spec(name: str, project: str, trials: int, **changes: Any) -> dict[str, Any]:
-    spec: dict[str, Any] = {
-        "name": name,
-        "project": project,
-        "trainer": "digits_mlp",
-        "metric": "val_accuracy",
-        "mode": "max",
-        "search_space": {
-            "lr": {"type": "grid", "values": [0.01 + 0.001 * n for n in range(trials)]},
-            "optimizer": {"type": "constant", "value": "adam"},
-            "hidden": {"type": "constant", "value": 16},
-            "depth": {"type": "constant", "value": 1},
-            "batch_size": {"type": "constant", "value": 128},
-        },
+    lrs = [0.01 + 0.001 * n for n in range(trials)]
+    return grid_spec(
+        name,
+        lrs,
+        project=project,
         # twice the slots: each project always has trials waiting at the gate, so a slot that
         # frees goes by share, not to whichever project happens to be asking
-        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 4},
-        "early_stopping": {"scheduler": "none", "max_t": 1},
-        "resources": {"num_workers": 1, "cpus_per_worker": 0.9},
-        "fault_tolerance": {"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
-    }
-    spec.update(changes)
-    return spec
+        search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 4},
+        early_stopping={"scheduler": "none", "max_t": 1},
+        resources={"num_workers": 1, "cpus_per_worker": 0.9},
+        **changes,
+    )
 
 
 @pytest.fixture
