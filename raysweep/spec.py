@@ -110,8 +110,9 @@ class FaultTolerance(StrictModel):
         default=2,
         ge=0,
         le=1000,
-        description="Worker-group restarts (from the latest checkpoint) a trial may use before "
-        "it fails.",
+        description="Restarts (from the latest checkpoint) a trial may use before it fails: "
+        "of its worker group, and as many of the trial itself when its own process is lost "
+        "with its node.",
     )
     checkpoint_frequency: StrictInt = Field(
         default=1, ge=1, le=100_000, description="Checkpoint every N epochs."

@@ -58,6 +58,10 @@ class Request:
     max_count: int | None = None
     project: str = "default"  # whose share and quota it counts against
     priority: int = 0  # within its project, a higher one is granted first
+    # a promotion-ASHA segment's rung (the epoch it trains to): the run can yield its workers at
+    # its next checkpoint when another project is below its share, lower rungs first; None: it
+    # cannot (it runs to its end)
+    rung: int | None = None
 
     @property
     def workers_total(self) -> dict[str, float]:

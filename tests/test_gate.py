@@ -168,9 +168,18 @@ def test_work_the_gate_did_not_admit_holds_its_share() -> None:
     assert ledger.free(idle)["CPU"] == pytest.approx(0.49)
 
 
-def in_project(label: str, project: str, priority: int = 0, cpus: float = 0.5) -> Request:
+def in_project(
+    label: str, project: str, priority: int = 0, cpus: float = 0.5, rung: int | None = None
+) -> Request:
     return Request(
-        project, label, {"CPU": cpus}, 1, {"CPU": 0.01}, project=project, priority=priority
+        project,
+        label,
+        {"CPU": cpus},
+        1,
+        {"CPU": 0.01},
+        project=project,
+        priority=priority,
+        rung=rung,
     )
 
 
@@ -262,3 +271,65 @@ def test_a_finished_owner_holds_nothing_and_its_leases_end_at_their_last_renewal
     ledger.end_owner("exp")
     assert [(s.seconds, s.holding) for s in ledger.usage("exp")] == [(3, False)]
     assert list(ledger.entries) == ["other/t3/a3"]
+
+
+def test_an_over_share_project_yields_its_lowest_rung_at_a_checkpoint_and_only_what_is_needed() -> (
+    None
+):
+    ledger = Ledger(Clock())
+    rungs = {"a1": 4, "a2": 1, "a3": 2, "a4": 1}
+    for label, rung in rungs.items():  # a fills the four slots with promotion-ASHA segments
+        ledger.request(label, in_project(label, "a", cpus=0.45, rung=rung), FOUR_SLOTS, 0)
+    assert ledger.yield_now("a2") is None  # nobody waits: every run goes on
+    assert ledger.request("b1", in_project("b1", "b", cpus=0.45), FOUR_SLOTS, 0).state == (
+        "waiting"
+    )
+    # one slot is enough for b: the lowest rung yields, the later-granted of the two at rung 1
+    hinted = [k for k, e in ledger.entries.items() if e.yield_to]
+    assert hinted == ["a4"]
+    assert ledger.yield_now("a1") is None
+    assert ledger.yield_now("a4") == "b"  # its run stops at this checkpoint
+    # b's second run waits behind b1, whose slot a4 frees: nothing more yields yet
+    ledger.request("b2", in_project("b2", "b", cpus=0.45), FOUR_SLOTS, 0)
+    assert [k for k, e in ledger.entries.items() if e.yield_to] == ["a4"]
+    ledger.release("a4")  # its run stopped at its checkpoint
+    assert ledger.request("b1", in_project("b1", "b", cpus=0.45), FOUR_SLOTS, 0).state == (
+        "granted"
+    )
+    # now b2 is first: a, without one more slot, holds 2 as b would: the next lowest rung
+    ledger.request("b2", in_project("b2", "b", cpus=0.45), FOUR_SLOTS, 0)
+    assert [k for k, e in ledger.entries.items() if e.yield_to] == ["a2"]
+    # b2 is cancelled before a2's next checkpoint: nobody waits, the hint is taken back
+    ledger.release("b2")
+    assert ledger.yield_now("a2") is None
+    # once a holds 2 and b 2, a third run of b takes nothing: a would fall below b
+    ledger.request("b2", in_project("b2", "b", cpus=0.45), FOUR_SLOTS, 0)
+    assert ledger.yield_now("a2") == "b"
+    ledger.release("a2")
+    assert ledger.request("b2", in_project("b2", "b", cpus=0.45), FOUR_SLOTS, 0).state == (
+        "granted"
+    )
+    ledger.request("b3", in_project("b3", "b", cpus=0.45), FOUR_SLOTS, 0)
+    assert not any(e.yield_to for e in ledger.entries.values())
+
+
+def test_runs_that_cannot_yield_and_projects_at_their_share_keep_their_slots() -> None:
+    ledger = Ledger(Clock())
+    for n in range(4):  # grid trials (no rung): they run to their end
+        ledger.request(f"a{n}", in_project(f"a{n}", "a", cpus=0.45), FOUR_SLOTS, 0)
+    ledger.request("b0", in_project("b0", "b", cpus=0.45), FOUR_SLOTS, 0)
+    assert not any(e.yield_to for e in ledger.entries.values())
+    # two projects at two slots each: a third project's run takes no slot from either
+    ledger = Ledger(Clock())
+    for label in ("a0", "a1"):
+        ledger.request(label, in_project(label, "a", cpus=0.45, rung=1), FOUR_SLOTS, 0)
+    for label in ("b0", "b1"):
+        ledger.request(label, in_project(label, "b", cpus=0.45, rung=1), FOUR_SLOTS, 0)
+    # ... but c, holding nothing, does get one: a and b would still hold one each (>= c's one)
+    ledger.request("c0", in_project("c0", "c", cpus=0.45), FOUR_SLOTS, 0)
+    assert len([e for e in ledger.entries.values() if e.yield_to == "c"]) == 1
+    # and a project never preempts itself
+    ledger = Ledger(Clock())
+    for n in range(5):
+        ledger.request(f"a{n}", in_project(f"a{n}", "a", cpus=0.45, rung=1), FOUR_SLOTS, 0)
+    assert not any(e.yield_to for e in ledger.entries.values())

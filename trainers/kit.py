@@ -9,6 +9,7 @@ A bundled trainer is a module with ``build_task(config) -> Task`` (plain torch, 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import tempfile
 from collections.abc import Mapping
@@ -22,7 +23,9 @@ import torch
 from trainers import distributed, performance, practices
 from trainers.distributed import world
 from trainers.practices import Task, TrainSettings
-from trainers.registry import TASK_KEY, load_reference
+from trainers.registry import TASK_KEY, YIELD_VIA_KEY, YIELDED_KEY, load_reference
+
+log = logging.getLogger(__name__)
 
 STATE_FILE = "state.pt"
 # beside the state: the reports of the epochs since the previous checkpoint, which carried none.
@@ -99,6 +102,28 @@ def read_state(checkpoint: ray.train.Checkpoint) -> dict[str, Any]:
     return state
 
 
+def checkpoint_due(epoch: int, settings: TrainSettings) -> bool:
+    return epoch % settings.checkpoint_frequency == 0 or epoch == settings.epochs
+
+
+def yield_asked(config: Mapping[str, Any]) -> bool:
+    """In a run that may yield its workers (``YIELD_VIA_KEY``), at a checkpoint: rank 0 asks
+    the gate whether another project needs them now, and every rank gets its answer, so all
+    stop after the same epoch. A gate that cannot be asked means go on."""
+    via = config.get(YIELD_VIA_KEY)
+    if not via:
+        return False
+    answer: str | None = None
+    if world()[0] == 0:
+        try:
+            gate = ray.get_actor(via["actor"], namespace=via["namespace"])
+            asked: Any = ray.get(gate.yield_now.remote(via["key"]), timeout=10)
+            answer = asked
+        except Exception:
+            log.warning("could not ask the resource gate whether to yield", exc_info=True)
+    return bool(all_gather(answer)[0])
+
+
 def report(
     metrics: dict[str, float],
     *,
@@ -114,7 +139,7 @@ def report(
 
     Every rank must call this (Train V2 collects a report from each worker).
     """
-    due = epoch % settings.checkpoint_frequency == 0 or epoch == settings.epochs
+    due = checkpoint_due(epoch, settings)
     rng_states = all_gather(distributed.rng_state()) if due else []
     rank, _ = world()
     if not due or rank != 0:
@@ -225,10 +250,16 @@ def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
             timer if timed else None,
         )
         validation = practices.evaluate(model, task, task.splits["val"], device)
+        metrics = epoch_metrics(
+            stats, validation, epoch, float(scheduler.get_last_lr()[0]), model_params
+        )
+        # another project needs the workers: stop at this checkpoint (the run resumes from it)
+        yielding = epoch < settings.epochs and checkpoint_due(epoch, settings)
+        yielding = yielding and yield_asked(config)
+        if yielding:
+            metrics[YIELDED_KEY] = 1.0
         report(
-            epoch_metrics(
-                stats, validation, epoch, float(scheduler.get_last_lr()[0]), model_params
-            ),
+            metrics,
             epoch=epoch,
             settings=settings,
             state={
@@ -241,6 +272,8 @@ def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
             runtime=runtime,
             unsaved=unsaved,
         )
+        if yielding:
+            return
 
 
 def train_loop_per_worker(config: dict[str, Any]) -> None:

@@ -24,6 +24,12 @@ KIT_CHOICES: dict[str, tuple[str, ...]] = {
 
 KIT_LOOP = "trainers.kit:train_loop_per_worker"
 TASK_KEY = "raysweep_task"  # train config key telling the kit's loop which task to build
+# in a run's train config when it may yield its workers to another project (a promotion-ASHA
+# segment under fair share): the gate actor's name and namespace and the run's lease key, which
+# rank 0 of the kit's loop asks at every checkpoint (the gate's ``yield_now``)
+YIELD_VIA_KEY = "raysweep_yield_via"
+# reported (1.0) with the checkpoint at which the kit's loop stopped to yield its workers
+YIELDED_KEY = "raysweep_yielded"
 
 # what the kit's loop reports for every trainer (allreduce_share only with >= 2 workers)
 KIT_METRICS: dict[str, Mode] = {

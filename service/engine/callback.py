@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ray import tune
+from ray.exceptions import RayActorError, RayTaskError
 from ray.tune.experiment import Trial
 from ray.tune.result import AUTO_RESULT_KEYS
 from sqlalchemy.exc import DBAPIError
@@ -26,6 +27,7 @@ from raysweep.schemas import TrialState
 from service.engine.recorder import Recorder
 from service.engine.trial import (
     CONTROL_KEYS,
+    FAILED_KEY,
     RESTART_REASON_KEY,
     RESTARTS_KEY,
     CodeLoadError,
@@ -40,7 +42,9 @@ from service.usecases.recording import (
     TrialRestarted,
     TrialStarted,
     TrialWaiting,
+    TrialYielded,
 )
+from trainers.registry import YIELDED_KEY
 
 # Tune's bookkeeping; the rest of a result is what the trainer reported
 SKIPPED_KEYS = set(AUTO_RESULT_KEYS) - {"time_total_s"} | {
@@ -53,6 +57,7 @@ SKIPPED_KEYS = set(AUTO_RESULT_KEYS) - {"time_total_s"} | {
     "timestamp",
     RESTARTS_KEY,
     RESTART_REASON_KEY,
+    YIELDED_KEY,
 }
 CHECKPOINT_PATH_KEY = "checkpoint_path"  # added by TuneReportCallback
 # a check costs a count on the trials index until more trials have completed, then one GP fit:
@@ -245,6 +250,14 @@ def reported_metrics(result: dict[str, Any]) -> dict[str, Any]:
     return metrics
 
 
+def process_lost(error: BaseException | None) -> bool:
+    """Whether a trial's error is the loss of an actor (its own, or one it waited on, such as
+    its Train controller), as Tune itself tells them apart, rather than an error it raised."""
+    if isinstance(error, RayTaskError):
+        error = error.as_instanceof_cause()
+    return isinstance(error, RayActorError)
+
+
 def code_load_message(error_text: str) -> str:
     """The ``CodeLoadError: ...`` line of a trial's traceback (the import error it wraps)."""
     marker = f"{CodeLoadError.__name__}: "
@@ -281,6 +294,8 @@ class RecordingCallback(tune.Callback):
             reason = str(result.get(RESTART_REASON_KEY, "a worker failure"))
             context.recorder.submit(TrialRestarted(named(trial), reason, restarts))
         step = result.get(context.time_attr, result.get("training_iteration", 0))
+        if result.get(YIELDED_KEY):
+            context.recorder.submit(TrialYielded(named(trial), int(step)))
         if context.request == "pause" and result.get(CHECKPOINT_PATH_KEY):
             context.checkpointed_since_pause.add(trial.trial_id)
         context.recorder.submit(
@@ -305,6 +320,21 @@ class RecordingCallback(tune.Callback):
         context = DriverContext.current()
         context.waiting.pop(named(trial), None)
         context.recorder.submit(TrialEnded(named(trial), context.end_state(trial)))
+
+    def on_trial_recover(
+        self, iteration: int, trials: list[Trial], trial: Trial, **info: Any
+    ) -> None:
+        """Tune starts a failed trial again (``fault_tolerance.max_failures``). After the loss
+        of its own process (its node) that is a restart, counted like Ray Train's; after an
+        error of its own (its Train run failed past max_failures, or its code) a new attempt
+        would repeat it, so that attempt fails at once and the trial ends failed."""
+        if not process_lost(trial.get_error()):
+            trial.set_config({**trial.config, FAILED_KEY: True})
+            trial.max_failures = 0
+            return
+        lines = trial_error_text(trial).strip().splitlines()
+        reason = f"the trial's own process was lost ({lines[-1][:300] if lines else 'no error'})"
+        DriverContext.current().recorder.submit(TrialRestarted(named(trial), reason))
 
     def on_trial_error(
         self, iteration: int, trials: list[Trial], trial: Trial, **info: Any

@@ -16,6 +16,14 @@ then the earlier arrival. A project's quota (most workers, CPUs, GPUs at once) h
 back without holding back anyone else's. The gate learns projects' weights and quotas from the
 drivers, which read them from the database (``set_project``).
 
+Preemption: when the most deserving waiting run does not fit, and a project that would still hold
+at least as large a share without it holds a lease that can yield (a promotion-ASHA segment, which
+checkpoints every few epochs and resumes from its checkpoint), that lease is asked to yield: the
+most over-share project's lowest rung first, as few leases as free enough. The run's workers ask
+at every checkpoint (``yield_now``); once one says yes, its Train run ends there, its lease goes
+and its trial asks again, behind the runs now more deserving. A hint no run took yet is taken back
+when the waiting run is served otherwise.
+
 A lease is renewed by its holder while the run lasts and expires when renewals stop (the holder
 died), so a killed trial never keeps its share. Every lease is also the compute ledger's unit:
 from its grant to its end it is a ``HeldSegment``, which the owner's driver reads
@@ -71,6 +79,8 @@ class _Entry:
     workers: int = 0  # granted: how many workers the lease holds
     granted_at: float = 0.0  # wall clock: when its segment began
     renewed_at: float = 0.0  # wall clock: its holder's last sign of life
+    yield_to: str | None = None  # granted: the project it should yield its workers to
+    yielding: bool = False  # its run took the hint and stops at its next checkpoint
 
 
 class Ledger:
@@ -158,6 +168,15 @@ class Ledger:
     def release(self, key: str) -> None:
         self._end(key, self.wall())
 
+    def yield_now(self, key: str) -> str | None:
+        """Asked by a yieldable run at a checkpoint: the project it should yield its workers to,
+        or None to go on. A yes is final: the run stops there."""
+        entry = self.entries.get(key)
+        if entry is None or not entry.granted or entry.yield_to is None:
+            return None
+        entry.yielding = True
+        return entry.yield_to
+
     def release_holders(self, actor_ids: list[str]) -> int:
         """Drop the leases and requests of killed actors (keys end with the holder's id); their
         segments end at the holders' last renewal."""
@@ -176,6 +195,10 @@ class Ledger:
         entry = self.entries.pop(key, None)
         if entry is not None and entry.granted:
             self.ended.append(self._segment(key, entry, max(at, entry.granted_at), False))
+        if not any(not e.granted for e in self.entries.values()):
+            for other in self.entries.values():  # nobody waits: no run need yield
+                if not other.yielding:
+                    other.yield_to = None
 
     def _segment(self, key: str, entry: _Entry, until: float, holding: bool) -> HeldSegment:
         held = entry.request.workers(entry.workers)
@@ -260,6 +283,9 @@ class Ledger:
         pinned to that size, so it never grows into resources granted to others."""
         free = self.free(capacity)
         total = capacity.total
+        for entry in self.entries.values():  # hints are decided afresh; taken ones stand
+            if not entry.yielding:
+                entry.yield_to = None
         waiting = [
             e
             for e in self.entries.values()
@@ -287,12 +313,79 @@ class Ledger:
             )
             workers = min(entry.request.fitting(free), room)
             if workers < entry.request.count:
+                self._ask_to_yield(entry, free, total, held[entry.request.project])
                 return
             entry.granted, entry.workers = True, workers
             entry.granted_at = entry.renewed_at = self.wall()
             for k, v in entry.request.workers(workers).items():
                 free[k] = free.get(k, 0.0) - v
             waiting.remove(entry)
+
+    def _ask_to_yield(
+        self,
+        wanted: _Entry,
+        free: dict[str, float],
+        total: dict[str, float],
+        wanted_held: dict[str, float],
+    ) -> None:
+        """Ask yieldable leases of over-share projects to yield until ``wanted`` would fit: a
+        lease qualifies if its project, without it, still holds at least the share ``wanted``'s
+        project would hold with its run (so no two projects take turns preempting each other).
+        The most over-share project first, its lowest rung, lowest priority, latest grant."""
+        request = wanted.request
+        freed = dict(free)  # what is free once the runs already yielding have stopped
+        held: dict[str, dict[str, float]] = {}
+        for entry in self.entries.values():
+            if not entry.granted:
+                continue
+            project = entry.request.project
+            held.setdefault(project, self.held(project))
+            if entry.yield_to is not None:
+                for k, v in entry.request.workers(entry.workers).items():
+                    freed[k] = freed.get(k, 0.0) + v
+                    held[project][k] = held[project].get(k, 0.0) - v
+        gaining = dict(wanted_held)
+        for k, v in request.workers_total.items():
+            gaining[k] = gaining.get(k, 0.0) + v
+        floor = self.dominant_share(request.project, total, gaining)
+        candidates = [
+            e
+            for e in self.entries.values()
+            if e.granted
+            and e.yield_to is None
+            and e.request.rung is not None
+            and e.request.project != request.project
+        ]
+
+        def without(entry: _Entry) -> dict[str, float]:
+            """What the entry's project would hold without it."""
+            left = dict(held[entry.request.project])
+            for k, v in entry.request.workers(entry.workers).items():
+                left[k] = left.get(k, 0.0) - v
+            return left
+
+        while request.fitting(freed) < request.count and candidates:
+            fair = [
+                e
+                for e in candidates
+                if self.dominant_share(e.request.project, total, without(e)) >= floor - 1e-9
+            ]
+            if not fair:
+                return
+            victim = min(
+                fair,
+                key=lambda e: (
+                    -self.dominant_share(e.request.project, total, held[e.request.project]),
+                    e.request.rung or 0,
+                    e.request.priority,
+                    -e.granted_at,
+                ),
+            )
+            victim.yield_to = request.project
+            held[victim.request.project] = without(victim)
+            for k, v in victim.request.workers(victim.workers).items():
+                freed[k] = freed.get(k, 0.0) + v
+            candidates.remove(victim)
 
 
 def cluster_capacity() -> Capacity:
@@ -334,6 +427,9 @@ class ResourceGate:
     def release_holders(self, actor_ids: list[str]) -> int:
         return self.ledger.release_holders(actor_ids)
 
+    def yield_now(self, key: str) -> str | None:
+        return self.ledger.yield_now(key)
+
     def waiting(self, owner: str) -> dict[str, str]:
         return self.ledger.waiting(owner)
 
@@ -367,12 +463,24 @@ class ResourcesUnavailable(RuntimeError):
     """The cluster cannot place a run's workers and did not grow within the wait."""
 
 
+def lease_key(request: Request) -> str:
+    """The lease's name at the gate: its run, and the process holding it (so the leases of a
+    killed actor can be found by its id)."""
+    return f"{request.owner}/{request.label}/{ray.get_runtime_context().get_actor_id() or 'driver'}"
+
+
+def yield_via(request: Request) -> dict[str, str]:
+    """What a yieldable run's workers need to ask the gate whether to yield (``YIELD_VIA_KEY``
+    in their config)."""
+    return {"actor": GATE_NAME, "namespace": GATE_NAMESPACE, "key": lease_key(request)}
+
+
 @contextmanager
 def admitted(request: Request, wait_s: float) -> Iterator[int]:
     """Hold a lease for the request's worker group while the block runs; wait for it first.
     Yields the group's granted size, which the run must not exceed."""
     handle = gate()
-    key = f"{request.owner}/{request.label}/{ray.get_runtime_context().get_actor_id() or 'driver'}"
+    key = lease_key(request)
     last = ""
     while True:
         decision: Decision = ray.get(handle.request.remote(key, request, wait_s))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -19,7 +21,7 @@ from ray.train.v2.torch.torch_trainer import TorchTrainer
 from ray.tune.integration.ray_train import TuneReportCallback
 
 from raysweep.spec import ExperimentSpec
-from service.engine.gate import admitted
+from service.engine.gate import admitted, yield_via
 from service.resources import (
     PRIORITIES,
     TRIAL_FUNCTION_RESOURCES,
@@ -27,7 +29,16 @@ from service.resources import (
     min_workers,
     worker_bundle,
 )
-from trainers.registry import KIT_LOOP, TASK_KEY, get_trainer, load_reference
+from trainers.registry import (
+    KIT_LOOP,
+    TASK_KEY,
+    YIELD_VIA_KEY,
+    YIELDED_KEY,
+    get_trainer,
+    load_reference,
+)
+
+log = logging.getLogger(__name__)
 
 # added to the next result after Ray Train restarted the trial's worker group
 RESTARTS_KEY = "raysweep_worker_group_restarts"
@@ -42,13 +53,21 @@ BUDGET_KEY = "raysweep_budget"
 # in the config of a Tune trial that continues an earlier one (an extended sweep): that trial's
 # name, which its Train run and its database row keep
 RUN_KEY = "raysweep_run"
-CONTROL_KEYS = frozenset({BUDGET_KEY, RUN_KEY})
+# in the config of a Tune trial that Tune starts again after an error of its own (not the loss
+# of its process): the attempt fails at once, so the trial ends failed with its first error
+FAILED_KEY = "raysweep_failed"
+CONTROL_KEYS = frozenset({BUDGET_KEY, RUN_KEY, FAILED_KEY})
 
 
 def run_name(trial_id: str, config: dict[str, Any]) -> str:
     """The trial's identity in the database and on storage: its Tune id, or the one it
     continues."""
     return str(config.get(RUN_KEY, trial_id))
+
+
+class TrialFailedBefore(RuntimeError):
+    """A new attempt of a trial whose last one failed with an error of its own (its Train run
+    past max_failures, its code): running it again would repeat that."""
 
 
 class CodeLoadError(RuntimeError):
@@ -118,9 +137,10 @@ class TrialPlan:
     def resources_per_worker(self) -> dict[str, float]:
         return worker_bundle(self.cpus_per_worker, self.gpus_per_worker, self.use_gpu)
 
-    def lease_request(self, label: str, own: dict[str, float]) -> Request:
+    def lease_request(self, label: str, own: dict[str, float], rung: int | None = None) -> Request:
         """The worker group the gate must admit before this run starts; an elastic run at
-        least at its minimum size, at most at its maximum."""
+        least at its minimum size, at most at its maximum. ``rung``: it may yield its workers
+        at a checkpoint (see ``Request.rung``)."""
         elastic = self.num_workers if isinstance(self.num_workers, tuple) else None
         return Request(
             self.owner,
@@ -131,6 +151,7 @@ class TrialPlan:
             max_count=elastic[1] if elastic else None,
             project=self.project,
             priority=self.priority,
+            rung=rung,
         )
 
     def with_workers(self, granted: int) -> TrialPlan:
@@ -259,22 +280,65 @@ def build_trainer(
     )
 
 
+def wait_until_tune_has_the_last_result(limit_s: float = 30.0) -> None:
+    """Return only once Tune's main thread has taken the Train run's last report.
+
+    Train's TuneReportCallback hands each report to the trial actor's main thread through a
+    queue actor; when this function returns, Tune's thread reports one more (final) result into
+    the one-slot queue that main thread reads from. If that final result gets there first, the
+    main thread, moving the last report across, blocks on the full slot it alone empties, and
+    the trial hangs forever (seen in Ray 2.60 when a trial's last epoch and its end are close).
+    So wait until both queues are empty, twice 0.2 s apart (private session attributes: if Ray
+    renames them, this waits for nothing)."""
+    try:
+        from ray.train._internal.session import get_session
+
+        session = get_session()
+        relay = getattr(session, "_inter_actor_queue", None)
+        local = getattr(session, "result_queue", None)
+        if relay is None or local is None:
+            return
+        deadline = time.monotonic() + limit_s
+        settled = 0
+        while settled < 2 and time.monotonic() < deadline:
+            settled = settled + 1 if relay.empty() and local.empty() else 0
+            time.sleep(0.2)
+    except Exception:  # a best effort: never fail a finished trial over it
+        log.warning("could not check that Tune took the trial's last report", exc_info=True)
+
+
 def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     """Runs in the Tune trial actor; the Train run is named after the trial."""
     trial_id = run_name(tune.get_context().get_trial_id(), config)
     if trial_id in plan.finished_trials:
         # the previous driver saw this trial end after Tune's last state snapshot
         return
+    if config.get(FAILED_KEY):
+        raise TrialFailedBefore(f"trial {trial_id} failed with the error above; not run again")
     budget = config.get(BUDGET_KEY)
     config = {k: v for k, v in config.items() if k not in CONTROL_KEYS}
     if budget is not None:
         # one segment: the Train run of the same name resumes from its checkpoint and ends,
         # with a checkpoint, at the rung the scheduler set
         plan = replace(plan, epochs=min(int(budget), plan.epochs))
-    # Train keeps every checkpoint while the trial runs; the driver prunes a finished trial to
-    # its latest N plus its best (service.engine.retention)
-    with admitted(
-        plan.lease_request(trial_id, TRIAL_FUNCTION_RESOURCES), plan.resource_wait_s
-    ) as granted:
-        held = plan.with_workers(granted)
-        build_trainer(held, train_config(held, config), trial_id, None, ReportToTune()).fit()
+    # a promotion-ASHA segment of the kit's loop may yield its workers to a project below its
+    # share at a checkpoint (the loop asks the gate); it then waits for a slot again and its Train
+    # run resumes from that checkpoint, here, in the same Tune trial
+    yieldable = budget is not None and plan.entrypoint == KIT_LOOP
+    request = plan.lease_request(
+        trial_id,
+        TRIAL_FUNCTION_RESOURCES,
+        rung=int(budget) if yieldable and budget is not None else None,
+    )
+    while True:
+        # Train keeps every checkpoint while the trial runs; the driver prunes a finished trial
+        # to its latest N plus its best (service.engine.retention)
+        with admitted(request, plan.resource_wait_s) as granted:
+            held = plan.with_workers(granted)
+            train = train_config(held, config)
+            if yieldable:
+                train[YIELD_VIA_KEY] = yield_via(request)
+            result = build_trainer(held, train, trial_id, None, ReportToTune()).fit()
+        if not (result.metrics or {}).get(YIELDED_KEY):
+            wait_until_tune_has_the_last_result()
+            return

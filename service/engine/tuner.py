@@ -146,6 +146,9 @@ def build_tuner(
             storage_path=storage_path,
             stop=SweepStopper(),
             callbacks=[RecordingCallback()],
+            # a trial whose own actor died (its node was lost) starts again, and its Train run
+            # resumes from its latest checkpoint; Ray Train's restarts cover its workers only
+            failure_config=tune.FailureConfig(max_failures=spec.fault_tolerance.max_failures),
             verbose=1,
         ),
     )

@@ -59,6 +59,15 @@ class TrialRestarted:
 
 
 @dataclass(frozen=True)
+class TrialYielded:
+    """The trial's worker group stopped at its checkpoint at ``iteration`` to yield its workers to
+    a project below its fair share; the trial waits for a slot and resumes from there."""
+
+    tune_id: str
+    iteration: int
+
+
+@dataclass(frozen=True)
 class TrialWaiting:
     """The trial's worker group waits for resources (``reason``), or no longer does (None)."""
 
@@ -80,6 +89,7 @@ Op = (
     | ResultReported
     | TrialEnded
     | TrialRestarted
+    | TrialYielded
     | TrialWaiting
     | RungDecided
     | TrialHeld
@@ -196,6 +206,17 @@ class ResultStore:
                         self._waiting(session, op, trial_ids[op.tune_id])
                     case TrialHeld():
                         held.append((trial_ids[op.tune_id], op.segment))
+                    case TrialYielded():
+                        repo.add_event(
+                            session,
+                            self.experiment_id,
+                            "trial_preempted",
+                            f"trial {op.tune_id}: paused at its checkpoint at iteration "
+                            f"{op.iteration} to yield its workers to a project below its fair "
+                            "share; it resumes from that checkpoint when a slot is free",
+                            trial_id=trial_ids[op.tune_id],
+                            data={"iteration": op.iteration},
+                        )
                     case TrialRestarted():
                         row = session.get_one(TrialRow, trial_ids[op.tune_id])
                         row.restarts += op.count

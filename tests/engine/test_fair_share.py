@@ -41,17 +41,14 @@ pytestmark = [*RAY_TESTS, pytest.mark.parametrize("empty_db_url", ["sqlite"], in
 
 def one_worker_spec(name: str, project: str, trials: int, **changes: Any) -> dict[str, Any]:
     lrs = [0.01 + 0.001 * n for n in range(trials)]
-    return grid_spec(
-        name,
-        lrs,
-        project=project,
+    sections: dict[str, Any] = {
         # twice the slots: each project always has trials waiting at the gate, so a slot that
         # frees goes by share, not to whichever project happens to be asking
-        search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 4},
-        early_stopping={"scheduler": "none", "max_t": 1},
-        resources={"num_workers": 1, "cpus_per_worker": 0.9},
-        **changes,
-    )
+        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 4},
+        "early_stopping": {"scheduler": "none", "max_t": 1},
+        "resources": {"num_workers": 1, "cpus_per_worker": 0.9},
+    }
+    return grid_spec(name, lrs, project=project, **{**sections, **changes})
 
 
 @pytest.fixture
@@ -201,3 +198,59 @@ def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
     assert abs(everything["by_experiment"][first]["worker_seconds"] - a_total) <= 1
     assert abs(everything["by_experiment"][second]["cpu_seconds"] - 0.9 * b_total) <= 1
     assert everything["by_project"]["fair-b"]["gpu_seconds"] == 0
+
+
+def test_a_project_over_its_share_yields_a_promotion_asha_trial_at_a_checkpoint(
+    shared_server: ServerProcess, ray_cluster: RayConnection, db: sessionmaker[Session]
+) -> None:
+    """Preemption: project A's promotion-ASHA sweep holds both slots; project B's trial asks.
+    One of A's trials stops at its next checkpoint and waits, B's trial runs, then A's resumes
+    from that checkpoint: its epochs 1..max_t stored once each, in two leases around B's."""
+    epochs = 40
+    with shared_server.client() as client:
+        for name in ("yield-a", "yield-b"):
+            assert client.post("/api/v1/projects", json={"name": name}).status_code == 201
+        busy = submit_spec(
+            client,
+            one_worker_spec(
+                "busy",
+                "yield-a",
+                2,
+                search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 2},
+                # one rung, at the end: each trial is one long segment, checkpointed every epoch
+                early_stopping={
+                    "scheduler": "asha_promotion",
+                    "max_t": epochs,
+                    "grace_period": epochs,
+                    "reduction_factor": 2,
+                },
+            ),
+        )
+        wait_for(
+            lambda: len([t for t in trials_of(client, busy) if t["iteration"] >= 1]) == 2,
+            240,
+            "both of A's trials training",
+        )
+        arrived = submit_spec(client, one_worker_spec("arrived", "yield-b", 1))
+        arrived_read, [arrived_trial] = ended_sweep(client, arrived, 300, "B's sweep to end")
+        busy_read, busy_trials = ended_sweep(client, busy, 300, "A's sweep to end")
+        events = events_of(client, busy)
+    for read in (busy_read, arrived_read):
+        assert read["state"] == "completed", read["error"]
+        wait_released(ray_cluster, read["driver_job_id"])
+    # ended_sweep checked every trial's epochs: 1..n, each once
+    assert all(t["state"] == "completed" and t["iteration"] == epochs for t in busy_trials)
+    [preempted] = [e for e in events if e["kind"] == "trial_preempted"]
+    assert "to yield its workers to a project below its fair share" in preempted["message"]
+    paused_at = preempted["data"]["iteration"]
+    assert 1 <= paused_at < epochs
+    # the preempted trial's leases: one up to its checkpoint, one after B's trial got its slot
+    a_rows = sorted(
+        (r for r in segments(db, busy) if r.trial_id == preempted["trial_id"]),
+        key=lambda r: r.started_at,
+    )
+    [b_row] = segments(db, arrived)
+    assert len(a_rows) == 2, a_rows
+    assert a_rows[0].ended_at <= b_row.started_at + timedelta(seconds=2)
+    assert a_rows[1].started_at >= b_row.started_at
+    assert b_row.trial_id == arrived_trial["id"]
