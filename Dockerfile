@@ -6,14 +6,24 @@
 #                    --build-arg BASE_IMAGE=nvidia/cuda:12.6.3-cudnn-runtime-ubuntu24.04 \
 #                    --build-arg TORCH_INDEX_URL=https://download.pytorch.org/whl/cu126 .
 #
+#   Behind a TLS-intercepting proxy: pass its CA certificates (one PEM file) as a build secret;
+#   the image then trusts them for apt, pip and npm, and at run time:
+#                  docker build --secret id=extra_ca_certs,src=/path/to/proxy-ca.pem -t raysweep .
+#
 # No secret is baked in: the database URL, the Ray token and cluster tokens come at run time
 # from secret files (RAYSWEEP_SECRETS_DIR, RAY_AUTH_TOKEN_PATH) or the environment.
+# deploy/e2e.sh builds with local stand-ins for both bases (no image registry there).
 ARG BASE_IMAGE=python:3.11-slim-bookworm
+ARG WEB_BASE_IMAGE=node:22-bookworm-slim
 
-FROM node:22-bookworm-slim AS web
+FROM ${WEB_BASE_IMAGE} AS web
 WORKDIR /src/web
 COPY web/package.json web/package-lock.json ./
-RUN npm install --no-audit --no-fund
+RUN --mount=type=secret,id=extra_ca_certs \
+    if [ -s /run/secrets/extra_ca_certs ]; then \
+      export NODE_EXTRA_CA_CERTS=/run/secrets/extra_ca_certs; \
+    fi \
+    && npm install --no-audit --no-fund
 COPY web/ ./
 RUN npm run build
 
@@ -26,12 +36,19 @@ ENV PYTHONUNBUFFERED=1 \
     PATH=/opt/raysweep/venv/bin:$PATH
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 # a CUDA base has no Python of its own; git records a final run's code version. Versions are
-# not pinned: the packages come from whichever distribution the base image is.
+# not pinned: the packages come from whichever distribution the base image is. Extra CA
+# certificates join the system store, and pip is told to use it (its own bundle lacks them).
 # hadolint ignore=DL3008
-RUN apt-get update \
-    && apt-get install -y --no-install-recommends git \
+RUN --mount=type=secret,id=extra_ca_certs \
+    apt-get update \
+    && apt-get install -y --no-install-recommends git ca-certificates \
     && if ! command -v python3 >/dev/null; then \
          apt-get install -y --no-install-recommends python3 python3-venv; \
+       fi \
+    && if [ -s /run/secrets/extra_ca_certs ]; then \
+         cp /run/secrets/extra_ca_certs /usr/local/share/ca-certificates/extra-ca.crt \
+         && update-ca-certificates \
+         && printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' > /etc/pip.conf; \
        fi \
     && rm -rf /var/lib/apt/lists/* \
     && python3 -m venv "$VIRTUAL_ENV"

@@ -7,7 +7,7 @@ STAMP_DEV := $(VENV)/.installed-dev
 
 WEB_SOURCES := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts web/tsconfig.json
 
-.PHONY: run migrate test test-fast lint web web-test bench bench-scale chromium clean
+.PHONY: run migrate test test-fast lint web web-test bench bench-scale chromium clean deploy-test
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -58,6 +58,16 @@ test: lint web web-test
 # the inner loop: no Ray, no browser (a few minutes); CI runs `make test`
 test-fast: $(STAMP_DEV)
 	$(PYTEST) -m "not ray and not ui" $(PYTEST_ARGS)
+
+# the image built and the compose stack run end to end with podman (deploy/e2e.sh; ~15 min
+# the first time, as root: it installs podman and bootstraps local base images)
+deploy-test: $(STAMP_DEV)
+	@command -v podman >/dev/null && command -v debootstrap >/dev/null || { \
+	  [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y -qq podman buildah runc debootstrap >/dev/null; } \
+	  || { echo "deploy-test needs podman, buildah, runc and debootstrap" >&2; exit 1; }
+	$(PIP) install -q 'podman-compose==1.6.0'
+	deploy/e2e.sh
 
 # Debian's Chromium for bench/ui_scale.py (the UI tests install it through .ci/run)
 chromium:
