@@ -276,36 +276,45 @@ def test_a_finished_owner_holds_nothing_and_its_leases_end_at_their_last_renewal
 def test_an_over_share_project_yields_its_lowest_rung_at_a_checkpoint_and_only_what_is_needed() -> (
     None
 ):
-    ledger = Ledger(Clock())
+    clock = Clock()
+    ledger = Ledger(clock)
     rungs = {"a1": 4, "a2": 1, "a3": 2, "a4": 1}
     for label, rung in rungs.items():  # a fills the four slots with promotion-ASHA segments
+        clock.now += 1
         ledger.request(label, in_project(label, "a", cpus=0.45, rung=rung), FOUR_SLOTS, 0)
     assert ledger.yield_now("a2") is None  # nobody waits: every run goes on
     assert ledger.request("b1", in_project("b1", "b", cpus=0.45), FOUR_SLOTS, 0).state == (
         "waiting"
     )
-    # one slot is enough for b: the lowest rung yields, the later-granted of the two at rung 1
-    hinted = [k for k, e in ledger.entries.items() if e.yield_to]
-    assert hinted == ["a4"]
+    # one slot is enough for b: the lowest rung yields, the earlier granted of the two at rung
+    # 1 (it is past its start, so it reaches a checkpoint soonest)
+    assert [k for k, e in ledger.entries.items() if e.yield_to] == ["a2"]
     assert ledger.yield_now("a1") is None
-    assert ledger.yield_now("a4") == "b"  # its run stops at this checkpoint
-    # b's second run waits behind b1, whose slot a4 frees: nothing more yields yet
+    assert ledger.yield_now("a2") == "b"  # its run stops at this checkpoint
+    # b's second run waits behind b1, whose slot a2 frees: nothing more yields yet
     ledger.request("b2", in_project("b2", "b", cpus=0.45), FOUR_SLOTS, 0)
-    assert [k for k, e in ledger.entries.items() if e.yield_to] == ["a4"]
-    ledger.release("a4")  # its run stopped at its checkpoint
+    assert [k for k, e in ledger.entries.items() if e.yield_to] == ["a2"]
+    first_arrival = ledger.entries["a2"].since
+    ledger.release("a2")  # its run stopped at its checkpoint
     assert ledger.request("b1", in_project("b1", "b", cpus=0.45), FOUR_SLOTS, 0).state == (
         "granted"
     )
+    # a2 asks again and keeps its place in a's queue: its first arrival
+    clock.now += 1
+    a2 = ledger.request("a2", in_project("a2", "a", cpus=0.45, rung=1), FOUR_SLOTS, 0)
+    assert a2.state == "waiting" and ledger.entries["a2"].since == first_arrival
     # now b2 is first: a, without one more slot, holds 2 as b would: the next lowest rung
     ledger.request("b2", in_project("b2", "b", cpus=0.45), FOUR_SLOTS, 0)
-    assert [k for k, e in ledger.entries.items() if e.yield_to] == ["a2"]
-    # b2 is cancelled before a2's next checkpoint: nobody waits, the hint is taken back
+    assert [k for k, e in ledger.entries.items() if e.yield_to] == ["a4"]
+    # b2 is cancelled and a2 as well before a4's next checkpoint: nobody waits, the hint is
+    # taken back
     ledger.release("b2")
-    assert ledger.yield_now("a2") is None
+    ledger.release("a2")
+    assert ledger.yield_now("a4") is None
     # once a holds 2 and b 2, a third run of b takes nothing: a would fall below b
     ledger.request("b2", in_project("b2", "b", cpus=0.45), FOUR_SLOTS, 0)
-    assert ledger.yield_now("a2") == "b"
-    ledger.release("a2")
+    assert ledger.yield_now("a4") == "b"
+    ledger.release("a4")
     assert ledger.request("b2", in_project("b2", "b", cpus=0.45), FOUR_SLOTS, 0).state == (
         "granted"
     )

@@ -328,7 +328,7 @@ class RecordingCallback(tune.Callback):
         of its own process (its node) that is a restart, counted like Ray Train's; after an
         error of its own (its Train run failed past max_failures, or its code) a new attempt
         would repeat it, so that attempt fails at once and the trial ends failed."""
-        if not process_lost(trial.get_error()):
+        if not process_lost(trial.get_pickled_error()):
             trial.set_config({**trial.config, FAILED_KEY: True})
             trial.max_failures = 0
             return

@@ -21,8 +21,8 @@ at least as large a share without it holds a lease that can yield (a promotion-A
 checkpoints every few epochs and resumes from its checkpoint), that lease is asked to yield: the
 most over-share project's lowest rung first, as few leases as free enough. The run's workers ask
 at every checkpoint (``yield_now``); once one says yes, its Train run ends there, its lease goes
-and its trial asks again, behind the runs now more deserving. A hint no run took yet is taken back
-when the waiting run is served otherwise.
+and its trial asks again, keeping its place in its project's queue (its first arrival). A hint no
+run took yet is taken back when the waiting run is served otherwise.
 
 A lease is renewed by its holder while the run lasts and expires when renewals stop (the holder
 died), so a killed trial never keeps its share. Every lease is also the compute ledger's unit:
@@ -95,6 +95,8 @@ class Ledger:
         self.entries: dict[str, _Entry] = {}  # insertion order is arrival order
         self.projects: dict[str, ProjectShare] = {}
         self.ended: list[HeldSegment] = []
+        # lease key -> (first arrival, when it yielded): a run that yielded keeps its place
+        self.yielded: dict[str, tuple[float, float]] = {}
 
     def set_project(self, name: str, share: ProjectShare) -> None:
         self.projects[name] = share
@@ -106,7 +108,8 @@ class Ledger:
         now = self.clock()
         entry = self.entries.get(key)
         if entry is None:
-            entry = self.entries[key] = _Entry(request, since=now, seen=now)
+            since = self.yielded.pop(key, (now, now))[0]
+            entry = self.entries[key] = _Entry(request, since=since, seen=now)
         entry.seen = now
         self._expire(now)
         self._grant(capacity)
@@ -195,6 +198,8 @@ class Ledger:
         entry = self.entries.pop(key, None)
         if entry is not None and entry.granted:
             self.ended.append(self._segment(key, entry, max(at, entry.granted_at), False))
+        if entry is not None and entry.yielding:
+            self.yielded[key] = (entry.since, self.clock())
         if not any(not e.granted for e in self.entries.values()):
             for other in self.entries.values():  # nobody waits: no run need yield
                 if not other.yielding:
@@ -269,6 +274,7 @@ class Ledger:
         return free
 
     def _expire(self, now: float) -> None:
+        self.yielded = {k: v for k, v in self.yielded.items() if now - v[1] <= ENDED_KEPT_S}
         for key in [k for k, e in self.entries.items() if now - e.seen > LEASE_TTL_S]:
             log.warning("dropping the lease of %s: its holder stopped renewing it", key)
             self._end(key, self.entries[key].renewed_at)
@@ -331,7 +337,9 @@ class Ledger:
         """Ask yieldable leases of over-share projects to yield until ``wanted`` would fit: a
         lease qualifies if its project, without it, still holds at least the share ``wanted``'s
         project would hold with its run (so no two projects take turns preempting each other).
-        The most over-share project first, its lowest rung, lowest priority, latest grant."""
+        The most over-share project first, its lowest rung, lowest priority, then the earliest
+        grant: a run long granted checkpoints soonest, where one just granted would first spend
+        its workers' start for nothing."""
         request = wanted.request
         freed = dict(free)  # what is free once the runs already yielding have stopped
         held: dict[str, dict[str, float]] = {}
@@ -378,7 +386,7 @@ class Ledger:
                     -self.dominant_share(e.request.project, total, held[e.request.project]),
                     e.request.rung or 0,
                     e.request.priority,
-                    -e.granted_at,
+                    e.granted_at,
                 ),
             )
             victim.yield_to = request.project

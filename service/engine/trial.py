@@ -288,8 +288,9 @@ def wait_until_tune_has_the_last_result(limit_s: float = 30.0) -> None:
     the one-slot queue that main thread reads from. If that final result gets there first, the
     main thread, moving the last report across, blocks on the full slot it alone empties, and
     the trial hangs forever (seen in Ray 2.60 when a trial's last epoch and its end are close).
-    So wait until both queues are empty, twice 0.2 s apart (private session attributes: if Ray
-    renames them, this waits for nothing)."""
+    So wait until both queues are empty, and still are 0.1 s later (the main thread persists a
+    report's artifacts between taking it and queueing it). Private session attributes: if Ray
+    renames them, this waits for nothing."""
     try:
         from ray.train._internal.session import get_session
 
@@ -300,9 +301,11 @@ def wait_until_tune_has_the_last_result(limit_s: float = 30.0) -> None:
             return
         deadline = time.monotonic() + limit_s
         settled = 0
-        while settled < 2 and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
             settled = settled + 1 if relay.empty() and local.empty() else 0
-            time.sleep(0.2)
+            if settled == 2:
+                return
+            time.sleep(0.1)
     except Exception:  # a best effort: never fail a finished trial over it
         log.warning("could not check that Tune took the trial's last report", exc_info=True)
 

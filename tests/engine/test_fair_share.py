@@ -1,13 +1,16 @@
-"""Two projects on one cluster, on real Ray: a quota, fair share, the compute ledger and a
-compute budget, in one run (each trial's start costs seconds on this machine).
+"""Two projects on one cluster, on real Ray: a quota, fair share with preemption, the compute
+ledger and a compute budget, in one run (each trial's start costs seconds on this machine).
 
 The 2-CPU head holds two trials of 1 worker x 0.9 CPU (and their 0.01-CPU functions). Project A
-submits first with many trials and a quota of 1 worker: it runs one at a time, the next waiting
-on its quota, visibly. Its quota is then lifted (A takes both slots) and project B submits, with
-a compute budget: with arrival order alone A's older waiting trials would take every slot that
-frees; with fair share (equal weights) B's first trial starts when one of A's ends, and the two
-split the cluster until B's budget is spent. Both keep trials waiting throughout (a project
-whose trials do not ask leaves its share to the other: the gate never holds a slot idle)."""
+submits first a promotion-ASHA sweep of long trials (one rung, at the end: each trial is one
+segment, checkpointed every epoch) and a quota of 1 worker: it runs one trial, the next waiting
+on its quota, visibly. Its quota is then lifted (A takes both slots) and project B submits short
+trials with a compute budget. A holds the whole cluster and its trials would not end for
+minutes: with fair share (equal weights) A's longest-running trial yields at its next
+checkpoint, B's trial starts, and the two split the cluster until B's budget is spent; then A's
+trial resumes from that checkpoint, its epochs contiguous. B keeps trials waiting throughout (a
+project whose trials do not ask leaves its share to the other: the gate never holds a slot
+idle)."""
 
 from __future__ import annotations
 
@@ -37,6 +40,10 @@ from tests.engine.sweeps import (
 from tests.factories import submit_spec
 
 pytestmark = [*RAY_TESTS, pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)]
+
+
+# A's trials: far longer than the test (they end when A's sweep is cancelled)
+LONG_EPOCHS = 300
 
 
 def one_worker_spec(name: str, project: str, trials: int, **changes: Any) -> dict[str, Any]:
@@ -95,7 +102,7 @@ def iso(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 
-def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
+def test_two_projects_share_the_cluster_fairly_by_preemption_and_a_budget_ends_a_sweep(
     shared_server: ServerProcess, ray_cluster: RayConnection, db: sessionmaker[Session]
 ) -> None:
     # B may hold 40 worker-seconds: a few of its trials, not its twelve
@@ -104,7 +111,21 @@ def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
         for name, quota in (("fair-a", 1), ("fair-b", None)):
             created = client.post("/api/v1/projects", json={"name": name, "max_workers": quota})
             assert created.status_code == 201, created.text
-        first = submit_spec(client, one_worker_spec("first", "fair-a", 40))
+        first = submit_spec(
+            client,
+            one_worker_spec(
+                "first",
+                "fair-a",
+                2,
+                search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 2},
+                early_stopping={
+                    "scheduler": "asha_promotion",
+                    "max_t": LONG_EPOCHS,
+                    "grace_period": LONG_EPOCHS,
+                    "reduction_factor": 2,
+                },
+            ),
+        )
         # A alone: one trial at a time, the next waiting on the quota and saying so
         waits = wait_for(
             lambda: [
@@ -118,15 +139,39 @@ def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
         lifted = client.patch("/api/v1/projects/fair-a", json={"max_workers": None})
         assert lifted.status_code == 200 and lifted.json()["max_workers"] is None
         lifted_at = datetime.now(UTC)
+        wait_for(
+            lambda: all(t["started_at"] and not t["waiting_for"] for t in trials_of(client, first)),
+            120,
+            "A to hold both slots",
+        )
         second = submit_spec(
-            client, one_worker_spec("second", "fair-b", 12, stop={"budget": budget})
+            client,
+            one_worker_spec(
+                "second",
+                "fair-b",
+                12,
+                early_stopping={"scheduler": "none", "max_t": 2},
+                stop={"budget": budget},
+            ),
         )
         second_read, second_trials = ended_sweep(client, second, 400, "project B's sweep to end")
+        # B is done: A's trial that yielded to it resumes from its checkpoint
+        [preempted] = [e for e in events_of(client, first) if e["kind"] == "trial_preempted"]
+        paused_at = preempted["data"]["iteration"]
+        wait_for(
+            lambda: any(
+                t["id"] == preempted["trial_id"] and t["iteration"] > paused_at + 1
+                for t in trials_of(client, first)
+            ),
+            120,
+            "A's preempted trial to train again",
+        )
         cancel = client.post(f"/api/v1/experiments/{first}/cancel")
         assert cancel.status_code == 200
         first_read = wait_for(
             lambda: experiment_state(client, first, "cancelled"), 240, "project A's sweep to end"
         )
+        # each trial's epochs 1..n, each once: the preempted one's across its pause too
         check_results_contiguous(client, trials_of(client, first))
         events = {e: events_of(client, e) for e in (first, second)}
         jobs = [read["driver_job_id"] for read in (first_read, second_read)]
@@ -152,17 +197,24 @@ def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
     assert any("quota" in w and "max_workers 1" in w for w in waits + waited), (waits, waited)
     assert most_at_once(a_rows) == 2  # and A took both slots once it could
 
-    # B's first trial was granted within one of A's trials' length of asking (A's trials had
-    # waited longer, and would otherwise have taken the slot)
+    # preemption: A's trial granted first stopped at a checkpoint when B's first trial asked;
+    # B's trial got its slot then, not when one of A's trials would have ended (minutes later);
+    # the preempted trial resumed once B was done, in a second lease
+    assert "to yield its workers to a project below its fair share" in preempted["message"]
+    assert 1 <= paused_at < LONG_EPOCHS
     with db.begin() as session:
         asked = min(
             row.started_at
             for row in session.scalars(select(TrialRow).where(TrialRow.experiment_id == second))
             if row.started_at is not None
         )
-    longest = max((r.ended_at - r.started_at).total_seconds() for r in a_rows)
-    # (plus the gate's 1 s poll and Ray's release of the ended group)
-    assert (window_start - asked).total_seconds() <= longest + 10, (window_start, asked, longest)
+    assert (window_start - asked).total_seconds() <= 20, (window_start, asked)
+    paused, resumed = sorted(
+        (r for r in a_rows if r.trial_id == preempted["trial_id"]), key=lambda r: r.started_at
+    )
+    assert paused.started_at == min(r.started_at for r in a_rows)
+    assert paused.ended_at <= window_start + timedelta(seconds=2), (paused, window_start)
+    assert resumed.started_at >= window_end - timedelta(seconds=2), (resumed, window_end)
 
     # over the contested window the two projects held the cluster about equally
     split = report["by_project"]
@@ -176,6 +228,7 @@ def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
     assert len(second_trials) < 12, second_trials
     b_total = everything["by_experiment"][second]["worker_seconds"]
     # it stopped within the ledger's 5 s poll and the last trials' ends after the budget
+    longest = max((r.ended_at - r.started_at).total_seconds() for r in b_rows)
     assert 40 <= b_total <= 40 + 2 * longest + 10, b_total
 
     # the ledger: each of B's trials held one lease, for no longer than the trial ran; the
@@ -198,59 +251,3 @@ def test_two_projects_share_the_cluster_fairly_and_a_budget_ends_a_sweep(
     assert abs(everything["by_experiment"][first]["worker_seconds"] - a_total) <= 1
     assert abs(everything["by_experiment"][second]["cpu_seconds"] - 0.9 * b_total) <= 1
     assert everything["by_project"]["fair-b"]["gpu_seconds"] == 0
-
-
-def test_a_project_over_its_share_yields_a_promotion_asha_trial_at_a_checkpoint(
-    shared_server: ServerProcess, ray_cluster: RayConnection, db: sessionmaker[Session]
-) -> None:
-    """Preemption: project A's promotion-ASHA sweep holds both slots; project B's trial asks.
-    One of A's trials stops at its next checkpoint and waits, B's trial runs, then A's resumes
-    from that checkpoint: its epochs 1..max_t stored once each, in two leases around B's."""
-    epochs = 40
-    with shared_server.client() as client:
-        for name in ("yield-a", "yield-b"):
-            assert client.post("/api/v1/projects", json={"name": name}).status_code == 201
-        busy = submit_spec(
-            client,
-            one_worker_spec(
-                "busy",
-                "yield-a",
-                2,
-                search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 2},
-                # one rung, at the end: each trial is one long segment, checkpointed every epoch
-                early_stopping={
-                    "scheduler": "asha_promotion",
-                    "max_t": epochs,
-                    "grace_period": epochs,
-                    "reduction_factor": 2,
-                },
-            ),
-        )
-        wait_for(
-            lambda: len([t for t in trials_of(client, busy) if t["iteration"] >= 1]) == 2,
-            240,
-            "both of A's trials training",
-        )
-        arrived = submit_spec(client, one_worker_spec("arrived", "yield-b", 1))
-        arrived_read, [arrived_trial] = ended_sweep(client, arrived, 300, "B's sweep to end")
-        busy_read, busy_trials = ended_sweep(client, busy, 300, "A's sweep to end")
-        events = events_of(client, busy)
-    for read in (busy_read, arrived_read):
-        assert read["state"] == "completed", read["error"]
-        wait_released(ray_cluster, read["driver_job_id"])
-    # ended_sweep checked every trial's epochs: 1..n, each once
-    assert all(t["state"] == "completed" and t["iteration"] == epochs for t in busy_trials)
-    [preempted] = [e for e in events if e["kind"] == "trial_preempted"]
-    assert "to yield its workers to a project below its fair share" in preempted["message"]
-    paused_at = preempted["data"]["iteration"]
-    assert 1 <= paused_at < epochs
-    # the preempted trial's leases: one up to its checkpoint, one after B's trial got its slot
-    a_rows = sorted(
-        (r for r in segments(db, busy) if r.trial_id == preempted["trial_id"]),
-        key=lambda r: r.started_at,
-    )
-    [b_row] = segments(db, arrived)
-    assert len(a_rows) == 2, a_rows
-    assert a_rows[0].ended_at <= b_row.started_at + timedelta(seconds=2)
-    assert a_rows[1].started_at >= b_row.started_at
-    assert b_row.trial_id == arrived_trial["id"]
