@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ray import tune
+from ray import cloudpickle, tune
 from ray.exceptions import RayActorError, RayTaskError
 from ray.tune.experiment import Trial
 from ray.tune.result import AUTO_RESULT_KEYS
@@ -250,6 +250,21 @@ def reported_metrics(result: dict[str, Any]) -> dict[str, Any]:
     return metrics
 
 
+def latest_error(trial: Trial) -> BaseException | None:
+    """The trial's latest error as Tune pickled it, read beside the trial's local files (Tune's
+    ``get_pickled_error`` reads the copy on storage, which is synced later)."""
+    path = trial.pickled_error_file
+    if not path or not os.path.exists(path):
+        return None
+    try:
+        with open(path, "rb") as handle:
+            error = cloudpickle.load(handle)
+    except Exception:  # not unpicklable here: treated as an error of the trial's own
+        log.warning("could not read the pickled error of trial %s", trial.trial_id, exc_info=True)
+        return None
+    return error if isinstance(error, BaseException) else None
+
+
 def process_lost(error: BaseException | None) -> bool:
     """Whether a trial's error is the loss of an actor (its own, or one it waited on, such as
     its Train controller), as Tune itself tells them apart, rather than an error it raised."""
@@ -328,7 +343,7 @@ class RecordingCallback(tune.Callback):
         of its own process (its node) that is a restart, counted like Ray Train's; after an
         error of its own (its Train run failed past max_failures, or its code) a new attempt
         would repeat it, so that attempt fails at once and the trial ends failed."""
-        if not process_lost(trial.get_pickled_error()):
+        if not process_lost(latest_error(trial)):
             trial.set_config({**trial.config, FAILED_KEY: True})
             trial.max_failures = 0
             return

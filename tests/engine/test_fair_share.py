@@ -44,6 +44,7 @@ pytestmark = [*RAY_TESTS, pytest.mark.parametrize("empty_db_url", ["sqlite"], in
 
 # A's trials: far longer than the test (they end when A's sweep is cancelled)
 LONG_EPOCHS = 300
+BUDGET_S = 30  # project B's compute budget, in worker-seconds
 
 
 def one_worker_spec(name: str, project: str, trials: int, **changes: Any) -> dict[str, Any]:
@@ -105,8 +106,8 @@ def iso(moment: datetime) -> str:
 def test_two_projects_share_the_cluster_fairly_by_preemption_and_a_budget_ends_a_sweep(
     shared_server: ServerProcess, ray_cluster: RayConnection, db: sessionmaker[Session]
 ) -> None:
-    # B may hold 40 worker-seconds: a few of its trials, not its twelve
-    budget = {"worker_hours": 40 / 3600}
+    # B may hold 30 worker-seconds: a few of its trials, not its twelve
+    budget = {"worker_hours": BUDGET_S / 3600}
     with shared_server.client() as client:
         for name, quota in (("fair-a", 1), ("fair-b", None)):
             created = client.post("/api/v1/projects", json={"name": name, "max_workers": quota})
@@ -224,12 +225,12 @@ def test_two_projects_share_the_cluster_fairly_by_preemption_and_a_budget_ends_a
     # B's budget ended it, with an event naming what was spent, trials left unrun
     assert second_read["state"] == "completed", second_read["error"]
     [spent] = [e for e in events[second] if e["kind"] == "budget_spent"]
-    assert "of 0.0111111 worker-hours (stop.budget)" in spent["message"], spent
+    assert f"of {BUDGET_S / 3600:g} worker-hours (stop.budget)" in spent["message"], spent
     assert len(second_trials) < 12, second_trials
     b_total = everything["by_experiment"][second]["worker_seconds"]
     # it stopped within the ledger's 5 s poll and the last trials' ends after the budget
     longest = max((r.ended_at - r.started_at).total_seconds() for r in b_rows)
-    assert 40 <= b_total <= 40 + 2 * longest + 10, b_total
+    assert BUDGET_S <= b_total <= BUDGET_S + 2 * longest + 10, b_total
 
     # the ledger: each of B's trials held one lease, for no longer than the trial ran; the
     # totals are the sum of the trials' leases
