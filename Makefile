@@ -59,8 +59,8 @@ test: lint web web-test
 test-fast: $(STAMP_DEV)
 	$(PYTEST) -m "not ray and not ui" $(PYTEST_ARGS)
 
-# the image built and the compose stack run end to end with podman (deploy/e2e.sh; ~15 min
-# the first time, as root: it installs podman and bootstraps local base images)
+# the image built and the compose stack run end to end with podman (deploy/e2e.sh): ~6 min on
+# 2 cores with no image yet (as root it installs podman and bootstraps local bases), ~3 after
 deploy-test: $(STAMP_DEV)
 	@command -v podman >/dev/null && command -v debootstrap >/dev/null || { \
 	  [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
