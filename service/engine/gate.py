@@ -347,7 +347,8 @@ class Ledger:
             if not entry.granted:
                 continue
             project = entry.request.project
-            held.setdefault(project, self.held(project))
+            if project not in held:
+                held[project] = self.held(project)
             if entry.yield_to is not None:
                 for k, v in entry.request.workers(entry.workers).items():
                     freed[k] = freed.get(k, 0.0) + v
