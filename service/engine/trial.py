@@ -327,19 +327,15 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     # a promotion-ASHA segment of the kit's loop may yield its workers to a project below its
     # share at a checkpoint (the loop asks the gate); it then waits for a slot again and its Train
     # run resumes from that checkpoint, here, in the same Tune trial
-    yieldable = budget is not None and plan.entrypoint == KIT_LOOP
-    request = plan.lease_request(
-        trial_id,
-        TRIAL_FUNCTION_RESOURCES,
-        rung=int(budget) if yieldable and budget is not None else None,
-    )
+    rung = int(budget) if budget is not None and plan.entrypoint == KIT_LOOP else None
+    request = plan.lease_request(trial_id, TRIAL_FUNCTION_RESOURCES, rung=rung)
     while True:
         # Train keeps every checkpoint while the trial runs; the driver prunes a finished trial
         # to its latest N plus its best (service.engine.retention)
         with admitted(request, plan.resource_wait_s) as granted:
             held = plan.with_workers(granted)
             train = train_config(held, config)
-            if yieldable:
+            if request.rung is not None:
                 train[YIELD_VIA_KEY] = yield_via(request)
             result = build_trainer(held, train, trial_id, None, ReportToTune()).fit()
         if not (result.metrics or {}).get(YIELDED_KEY):
