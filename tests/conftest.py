@@ -10,6 +10,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -26,10 +27,11 @@ from raysweep.schemas import Role
 from service.db import migrate
 from service.db.base import Base
 from service.db.session import create_db_engine, session_factory
-from service.engine.cluster import RayConnection
+from service.engine.cluster import RAY_AUTH_TOKEN_PATH, RayConnection
 from service.harness import ServerProcess
 from service.settings import Settings
 from service.usecases import tokens
+from tests.engine.nodes import ray_head
 
 PG_URL = os.environ.get(
     "RAYSWEEP_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -230,10 +232,43 @@ def server(db_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
 
 @pytest.fixture(scope="session")
 def ray_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayConnection]:
-    """One Ray head for the whole test session, started the way the server starts its own."""
+    """One Ray head for the whole test session, started the way the server starts its own, on
+    a host that runs another Ray instance too (``other_ray_cluster``), as users' hosts do."""
     settings = Settings(home=tmp_path_factory.mktemp("ray-head"), local_ray_cpus=2)
-    with RayConnection(settings) as connection:
+    with RayConnection(settings) as connection, other_ray_instance(tmp_path_factory, connection):
         yield connection
+
+
+# the second Ray instance on the host while the Ray tests run; the promotion tests' final cluster
+_other_ray: list[tuple[RayConnection, str]] = []
+
+
+@contextmanager
+def other_ray_instance(
+    tmp_path_factory: pytest.TempPathFactory, sweeps: RayConnection
+) -> Iterator[None]:
+    """A second Ray head (3 CPUs, every port its own, its own temp dir and token file holding
+    the token the session's head made, so this process's client may look into both). With two
+    instances and neither in ``RAY_ADDRESS`` or Ray's default temp dir, Ray's own address
+    lookup fails inside a cluster ("Found multiple active Ray instances"): what raysweep's
+    processes must survive."""
+    home = tmp_path_factory.mktemp("other-ray")
+    token = RAY_AUTH_TOKEN_PATH.read_text().strip()
+    token_file = home / "ray_token"
+    token_file.write_text(token)
+    token_file.chmod(0o600)
+    with ray_head(3, token_file, home / "head.log") as (address, _, _):
+        _other_ray.append((RayConnection(Settings(home=home), address=address, token=token), token))
+        try:
+            yield
+        finally:
+            _other_ray.clear()
+
+
+@pytest.fixture(scope="session")
+def other_ray_cluster(ray_cluster: RayConnection) -> tuple[RayConnection, str]:
+    """The other Ray instance on the host (a cluster of its own) and its token."""
+    return _other_ray[0]
 
 
 def engine_env(ray_cluster: RayConnection) -> dict[str, str]:

@@ -342,3 +342,80 @@ def test_runs_that_cannot_yield_and_projects_at_their_share_keep_their_slots() -
     for n in range(5):
         ledger.request(f"a{n}", in_project(f"a{n}", "a", cpus=0.45, rung=1), FOUR_SLOTS, 0)
     assert not any(e.yield_to for e in ledger.entries.values())
+
+
+def test_a_dead_holders_lease_ends_at_the_second_reap_and_its_reservations_are_due() -> None:
+    ledger = Ledger(Clock())
+    key = "exp/t1/aaaa"
+    assert ledger.request(key, trial("t1"), TWO_CPU, 0).state == "granted"
+    assert ledger.register_group(key, "pg1", "ctrl1")
+    assert ledger.request("exp/t2/bbbb", trial("t2"), TWO_CPU, 0).state == "waiting"
+    ledger.reap({"bbbb", "ctrl1"})  # one miss: a listing may be older than the lease
+    assert key in ledger.entries and ledger.take_removals() == []
+    ledger.reap({"bbbb", "ctrl1"})
+    assert key not in ledger.entries
+    (removal,) = ledger.take_removals()
+    assert (removal.owner, removal.label, removal.group) == ("exp", "t1", "pg1")
+    assert "trial's process is gone" in removal.why
+    # the next decision grants the waiting run at once, not after the lease's 30 s TTL
+    assert ledger.request("exp/t2/bbbb", trial("t2"), TWO_CPU, 0).state == "granted"
+    assert [s.label for s in ledger.usage("exp") if not s.holding] == ["t1"]
+
+
+def test_a_dead_controllers_group_is_due_while_its_trial_lives_on() -> None:
+    ledger = Ledger(Clock())
+    key = "exp/t1/aaaa"
+    ledger.request(key, trial("t1"), TWO_CPU, 0)
+    ledger.register_group(key, "pg1", "ctrl1")
+    ledger.register_group(key, "pg2", "ctrl1")
+    for _ in range(2):
+        ledger.reap({"aaaa"})
+    assert sorted(r.group for r in ledger.take_removals()) == ["pg1", "pg2"]
+    assert ledger.entries[key].granted and ledger.entries[key].groups == {}
+    # a holder that came back to life before the second reap is not dead
+    ledger.register_group(key, "pg3", "ctrl2")
+    ledger.reap({"aaaa"})
+    ledger.reap({"aaaa", "ctrl2"})
+    ledger.reap({"aaaa", "ctrl2"})
+    assert ledger.take_removals() == []
+
+
+def test_a_released_lease_hands_its_groups_for_removal_and_late_ones_go_at_once() -> None:
+    ledger = Ledger(Clock())
+    ledger.request("exp/t1/aaaa", trial("t1"), TWO_CPU, 0)
+    ledger.register_group("exp/t1/aaaa", "pg1", "ctrl1")
+    ledger.release("exp/t1/aaaa")
+    assert [r.group for r in ledger.take_removals()] == ["pg1"]
+    # a group registered after its lease ended (a slow callback) is due at once
+    assert not ledger.register_group("exp/t1/aaaa", "pg2", "ctrl1")
+    assert [(r.label, r.group) for r in ledger.take_removals()] == [("t1", "pg2")]
+
+
+def test_notices_go_to_their_owners_driver_once() -> None:
+    ledger = Ledger(Clock())
+    ledger.notify("exp", "t1", "restarted", "rank 0: ValueError: boom")
+    ledger.notify("other", "t9", "reclaimed", "removed pg9")
+    assert [(n.label, n.kind) for n in ledger.take_notices("exp")] == [("t1", "restarted")]
+    assert ledger.take_notices("exp") == []
+    assert [n.label for n in ledger.take_notices("other")] == ["t9"]
+
+
+def test_a_long_wait_names_what_holds_the_resources_outside_the_leases() -> None:
+    clock = Clock()
+    ledger = Ledger(clock)
+    # Ray has 0.2 CPU free; the leases account for none of the 1.8 held
+    held_outside = Capacity(TWO_CPU.nodes, available={"CPU": 0.2})
+    first = ledger.request("exp/t1/aaaa", trial("t1"), held_outside, 0)
+    assert first.state == "waiting" and not ledger.unexplained_waits(held_outside)
+    ledger.outside = "placement group 01ab {CPU: 1.8} created, of job 02000000 (running)"
+    clock.now += 25
+    assert ledger.unexplained_waits(held_outside)
+    later = ledger.request("exp/t1/aaaa", trial("t1"), held_outside, 0)
+    assert "held outside raysweep's leases: placement group 01ab {CPU: 1.8}" in later.message
+    # where the leases explain what is held, nothing is looked up
+    ledger2 = Ledger(clock)
+    placed = Capacity(TWO_CPU.nodes, {"CPU": 0.98})  # a's group and both functions placed
+    assert ledger2.request("exp/a/aaaa", trial("a"), TWO_CPU, 0).state == "granted"
+    assert ledger2.request("exp/b/bbbb", trial("b"), placed, 0).state == "waiting"
+    clock.now += 25
+    assert not ledger2.unexplained_waits(placed)

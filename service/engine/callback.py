@@ -24,18 +24,18 @@ from ray.tune.result import AUTO_RESULT_KEYS
 from sqlalchemy.exc import DBAPIError
 
 from raysweep.schemas import TrialState
+from service.engine.gate import Notice
 from service.engine.recorder import Recorder
 from service.engine.trial import (
     CONTROL_KEYS,
     FAILED_KEY,
-    RESTART_REASON_KEY,
-    RESTARTS_KEY,
     CodeLoadError,
     run_name,
 )
 from service.resources import HeldSegment
 from service.usecases.decisions import RungDecided
 from service.usecases.recording import (
+    ReservationReclaimed,
     ResultReported,
     TrialEnded,
     TrialHeld,
@@ -55,8 +55,6 @@ SKIPPED_KEYS = set(AUTO_RESULT_KEYS) - {"time_total_s"} | {
     "checkpoint_path",
     "time_this_iter_s",
     "timestamp",
-    RESTARTS_KEY,
-    RESTART_REASON_KEY,
     YIELDED_KEY,
 }
 CHECKPOINT_PATH_KEY = "checkpoint_path"  # added by TuneReportCallback
@@ -94,6 +92,9 @@ class DriverContext:
     # the gate's view of this sweep's trials whose worker groups wait (Tune id -> why)
     read_waiting: Callable[[], dict[str, str]] | None = None
     waiting: dict[str, str] = field(default_factory=dict)
+    # what the gate noticed about this sweep's runs: worker-group restarts, reclaimed
+    # reservations
+    read_notices: Callable[[], list[Notice]] | None = None
     # the driver got SIGTERM (its job was stopped): Tune was interrupted to save its state
     terminated: bool = False
     # the stored early-stopping decisions (a restored driver's scheduler rebuilds from them)
@@ -170,12 +171,28 @@ class DriverContext:
         except Exception:  # the gate restarting is no reason to stop the sweep
             log.warning("cannot read the trials waiting for resources", exc_info=True)
             return
+        self.report_notices()
         for tune_id in self.waiting.keys() - waiting.keys():
             self.recorder.submit(TrialWaiting(tune_id, None))
         for tune_id, reason in waiting.items():
             if self.waiting.get(tune_id) != reason:
                 self.recorder.submit(TrialWaiting(tune_id, reason))
         self.waiting = waiting
+
+    def report_notices(self) -> None:
+        """Store what the gate noticed about the sweep's runs since it was last asked."""
+        if self.read_notices is None:
+            return
+        try:
+            notices = self.read_notices()
+        except Exception:  # the gate restarting: its notices are lost, the sweep goes on
+            log.warning("cannot read the gate's notices", exc_info=True)
+            return
+        for notice in notices:
+            if notice.kind == "restarted":
+                self.recorder.submit(TrialRestarted(notice.label, notice.message))
+            else:
+                self.recorder.submit(ReservationReclaimed(notice.label, notice.message))
 
     def report_usage(self, force: bool = False) -> None:
         """At most every ``LEDGER_POLL_S`` (or now): tell the gate the project's weight and
@@ -304,10 +321,6 @@ class RecordingCallback(tune.Callback):
         self, iteration: int, trials: list[Trial], trial: Trial, result: dict[str, Any], **info: Any
     ) -> None:
         context = DriverContext.current()
-        restarts = result.get(RESTARTS_KEY)
-        if isinstance(restarts, int) and restarts > 0:
-            reason = str(result.get(RESTART_REASON_KEY, "a worker failure"))
-            context.recorder.submit(TrialRestarted(named(trial), reason, restarts))
         step = result.get(context.time_attr, result.get("training_iteration", 0))
         if result.get(YIELDED_KEY):
             context.recorder.submit(TrialYielded(named(trial), int(step)))

@@ -240,6 +240,7 @@ def run(experiment_id: str) -> int:
         target=spec.stop.target,
         pause_wait_s=settings.cancel_grace_s * 0.75,
         read_waiting=lambda: ray.get(gate().waiting.remote(experiment_id), timeout=5),
+        read_notices=lambda: ray.get(gate().take_notices.remote(experiment_id), timeout=5),
         read_decisions=lambda: with_db_retry(
             lambda: read_decisions(db, experiment_id), "reading early-stopping decisions"
         ),
@@ -299,6 +300,7 @@ def run(experiment_id: str) -> int:
     except Exception:
         log.warning("could not end the sweep's leases at the gate", exc_info=True)
     context.report_usage(force=True)
+    context.report_notices()
     if not recorder.close(RECORDER_DRAIN_TIMEOUT_S):
         error = error or f"could not write all results to the database: {recorder.last_error}"
     outcome = DriverOutcome(

@@ -122,7 +122,7 @@ def trainer_for(job: FinalRunJob, settings: Settings) -> tuple[TrialPlan, TorchT
         config["warm_start_from"] = job.warm_start_uri
     store = StoreFinalRunResults(job.final_run_id, job.experiment_id, settings.database_url_value)
     name = f"final-{job.final_run_id}"
-    return plan, build_trainer(plan, config, name, CHECKPOINTS_KEPT, store)
+    return plan, build_trainer(plan, config, name, CHECKPOINTS_KEPT, [store])
 
 
 def evaluate_on_test(

@@ -41,23 +41,32 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import ray
+from ray.util.placement_group import PlacementGroup
 
+from service.engine import reservations
 from service.resources import Capacity, HeldSegment, ProjectShare, Request, describe
 
 log = logging.getLogger(__name__)
 
-# v2: leases carry a project and priority, and the gate keeps the ledger (v1 gates knew neither)
-GATE_NAME = "raysweep_resource_gate_v2"
+# v2: leases carry a project and priority, and the gate keeps the ledger (v1 gates knew neither);
+# v3: it also holds each lease's worker-group reservations and reclaims those of dead owners
+GATE_NAME = "raysweep_resource_gate_v3"
 GATE_NAMESPACE = "raysweep"
 LEASE_TTL_S = 30.0  # a lease or waiting request not renewed for this long is dropped
 RENEW_INTERVAL_S = 5.0
 POLL_INTERVAL_S = 1.0
 CAPACITY_CACHE_S = 2.0
-ENDED_KEPT_S = 900.0  # ended segments wait this long for their driver to store them
+ENDED_KEPT_S = 900.0  # ended segments (and notices) wait this long for their driver to store them
+REAP_INTERVAL_S = 1.0
+# a run waiting this long while something outside the leases holds what it needs is told what
+WAIT_EXPLAINED_AFTER_S = 20.0
+# a lease's holder or a reservation's Train controller missing from Ray's live actors this many
+# reaps in a row is dead (one miss could be a listing taken before it registered)
+MISSES_TO_DEAD = 2
 # the resources whose fraction of the cluster is a project's share
 SHARED = ("CPU", "GPU")
 
@@ -67,6 +76,30 @@ class Decision:
     state: str  # granted | waiting | refused
     message: str = ""
     workers: int = 0  # granted: the worker group's size (an elastic run's, between its bounds)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something that happened to one of an owner's runs, for its driver to store as an event:
+    ``restarted`` (Ray Train restarted the run's worker group) or ``reclaimed`` (the gate removed
+    a worker-group reservation whose holder had died)."""
+
+    owner: str
+    label: str
+    kind: str
+    message: str
+    at: float  # wall clock
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """A worker-group placement group a lease's Train run created, due for removal: its run
+    ended (its controller normally removed it already) or its holder died (nobody else will)."""
+
+    owner: str
+    label: str
+    group: str  # the placement group's id
+    why: str
 
 
 @dataclass
@@ -81,6 +114,8 @@ class _Entry:
     renewed_at: float = 0.0  # wall clock: its holder's last sign of life
     yield_to: str | None = None  # granted: the project it should yield its workers to
     yielding: bool = False  # its run took the hint and stops at its next checkpoint
+    # the worker-group placement groups its Train run created: id -> that run's controller
+    groups: dict[str, str] = field(default_factory=dict)
 
 
 class Ledger:
@@ -97,6 +132,12 @@ class Ledger:
         self.ended: list[HeldSegment] = []
         # lease key -> (first arrival, when it yielded): a run that yielded keeps its place
         self.yielded: dict[str, tuple[float, float]] = {}
+        self.notices: list[Notice] = []
+        self.removals: list[Reservation] = []
+        # what holds resources that no lease accounts for, as the reaper last found it
+        self.outside = ""
+        # actor id -> how many reaps in a row found it missing from Ray's live actors
+        self.missing: dict[str, int] = {}
 
     def set_project(self, name: str, share: ProjectShare) -> None:
         self.projects[name] = share
@@ -143,12 +184,30 @@ class Ledger:
             if not e.granted and k != key and e.since <= entry.since
         ]
         free = self.free(capacity)
+        held_outside = (
+            f"; held outside raysweep's leases: {self.outside}"
+            if self.outside and now - entry.since >= WAIT_EXPLAINED_AFTER_S
+            else ""
+        )
         return Decision(
             "waiting",
             f"waiting for resources: needs {request.describe()}; free {describe(free)} of "
             f"{describe(capacity.total)}"
-            + (f"; {len(ahead)} run(s) ahead in the queue" if ahead else ""),
+            + (f"; {len(ahead)} run(s) ahead in the queue" if ahead else "")
+            + held_outside,
         )
+
+    def unexplained_waits(self, capacity: Capacity) -> bool:
+        """Whether a run has waited ``WAIT_EXPLAINED_AFTER_S`` while Ray has less free than the
+        leases leave: something raysweep did not admit holds what it waits for."""
+        now = self.clock()
+        if not any(
+            not e.granted and now - e.since >= WAIT_EXPLAINED_AFTER_S for e in self.entries.values()
+        ):
+            return False
+        by_leases = self.free(replace(capacity, available=None))
+        available = capacity.available or {}
+        return any(by_leases.get(k, 0.0) > available.get(k, 0.0) + 1e-6 for k in SHARED)
 
     def renew(self, key: str, request: Request) -> None:
         """A holder's heartbeat (``request`` pinned to the granted size); a gate that lost its
@@ -183,9 +242,9 @@ class Ledger:
     def release_holders(self, actor_ids: list[str]) -> int:
         """Drop the leases and requests of killed actors (keys end with the holder's id); their
         segments end at the holders' last renewal."""
-        gone = [k for k in self.entries if k.rsplit("/", 1)[-1] in set(actor_ids)]
+        gone = [k for k in self.entries if holder_of(k) in set(actor_ids)]
         for key in gone:
-            self._end(key, self.entries[key].renewed_at)
+            self._end(key, self.entries[key].renewed_at, "its trial's process was killed")
         return len(gone)
 
     def end_owner(self, owner: str) -> None:
@@ -194,8 +253,69 @@ class Ledger:
         for key in [k for k, e in self.entries.items() if e.request.owner == owner]:
             self._end(key, self.entries[key].renewed_at)
 
-    def _end(self, key: str, at: float) -> None:
+    def register_group(self, key: str, group: str, controller: str) -> bool:
+        """The lease's Train run created a worker-group placement group (each restart makes a
+        new one); it is removed when the lease ends or its controller dies. False: the lease is
+        gone already, so the group is due for removal at once."""
+        entry = self.entries.get(key)
+        if entry is None:
+            owner, label, _ = key.rsplit("/", 2)
+            self.removals.append(Reservation(owner, label, group, "its run had ended"))
+            return False
+        entry.groups[group] = controller
+        return True
+
+    def reap(self, alive: set[str]) -> None:
+        """Given Ray's live actors: a lease whose holder (a Tune trial actor) died ends now, not
+        when its renewals run out, and a placement group whose Train controller died is due for
+        removal (a trial stopped by the scheduler loses its controller before it removes its
+        group, and Ray Train's own cleaner can fail). Both only after ``MISSES_TO_DEAD`` reaps."""
+        watched = {holder_of(k) for k in self.entries} | {
+            c for e in self.entries.values() for c in e.groups.values()
+        }
+        watched.discard("driver")  # a final run's lease: its driver process, ended with its job
+        self.missing = {
+            actor: self.missing.get(actor, 0) + 1 for actor in watched if actor not in alive
+        }
+        dead = {actor for actor, misses in self.missing.items() if misses >= MISSES_TO_DEAD}
+        for key, entry in list(self.entries.items()):
+            if holder_of(key) in dead:
+                self._end(key, entry.renewed_at, "its trial's process is gone")
+                continue
+            for group, controller in list(entry.groups.items()):
+                if controller in dead:
+                    del entry.groups[group]
+                    self.removals.append(
+                        Reservation(
+                            entry.request.owner,
+                            entry.request.label,
+                            group,
+                            "its Train controller is gone",
+                        )
+                    )
+
+    def take_removals(self) -> list[Reservation]:
+        removals, self.removals = self.removals, []
+        return removals
+
+    def notify(self, owner: str, label: str, kind: str, message: str) -> None:
+        self.notices.append(Notice(owner, label, kind, message, self.wall()))
+
+    def take_notices(self, owner: str) -> list[Notice]:
+        """The owner's notices, each handed out once; others' wait (a while) for their
+        drivers."""
+        wall = self.wall()
+        taken = [n for n in self.notices if n.owner == owner]
+        self.notices = [n for n in self.notices if n.owner != owner and wall - n.at <= ENDED_KEPT_S]
+        return taken
+
+    def _end(self, key: str, at: float, why: str = "its run ended") -> None:
         entry = self.entries.pop(key, None)
+        if entry is not None:
+            self.removals += [
+                Reservation(entry.request.owner, entry.request.label, group, why)
+                for group in entry.groups
+            ]
         if entry is not None and entry.granted:
             self.ended.append(self._segment(key, entry, max(at, entry.granted_at), False))
         if entry is not None and entry.yielding:
@@ -277,7 +397,7 @@ class Ledger:
         self.yielded = {k: v for k, v in self.yielded.items() if now - v[1] <= ENDED_KEPT_S}
         for key in [k for k, e in self.entries.items() if now - e.seen > LEASE_TTL_S]:
             log.warning("dropping the lease of %s: its holder stopped renewing it", key)
-            self._end(key, self.entries[key].renewed_at)
+            self._end(key, self.entries[key].renewed_at, "its holder stopped renewing its lease")
 
     def _grant(self, capacity: Capacity) -> None:
         """Grant waiting requests while they fit, the most deserving first: the project with
@@ -397,6 +517,11 @@ class Ledger:
             candidates.remove(victim)
 
 
+def holder_of(key: str) -> str:
+    """The actor holding a lease (the last part of its key, ``lease_key``)."""
+    return key.rsplit("/", 1)[-1]
+
+
 def cluster_capacity() -> Capacity:
     return Capacity(
         tuple(
@@ -408,12 +533,19 @@ def cluster_capacity() -> Capacity:
 
 
 class ResourceGate:
-    """The detached actor around a ``Ledger``; one per Ray cluster."""
+    """The detached actor around a ``Ledger``; one per Ray cluster. A thread of its own reaps
+    every ``REAP_INTERVAL_S``: it ends the leases of dead holders and removes the reservations
+    of dead runs (``Ledger.reap``), and finds what holds resources outside the leases while runs
+    wait (``reservations.outside_holders``)."""
 
     def __init__(self) -> None:
         self.ledger = Ledger()
         self._capacity: Capacity | None = None
         self._read_at = 0.0
+        self._lock = threading.Lock()  # the actor's calls and its reaper share the ledger
+        self._groups: dict[str, PlacementGroup] = {}
+        self._address = ray.get_runtime_context().gcs_address
+        threading.Thread(target=self._reap_forever, name="raysweep-reaper", daemon=True).start()
 
     def capacity(self) -> Capacity:
         """The nodes (read every few seconds) and what Ray has free (read at every decision: a
@@ -425,31 +557,102 @@ class ResourceGate:
         return replace(self._capacity, available=available)
 
     def request(self, key: str, request: Request, wait_s: float) -> Decision:
-        return self.ledger.request(key, request, self.capacity(), wait_s)
+        capacity = self.capacity()
+        with self._lock:
+            decision = self.ledger.request(key, request, capacity, wait_s)
+        self._remove_ended()
+        return decision
 
     def renew(self, key: str, request: Request) -> None:
-        self.ledger.renew(key, request)
+        with self._lock:
+            self.ledger.renew(key, request)
 
     def release(self, key: str) -> None:
-        self.ledger.release(key)
+        with self._lock:
+            self.ledger.release(key)
+        self._remove_ended()
 
     def release_holders(self, actor_ids: list[str]) -> int:
-        return self.ledger.release_holders(actor_ids)
+        with self._lock:
+            released = self.ledger.release_holders(actor_ids)
+        self._remove_ended()
+        return released
+
+    def register_group(self, key: str, group: PlacementGroup, controller: str) -> None:
+        with self._lock:
+            self._groups[group.id.hex()] = group
+            self.ledger.register_group(key, group.id.hex(), controller)
+        self._remove_ended()
+
+    def notify(self, owner: str, label: str, kind: str, message: str) -> None:
+        with self._lock:
+            self.ledger.notify(owner, label, kind, message)
+
+    def take_notices(self, owner: str) -> list[Notice]:
+        with self._lock:
+            return self.ledger.take_notices(owner)
 
     def yield_now(self, key: str) -> str | None:
-        return self.ledger.yield_now(key)
+        with self._lock:
+            return self.ledger.yield_now(key)
 
     def waiting(self, owner: str) -> dict[str, str]:
-        return self.ledger.waiting(owner)
+        with self._lock:
+            return self.ledger.waiting(owner)
 
     def usage(self, owner: str) -> list[HeldSegment]:
-        return self.ledger.usage(owner)
+        with self._lock:
+            return self.ledger.usage(owner)
 
     def end_owner(self, owner: str) -> None:
-        self.ledger.end_owner(owner)
+        with self._lock:
+            self.ledger.end_owner(owner)
+        self._remove_ended()
 
     def set_project(self, name: str, share: ProjectShare) -> None:
-        self.ledger.set_project(name, share)
+        with self._lock:
+            self.ledger.set_project(name, share)
+
+    def _reap_forever(self) -> None:
+        while True:
+            time.sleep(REAP_INTERVAL_S)
+            try:
+                self.reap()
+            except Exception:  # the state API away for a moment: the next reap
+                log.warning("could not reap dead runs' leases and reservations", exc_info=True)
+
+    def reap(self) -> None:
+        with self._lock:
+            watching = bool(self.ledger.entries)
+            unexplained = self.ledger.unexplained_waits(self.capacity())
+        if not watching:
+            return
+        alive = reservations.alive_actors(self._address)
+        outside = (
+            reservations.outside_holders(self._address, set(self._groups)) if (unexplained) else ""
+        )
+        with self._lock:
+            self.ledger.reap(alive)
+            self.ledger.outside = outside
+        self._remove_ended()
+
+    def _remove_ended(self) -> None:
+        """Remove the reservations the ledger found due, each that was still there with a
+        notice for its owner's driver (one its own run removed needs none)."""
+        with self._lock:
+            due = self.ledger.take_removals()
+            groups = [(r, self._groups.pop(r.group, None)) for r in due]
+        for reservation, group in groups:
+            removed = group is not None and reservations.remove_if_present(group)
+            if removed:
+                log.warning("removed %s of %s: %s", reservation.group, reservation.label, removed)
+                self.notify(
+                    reservation.owner,
+                    reservation.label,
+                    "reclaimed",
+                    f"removed the worker-group reservation {reservation.group} {removed} of "
+                    f"{reservation.label}: {reservation.why}",
+                )
 
 
 def gate() -> Any:

@@ -8,11 +8,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import ray
 from ray import tune
-from ray.train import Checkpoint
 from ray.train.v2._internal.callbacks.datasets import DatasetsCallback
+from ray.train.v2._internal.execution.callback import (
+    ControllerCallback,
+    WorkerGroupCallback,
+)
 from ray.train.v2._internal.execution.context import TrainRunContext
-from ray.train.v2.api.callback import UserCallback
+from ray.train.v2._internal.execution.failure_handling import FailureDecision
+from ray.train.v2.api.callback import RayTrainCallback
 
 # Train V2's own classes: ray.train and ray.train.torch re-export them at runtime when V2 is on
 # (it is in 2.60), but type checkers read the V1 names those modules import first
@@ -21,7 +26,7 @@ from ray.train.v2.torch.torch_trainer import TorchTrainer
 from ray.tune.integration.ray_train import TuneReportCallback
 
 from raysweep.spec import ExperimentSpec
-from service.engine.gate import admitted, yield_via
+from service.engine.gate import admitted, gate, lease_key, yield_via
 from service.resources import (
     PRIORITIES,
     TRIAL_FUNCTION_RESOURCES,
@@ -40,9 +45,6 @@ from trainers.registry import (
 
 log = logging.getLogger(__name__)
 
-# added to the next result after Ray Train restarted the trial's worker group
-RESTARTS_KEY = "raysweep_worker_group_restarts"
-RESTART_REASON_KEY = "raysweep_restart_reason"
 # Ray Train retries controller failures (a worker group that did not start in time) and node
 # preemptions without end by default; a run that keeps failing so ends with its error instead
 CONTROLLER_FAILURE_LIMIT = 3
@@ -203,34 +205,35 @@ def failure_summary(worker_exceptions: dict[int, Exception]) -> str:
     )
 
 
-class ReportToTune(TuneReportCallback):
-    """Tune's report callback, plus the worker-group failures Ray Train retried since the last
-    report, so the driver can count a trial's restarts. Runs in the Train controller actor."""
+class WorkerGroupWatch(ControllerCallback, WorkerGroupCallback):
+    """Runs in the Train controller actor and tells the cluster's gate about the run's worker
+    groups: each group's placement group, registered under the run's lease so the gate removes
+    it when the run ends, whoever ends it (a trial stopped by the scheduler loses its controller
+    before the controller removes its group), and each restart Ray Train decides on, with the
+    failure it restarts after, for the driver to count and store as an event."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._failures: list[str] = []
+    def __init__(self, lease: str, owner: str, label: str) -> None:
+        self.lease, self.owner, self.label = lease, owner, label
+        self.controller = ""
+        self.last_failure = "a worker group failure"
 
-    def after_exception(
-        self, run_context: TrainRunContext, worker_exceptions: dict[int, Exception]
-    ) -> None:
-        self._failures.append(failure_summary(worker_exceptions))
+    def after_controller_start(self, train_run_context: TrainRunContext) -> None:
+        self.controller = ray.get_runtime_context().get_actor_id() or ""
 
-    def after_report(
-        self,
-        run_context: TrainRunContext,
-        metrics: list[dict[str, Any]],
-        checkpoint: Checkpoint | None,
-    ) -> None:
-        if self._failures:
-            first = {
-                **metrics[0],
-                RESTARTS_KEY: len(self._failures),
-                RESTART_REASON_KEY: " | ".join(self._failures)[:2000],
-            }
-            metrics = [first, *metrics[1:]]
-            self._failures = []
-        super().after_report(run_context, metrics, checkpoint)
+    def after_worker_group_start(self, worker_group: Any) -> None:
+        group = worker_group.get_worker_group_state().placement_group_handle.placement_group
+        try:
+            ray.get(gate().register_group.remote(self.lease, group, self.controller), timeout=30)
+        except Exception:  # Ray Train's own cleaner, and the job's end, are still there
+            log.warning("could not register the worker group with the gate", exc_info=True)
+
+    def after_worker_group_poll_status(self, worker_group_status: Any) -> None:
+        if worker_group_status.errors:
+            self.last_failure = failure_summary(worker_group_status.errors)
+
+    def before_controller_execute_failure_decision(self, failure_decision: Any) -> None:
+        if failure_decision == FailureDecision.RETRY:
+            gate().notify.remote(self.owner, self.label, "restarted", self.last_failure)
 
 
 class DatasetlessTorchTrainer(TorchTrainer):
@@ -254,7 +257,7 @@ def build_trainer(
     config: dict[str, Any],
     name: str,
     checkpoints_to_keep: int | None,
-    callback: UserCallback,
+    callbacks: list[RayTrainCallback],
 ) -> TorchTrainer:
     """One Ray Train run of the plan. Its name is stable (a trial id, a final run's id), so a
     resubmitted run finds its checkpoints and the workers continue from the latest one."""
@@ -275,7 +278,7 @@ def build_trainer(
                 max_preemption_failures=PREEMPTION_FAILURE_LIMIT,
             ),
             checkpoint_config=CheckpointConfig(num_to_keep=checkpoints_to_keep),
-            callbacks=[callback],
+            callbacks=callbacks,  # type: ignore[arg-type]  # internal ones are accepted too
         ),
     )
 
@@ -337,7 +340,9 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
             train = train_config(held, config)
             if request.rung is not None:
                 train[YIELD_VIA_KEY] = yield_via(request)
-            result = build_trainer(held, train, trial_id, None, ReportToTune()).fit()
+            watch = WorkerGroupWatch(lease_key(request), plan.owner, trial_id)
+            trainer = build_trainer(held, train, trial_id, None, [TuneReportCallback(), watch])
+            result = trainer.fit()
         if not (result.metrics or {}).get(YIELDED_KEY):
             wait_until_tune_has_the_last_result()
             return

@@ -4,6 +4,7 @@ from the experiment's state), and where each Tune run lives."""
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import replace
 
 import ray
@@ -31,12 +32,18 @@ def time_attr_of(spec: ExperimentSpec) -> str:
     return get_trainer(spec.trainer).time_attr if spec.trainer is not None else "epoch"
 
 
-def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object] | None:
-    """User code reaches every trial and worker as the job's working_dir (a zip on storage);
-    this process never imports it."""
-    if spec.code is None:
-        return None
-    return {"working_dir": code_package_uri(settings.storage_root, spec.code.package)}
+def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object]:
+    """What every process the job starts on Ray gets: the cluster's address (Ray sets it for
+    the job's driver alone; without it Ray's own helpers in trials and Train controllers, such
+    as Train's placement-group cleaner, look the cluster up on the host and fail where more than
+    one Ray instance runs), and user code as the job's working_dir (a zip on storage; this
+    process never imports it)."""
+    env: dict[str, object] = {}
+    if address := os.environ.get("RAY_ADDRESS"):
+        env["env_vars"] = {"RAY_ADDRESS": address}
+    if spec.code is not None:
+        env["working_dir"] = code_package_uri(settings.storage_root, spec.code.package)
+    return env
 
 
 def trial_plan(

@@ -59,6 +59,15 @@ class TrialRestarted:
 
 
 @dataclass(frozen=True)
+class ReservationReclaimed:
+    """The gate removed a worker-group reservation the trial's run left behind (its trial or
+    its Train controller died first); ``message`` says which and what it held."""
+
+    tune_id: str
+    message: str
+
+
+@dataclass(frozen=True)
 class TrialYielded:
     """The trial's worker group stopped at its checkpoint at ``iteration`` to yield its workers to
     a project below its fair share; the trial waits for a slot and resumes from there."""
@@ -89,6 +98,7 @@ Op = (
     | ResultReported
     | TrialEnded
     | TrialRestarted
+    | ReservationReclaimed
     | TrialYielded
     | TrialWaiting
     | RungDecided
@@ -217,6 +227,14 @@ class ResultStore:
                             trial_id=trial_ids[op.tune_id],
                             data={"iteration": op.iteration},
                         )
+                    case ReservationReclaimed():
+                        repo.add_event(
+                            session,
+                            self.experiment_id,
+                            "reservation_reclaimed",
+                            f"trial {op.tune_id}: {op.message}",
+                            trial_id=trial_ids[op.tune_id],
+                        )
                     case TrialRestarted():
                         row = session.get_one(TrialRow, trial_ids[op.tune_id])
                         row.restarts += op.count
@@ -224,8 +242,8 @@ class ResultStore:
                             session,
                             self.experiment_id,
                             "trial_restarted",
-                            f"trial {op.tune_id}: worker group restarted from its latest "
-                            f"checkpoint after {op.reason}",
+                            f"trial {op.tune_id}: worker group restarted (from its latest "
+                            f"checkpoint, if it has one) after {op.reason}",
                             trial_id=row.id,
                             data={"count": op.count, "restarts": row.restarts},
                         )

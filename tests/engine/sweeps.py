@@ -71,7 +71,23 @@ def ended_sweep(
     )
     trials = trials_of(client, experiment_id)
     check_results_contiguous(client, trials, metric)
+    check_nothing_leaked(client, experiment_id)
     return experiment, trials
+
+
+def check_nothing_leaked(client: httpx.Client, experiment_id: str) -> None:
+    """The sweep's end found nothing of it left in Ray (a ``ray_leak`` is a defect: a trial's
+    reservations go within seconds of its end), and no trial waited on resources held outside
+    raysweep's leases."""
+    events = events_of(client, experiment_id)
+    leaks = [e["message"] for e in events if e["kind"] == "ray_leak"]
+    assert leaks == [], leaks
+    held_outside = [
+        e["message"]
+        for e in events
+        if e["kind"] == "trial_waiting" and "held outside raysweep's leases" in e["message"]
+    ]
+    assert held_outside == [], held_outside
 
 
 def ray_job_id(ray: RayConnection, submission_id: str) -> str:

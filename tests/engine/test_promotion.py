@@ -29,9 +29,7 @@ from ray.util.state import list_placement_groups
 
 from raysweep import Client, load_model
 from service.engine.cluster import RayConnection, free_port
-from service.settings import Settings
 from tests.conftest import RAY_TESTS, InProcessServer, MigratedTemplates, ServerProcess
-from tests.engine.nodes import ray_head
 from tests.engine.sweeps import (
     driver_pid,
     ended_sweep,
@@ -98,19 +96,11 @@ class FinishedSweep:
 
 
 @pytest.fixture(scope="module")
-def final_cluster(
-    tmp_path_factory: pytest.TempPathFactory,
-    ray_cluster: RayConnection,  # its start made the token file this test process's client reads
-) -> Iterator[tuple[RayConnection, str]]:
-    """A second Ray head, the final cluster, with a token file of its own (the token the test
-    process's Ray client also holds, so that its state API may look into both clusters)."""
-    home = tmp_path_factory.mktemp("final-cluster")
-    token = (Path.home() / ".ray" / "auth_token").read_text().strip()
-    token_file = home / "ray_token"
-    token_file.write_text(token)
-    token_file.chmod(0o600)
-    with ray_head(3, token_file, home / "head.log") as (address, _, _):
-        yield RayConnection(Settings(home=home), address=address, token=token), token
+def final_cluster(other_ray_cluster: tuple[RayConnection, str]) -> tuple[RayConnection, str]:
+    """The final cluster: the session's other Ray head (``other_ray_cluster``), apart from the
+    sweep cluster, with a token file of its own (the token the test process's Ray client also
+    holds, so that its state API may look into both clusters)."""
+    return other_ray_cluster
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from service.engine.cluster import RayConnection
 from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
     all_pages,
+    check_nothing_leaked,
     ended_sweep,
     events_of,
     experiment_state,
@@ -66,7 +67,7 @@ def sweep_spec(**changes: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize("empty_db_url", ["postgres"], indirect=True)
 def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
-    engine_server: ServerProcess,
+    engine_server: ServerProcess, ray_cluster: RayConnection
 ) -> None:
     with engine_server.client() as client:
         created = client.post("/api/v1/experiments", json=sweep_spec())
@@ -86,6 +87,9 @@ def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
             t["id"]: client.get(f"/api/v1/trials/{t['id']}/decisions").json() for t in trials
         }
         rungs = client.get(f"/api/v1/experiments/{experiment_id}/rungs").json()["rungs"]
+        check_nothing_leaked(client, experiment_id)
+        job = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
+    wait_released(ray_cluster, job)
 
     assert experiment["state"] == "completed", experiment["error"]
     assert len(trials) == 4

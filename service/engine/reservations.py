@@ -1,0 +1,102 @@
+"""What the gate reads from and does to Ray's reservations: the live actors (to tell a dead run
+from a live one), what holds resources outside the gate's leases, and the removal of a dead
+run's worker-group placement group.
+
+Every state API call names the cluster's address: with no address Ray looks the cluster up on
+the host and, on a host running more than one Ray instance, fails with "Found multiple active
+Ray instances" (what ends Ray Train's own ``PlacementGroupCleaner`` there, ray-project/ray#61689).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import ray
+from ray.util.placement_group import PlacementGroup, remove_placement_group
+from ray.util.state import list_actors, list_jobs, list_placement_groups
+
+from service.resources import describe
+
+log = logging.getLogger(__name__)
+
+STATE_LIMIT = 10_000
+SHOWN_HOLDERS = 5
+HELD = ("CPU", "GPU")
+
+
+def alive_actors(address: str) -> set[str]:
+    """The ids of every actor of the cluster that is not dead."""
+    actors = list_actors(
+        address=address,
+        filters=[("state", "!=", "DEAD")],
+        limit=STATE_LIMIT,
+        raise_on_missing_output=False,
+    )
+    return {actor.actor_id for actor in actors}
+
+
+def remove_if_present(group: PlacementGroup) -> str:
+    """Remove the placement group unless it is gone already; what it held (empty when gone)."""
+    table = ray.util.placement_group_table(group)
+    if table.get("state", "REMOVED") == "REMOVED":
+        return ""
+    remove_placement_group(group)
+    held: dict[str, float] = {}
+    for bundle in (table.get("bundles") or {}).values():
+        for key, value in bundle.items():
+            held[key] = held.get(key, 0.0) + float(value)
+    return describe(held)
+
+
+def outside_holders(address: str, leased_groups: set[str]) -> str:
+    """What holds CPUs or GPUs that no lease of the gate accounts for: placement groups not
+    registered with a lease, and actors outside any group, each with its job and whether that
+    job is alive. Empty when nothing is found."""
+    jobs = {job.job_id: job.status for job in list_jobs(address=address, limit=STATE_LIMIT)}
+    groups = list_placement_groups(
+        address=address,
+        filters=[("state", "!=", "REMOVED")],
+        detail=True,
+        limit=STATE_LIMIT,
+        raise_on_missing_output=False,
+    )
+    found = []
+    for group in groups:
+        if group.placement_group_id in leased_groups:
+            continue
+        held = bundle_total(group.bundles or [])
+        if held:
+            found.append(
+                f"placement group {group.placement_group_id} {held} {str(group.state).lower()}, "
+                f"of job {job_status(jobs, group.creator_job_id)}"
+            )
+    actors = list_actors(
+        address=address,
+        filters=[("state", "=", "ALIVE")],
+        detail=True,
+        limit=STATE_LIMIT,
+        raise_on_missing_output=False,
+    )
+    for actor in actors:
+        held = describe({k: v for k, v in (actor.required_resources or {}).items() if k in HELD})
+        if not actor.placement_group_id and held != "{}":
+            job = job_status(jobs, actor.job_id)
+            found.append(f"actor {actor.class_name} {held}, of job {job}")
+    more = f" and {len(found) - SHOWN_HOLDERS} more" if len(found) > SHOWN_HOLDERS else ""
+    return "; ".join(found[:SHOWN_HOLDERS]) + more
+
+
+def bundle_total(bundles: list[dict[str, object]]) -> str:
+    held: dict[str, float] = {}
+    for bundle in bundles:
+        resources = bundle.get("unit_resources", bundle)
+        if isinstance(resources, dict):
+            for key, value in resources.items():
+                if key in HELD and isinstance(value, int | float):
+                    held[key] = held.get(key, 0.0) + float(value)
+    return describe(held) if held else ""
+
+
+def job_status(jobs: dict[str | None, object], job_id: str | None) -> str:
+    status = jobs.get(job_id)
+    return f"{job_id} ({str(status).rsplit('.', 1)[-1].lower() if status else 'gone'})"
