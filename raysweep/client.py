@@ -152,7 +152,7 @@ class Client:
 
             package = client.upload_code("my_training_code/")
             spec["code"] = {"package": package.sha256, "entrypoint": "train:train_loop",
-                            "metrics": {"loss": "min"}}
+                            "metrics": {"loss": "min", "epoch": "max"}}
         """
         source = Path(path)
         if source.is_dir():

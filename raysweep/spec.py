@@ -123,6 +123,15 @@ class FaultTolerance(StrictModel):
         le=1000,
         description="Latest checkpoints kept per finished trial, besides its best one.",
     )
+    fail_fast_after: StrictInt = Field(
+        default=3,
+        ge=0,
+        le=1000,
+        description="Stop the sweep, failed with that error, once the first N trials to end have "
+        "all failed with the same error (exception type and message, numbers aside) and none "
+        "ended otherwise: a bug every trial hits is reported once, not run into by every "
+        "trial. 0: never.",
+    )
 
 
 class ResultRetention(StrictModel):
@@ -354,7 +363,8 @@ class CodeRef(StrictModel):
 
     Example::
 
-        CodeRef(package="9f2c...", entrypoint="train:train_loop", metrics={"val_loss": "min"})
+        CodeRef(package="9f2c...", entrypoint="train:train_loop",
+                metrics={"val_loss": "min", "epoch": "max"})
     """
 
     package: str = Field(
@@ -369,7 +379,8 @@ class CodeRef(StrictModel):
             min_length=1,
             max_length=256,
             description="Every metric the function reports and its direction; must include the "
-            "experiment's metric and the early-stopping time attribute (default `epoch`).",
+            "experiment's metric and, unless early_stopping.scheduler is `none`, the "
+            "early-stopping time attribute (default `epoch`): a spec without them is a 422.",
         )
     )
 

@@ -109,12 +109,18 @@ def _code_problems(spec_data: dict[str, Any], lookup: PackageLookup) -> list[Pro
         if metric not in code.metrics
     ]
     early = spec_data.get("early_stopping")
-    time_attr = early.get("time_attr") if isinstance(early, dict) else None
-    if isinstance(time_attr, str) and time_attr not in code.metrics:
+    early = early if isinstance(early, dict) else {}
+    # early stopping judges trials at each value of the time attribute (default `epoch`, the
+    # contract in trainers/README.md): code that does not report it would run unjudged
+    scheduler = early.get("scheduler", "asha")
+    time_attr = early.get("time_attr") or "epoch"
+    if scheduler != "none" and isinstance(time_attr, str) and time_attr not in code.metrics:
         problems.append(
             Problem(
-                path="early_stopping.time_attr",
-                message=f"code.metrics does not list {time_attr!r}: {declared}",
+                path="early_stopping.time_attr" if early.get("time_attr") else "code.metrics",
+                message=f"early_stopping.scheduler {scheduler!r} judges trials at each "
+                f"{time_attr!r}, which code.metrics does not list ({declared}): report and "
+                "declare it, or set early_stopping.scheduler: none",
             )
         )
     return problems

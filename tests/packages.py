@@ -43,7 +43,11 @@ def code_spec(package: str, entrypoint: str = "train:train_loop", **changes: obj
     """A sweep of user code reporting ``loss`` (min) per ``epoch``."""
     spec: dict = {
         "name": "user-code",
-        "code": {"package": package, "entrypoint": entrypoint, "metrics": {"loss": "min"}},
+        "code": {
+            "package": package,
+            "entrypoint": entrypoint,
+            "metrics": {"loss": "min", "epoch": "max"},
+        },
         "metric": "loss",
         "mode": "min",
         "search_space": {"lr": {"type": "choice", "values": [0.01, 0.05]}},

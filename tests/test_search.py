@@ -395,6 +395,15 @@ def test_a_converged_sweep_completes_with_an_event_saying_why(db: sessionmaker[S
         row = add_experiment(session, converging_spec(), "seeded", "tester")
         row.state = ExperimentState.running
         experiment_id = row.id
+        session.add(
+            TrialRow(
+                experiment_id=experiment_id,
+                tune_trial_id="t1",
+                number=1,
+                config={},
+                state=TrialState.completed,
+            )
+        )
     reason = "converged after 9 completed trials: the regret bound 0.01 fell below 0.02"
     assert finish_sweep(db, experiment_id, DriverOutcome(converged=reason)) == "completed"
     with db.begin() as session:
@@ -405,3 +414,45 @@ def test_a_converged_sweep_completes_with_an_event_saying_why(db: sessionmaker[S
             ("converged", reason),
             ("completed", f"sweep completed: {reason}"),
         ]
+
+
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+def test_a_sweep_none_of_whose_trials_completed_fails_naming_the_first_failure(
+    db: sessionmaker[Session],
+) -> None:
+    with db.begin() as session:
+        row = add_experiment(session, converging_spec(), "seeded", "tester")
+        row.state = ExperimentState.running
+        experiment_id = row.id
+        for number, (state, error) in enumerate(
+            [
+                (TrialState.failed, "Traceback ...\nValueError: epoch 2 went wrong"),
+                (TrialState.failed, "Traceback ...\nValueError: epoch 2 went wrong"),
+                (TrialState.pruned, None),
+            ],
+            start=1,
+        ):
+            session.add(
+                TrialRow(
+                    experiment_id=experiment_id,
+                    tune_trial_id=f"t{number}",
+                    number=number,
+                    config={},
+                    state=state,
+                    error=error,
+                    best_metric=0.9 if state is TrialState.failed else 0.5,
+                )
+            )
+    assert finish_sweep(db, experiment_id, DriverOutcome()) == "failed"
+    with db.begin() as session:
+        row = repo.get_experiment_row(session, experiment_id)
+        assert row.error == (
+            "no trial completed (2 failed, 1 pruned); the first failure: "
+            "ValueError: epoch 2 went wrong"
+        )
+        # a failed or pruned trial is never the best, however good its metric
+        assert row.best_trial_id is None and row.best_metric is None
+        last = session.scalars(
+            select(EventRow).where(EventRow.experiment_id == experiment_id).order_by(EventRow.id)
+        ).all()[-1]
+        assert (last.kind, last.message) == ("failed", f"sweep failed: {row.error}")

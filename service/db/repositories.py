@@ -25,7 +25,7 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.schema import CallableColumnDefault, ScalarElementColumnDefault
 
-from raysweep.schemas import Page
+from raysweep.schemas import Page, TrialState
 from service.db.base import Base
 from service.db.models import EventRow, ExperimentRow, LabelRow, ResultRow, TrialRow
 from service.errors import NotFound
@@ -191,14 +191,20 @@ def results_query(trial_id: int, first: int | None, last: int | None) -> Select[
     return query.order_by(ResultRow.iteration)
 
 
+NEVER_BEST = (TrialState.failed, TrialState.pruned)
+
+
 def best_trial(session: Session, experiment_id: str, mode: str) -> TrialRow | None:
-    """The feasible trial with the best metric so far (any state), the earliest on a tie."""
+    """The feasible trial with the best metric so far, the earliest on a tie; never a failed
+    one (its model is broken) or a pruned one (early stopping judged it below its rung's
+    cutoff)."""
     return session.scalars(
         select(TrialRow)
         .where(
             TrialRow.experiment_id == experiment_id,
             TrialRow.best_metric.is_not(None),
             TrialRow.feasible.is_not(False),  # an infeasible trial is never the best
+            TrialRow.state.not_in(NEVER_BEST),
         )
         .order_by(metric_order(TrialRow.best_metric, mode), TrialRow.id)
         .limit(1)

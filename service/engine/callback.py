@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import re
 import signal
 import time
 from collections.abc import Callable
@@ -87,8 +88,16 @@ class DriverContext:
     checkpointed_since_pause: set[str] = field(default_factory=set)
     pause_asked_at: float | None = None
     interrupted: bool = False
-    # the first trial that could not load user code: the sweep stops and fails with this
-    code_error: str | None = None
+    # why the sweep stops and fails: the first trial that could not load user code, or the
+    # first ``fail_fast_after`` trials to end all failed with the same error
+    sweep_error: str | None = None
+    fail_fast_after: int = 0
+    # the error fingerprints of the trials that ended, in order, while none has ended otherwise
+    first_failures: list[str] = field(default_factory=list)
+    any_trial_ended_well: bool = False
+    # early stopping judges trials at ``time_attr``: a result without it fails its trial
+    requires_time_attr: bool = False
+    contract_errors: dict[str, str] = field(default_factory=dict)
     # the gate's view of this sweep's trials whose worker groups wait (Tune id -> why)
     read_waiting: Callable[[], dict[str, str]] | None = None
     waiting: dict[str, str] = field(default_factory=dict)
@@ -240,6 +249,25 @@ class DriverContext:
             if trial.status == Trial.RUNNING and trial.last_result
         )
 
+    def trial_failed(self, error_text: str) -> None:
+        """Count a failure towards ``fail_fast_after``: once the first N trials to end have all
+        failed the same way, the sweep stops with that error instead of running every trial
+        into it."""
+        if self.any_trial_ended_well or not self.fail_fast_after:
+            return
+        self.first_failures.append(failure_fingerprint(error_text))
+        first = self.first_failures[0]
+        if (
+            len(self.first_failures) >= self.fail_fast_after
+            and self.sweep_error is None
+            and all(f == first for f in self.first_failures[: self.fail_fast_after])
+        ):
+            self.sweep_error = (
+                f"the first {self.fail_fast_after} trials failed with the same error, so the "
+                f"sweep stopped (fault_tolerance.fail_fast_after): {error_line(error_text)}"
+            )
+            log.error("%s", self.sweep_error)
+
     def end_state(self, trial: Trial) -> TrialState:
         """How a TERMINATED trial ended: pruned by ASHA, completed, or cancelled with its sweep."""
         if trial.trial_id in self.pruned:
@@ -297,6 +325,19 @@ def code_load_message(error_text: str) -> str:
     return lines[-1].split(marker, 1)[1].strip() if lines else error_text.strip()[-2000:]
 
 
+def error_line(error_text: str) -> str:
+    """The line of a traceback that says what was raised (its last ``Type: message`` line)."""
+    lines = [line.strip() for line in error_text.strip().splitlines() if line.strip()]
+    raised = [line for line in lines if re.match(r"^[\w.]+(Error|Exception|Interrupt)\b", line)]
+    return (raised or lines or ["no error text"])[-1][:500]
+
+
+def failure_fingerprint(error_text: str) -> str:
+    """What makes two failures the same one: the exception's type and message with numbers,
+    addresses and ids blanked (they differ between trials hitting the same bug)."""
+    return re.sub(r"0x[0-9a-f]+|[0-9a-f]{8,}|\d+(\.\d+)?", "#", error_line(error_text).lower())
+
+
 def trial_error_text(trial: Trial) -> str:
     if trial.error_file:
         try:
@@ -347,7 +388,15 @@ class RecordingCallback(tune.Callback):
     ) -> None:
         context = DriverContext.current()
         context.waiting.pop(named(trial), None)
-        context.recorder.submit(TrialEnded(named(trial), context.end_state(trial)))
+        broken = context.contract_errors.get(trial.trial_id)
+        if broken is not None:
+            context.trial_failed(broken)
+            context.recorder.submit(TrialEnded(named(trial), TrialState.failed, broken))
+            return
+        state = context.end_state(trial)
+        if state is not TrialState.cancelled:
+            context.any_trial_ended_well = True
+        context.recorder.submit(TrialEnded(named(trial), state))
 
     def on_trial_recover(
         self, iteration: int, trials: list[Trial], trial: Trial, **info: Any
@@ -370,9 +419,10 @@ class RecordingCallback(tune.Callback):
         context = DriverContext.current()
         context.waiting.pop(named(trial), None)
         text = trial_error_text(trial)
-        if CodeLoadError.__name__ in text and context.code_error is None:
-            context.code_error = code_load_message(text)
+        if CodeLoadError.__name__ in text and context.sweep_error is None:
+            context.sweep_error = code_load_message(text)
             log.error("trial %s cannot load its code; failing the sweep", trial.trial_id)
+        context.trial_failed(text)
         context.recorder.submit(TrialEnded(named(trial), TrialState.failed, text))
 
 
@@ -383,6 +433,14 @@ class SweepStopper(tune.Stopper):
 
     def __call__(self, trial_id: str, result: dict[str, Any]) -> bool:
         context = DriverContext.current()
+        if context.requires_time_attr and context.time_attr not in result:
+            # early stopping cannot judge it: stopped, and failed with the reason
+            context.contract_errors[trial_id] = (
+                f"the trial's results lack {context.time_attr!r}, which early stopping judges "
+                f"trials at: report it with every result (ray.train.report({{"
+                f"{context.time_attr!r}: ..., ...}})), or set early_stopping.scheduler: none"
+            )
+            return True
         value = result.get(context.metric)
         if (
             context.target is not None
@@ -400,7 +458,7 @@ class SweepStopper(tune.Stopper):
         return (
             context.poll_request() == "cancel"
             or context.target_reached_by is not None
-            or context.code_error is not None
+            or context.sweep_error is not None
             or context.poll_convergence() is not None
             or context.budget_spent is not None
         )

@@ -248,6 +248,8 @@ def run(experiment_id: str) -> int:
         read_usage=lambda: ray.get(gate().usage.remote(experiment_id), timeout=5),
         push_project=project_pusher(db, spec.project),
         check_budget=budget_reader(db, experiment_id, spec),
+        fail_fast_after=spec.fault_tolerance.fail_fast_after,
+        requires_time_attr=spec.early_stopping.scheduler != "none",
     ).bind()
     finished, unfinished = with_db_retry(
         lambda: trials_by_finality(db, experiment_id), "reading the trials"
@@ -304,7 +306,7 @@ def run(experiment_id: str) -> int:
     if not recorder.close(RECORDER_DRAIN_TIMEOUT_S):
         error = error or f"could not write all results to the database: {recorder.last_error}"
     outcome = DriverOutcome(
-        error or context.code_error,
+        error or context.sweep_error,
         context.terminated,
         context.interrupted,
         context.target_reached_by,

@@ -3,16 +3,16 @@ epochs, worker failures and outcome. The engine calls these; they make every sta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, FinalRunState
+from raysweep.schemas import ExperimentState, FinalRunState, TrialState
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
-from service.db.models import FinalRunResultRow, FinalRunRow
+from service.db.models import FinalRunResultRow, FinalRunRow, TrialRow
 from service.states import STOPPED, end_sweep, move_final_run
 from service.usecases.models import challenge_champion, register_version
 
@@ -30,6 +30,28 @@ class DriverOutcome:
     target_reached_by: str | None = None
     converged: str | None = None
     budget_spent: str | None = None  # stop.budget: what was spent of what
+
+
+def nothing_completed(session: Session, experiment_id: str) -> str | None:
+    """Why the sweep failed when none of its trials completed (its trials by state, and the
+    first failure's last line); None when one did."""
+    counts = repo.trial_counts(session, [experiment_id]).get(experiment_id, {})
+    if counts.get(TrialState.completed.value, 0):
+        return None
+    ended = ", ".join(f"{n} {state}" for state, n in sorted(counts.items()) if n) or "no trials"
+    first = session.scalars(
+        select(TrialRow.error)
+        .where(TrialRow.experiment_id == experiment_id, TrialRow.error.is_not(None))
+        .order_by(TrialRow.finished_at, TrialRow.id)
+        .limit(1)
+    ).first()
+    reason = f"no trial completed ({ended})"
+    return f"{reason}; the first failure: {last_line(first)}" if first else reason
+
+
+def last_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1][:500] if lines else text[:500]
 
 
 def finish_sweep(
@@ -58,6 +80,10 @@ def finish_sweep(
             return current
         elif current is ExperimentState.pausing and (outcome.interrupted or outcome.terminated):
             target, message = STOPPED[current], "sweep paused; resume continues it"
+        elif no_trial_completed := nothing_completed(session, experiment_id):
+            # a sweep that produced no trained model did not succeed, whatever stopped it
+            target, message = ExperimentState.failed, f"sweep failed: {no_trial_completed}"
+            outcome = replace(outcome, error=no_trial_completed)
         else:
             target = ExperimentState.completed
             by = outcome.target_reached_by

@@ -276,10 +276,11 @@ def experiment_history(db: sessionmaker[Session], experiment_id: str, max_points
 
 def history(session: Session, experiment: ExperimentRow, max_points: int) -> History:
     """Optuna's history plot: each finished trial's best value in end order, and the best so
-    far, which picks as ``repo.best_trial`` does (feasible, any state): its last point is the
-    best finished trial's. The best is kept over every trial; only what is sent is thinned."""
+    far, which picks as ``repo.best_trial`` does (feasible, never failed or pruned): its last
+    point is the best finished trial's. The best is kept over every trial; only what is sent is
+    thinned. The distribution (EDF) is of the trials that did not fail."""
     rows = session.execute(
-        select(TrialRow.id, TrialRow.best_metric, TrialRow.feasible)
+        select(TrialRow.id, TrialRow.best_metric, TrialRow.feasible, TrialRow.state)
         .where(
             TrialRow.experiment_id == experiment.id,
             TrialRow.finished_at.is_not(None),
@@ -293,10 +294,14 @@ def history(session: Session, experiment: ExperimentRow, max_points: int) -> His
     # points sent become models, and only their states are read
     ended: list[tuple[int, float, float | None, bool | None]] = []
     improved: set[int] = set()  # indexes into ended
-    for trial_id, value, feasible in rows:
+    failed: set[int] = set()  # indexes into ended
+    for trial_id, value, feasible, state in rows:
         if value is None or not math.isfinite(value):  # the query leaves out None already
             continue
-        if feasible is not False and (best is None or better(best, value) != best):
+        if state is TrialState.failed:
+            failed.add(len(ended))
+        eligible = feasible is not False and state not in repo.NEVER_BEST
+        if eligible and (best is None or better(best, value) != best):
             best = value
             improved.add(len(ended))
         ended.append((trial_id, value, best, feasible))
@@ -324,7 +329,7 @@ def history(session: Session, experiment: ExperimentRow, max_points: int) -> His
         mode=experiment.mode,
         finished_trials=finished,
         points=points,
-        edf=edf([value for _, value, _, _ in ended]),
+        edf=edf([point[1] for i, point in enumerate(ended) if i not in failed]),
     )
 
 

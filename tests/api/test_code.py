@@ -113,7 +113,14 @@ def test_specs_naming_code_are_checked_against_the_package_at_submit(
             (
                 code_spec(sha, early_stopping={"time_attr": "step"}),
                 "early_stopping.time_attr",
-                "does not list 'step'",
+                "judges trials at each 'step', which code.metrics does not list (epoch, loss)",
+            ),
+            # ASHA (the default scheduler) judges at `epoch`: code that does not declare it
+            # would run unjudged
+            (
+                {**code_spec(sha), "code": {**code_spec(sha)["code"], "metrics": {"loss": "min"}}},
+                "code.metrics",
+                "'asha' judges trials at each 'epoch', which code.metrics does not list (loss)",
             ),
         ]
         for spec, path, fragment in cases:
@@ -122,6 +129,13 @@ def test_specs_naming_code_are_checked_against_the_package_at_submit(
             found = {d["path"]: d["message"] for d in response.json()["error"]["details"]}
             assert fragment in found.get(path, ""), (path, found)
         assert row_counts(db) == before
+        # without early stopping nothing needs `epoch`
+        no_epoch = {
+            **code_spec(sha),
+            "code": {**code_spec(sha)["code"], "metrics": {"loss": "min"}},
+        }
+        no_epoch["early_stopping"] = {"scheduler": "none"}
+        assert client.post("/api/v1/experiments", json=no_epoch).status_code == 201
         for entrypoint in ("train:train_loop", "pkg.deep:fit", "pkg:anything"):
             accepted = client.post("/api/v1/experiments", json=code_spec(sha, entrypoint))
             assert accepted.status_code == 201, accepted.text

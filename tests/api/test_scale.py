@@ -125,10 +125,11 @@ def test_history_curves_and_importance_match_the_rows(
         "AND finished_at IS NOT NULL ORDER BY finished_at, id",
         e=sweep,
     )
-    best_so_far: dict[int, tuple[int, float]] = {}  # trial id: (order, best so far)
-    best = float("-inf")
+    best_so_far: dict[int, tuple[int, float | None]] = {}  # trial id: (order, best so far)
+    best: float | None = None
     for order, trial in enumerate(ended, start=1):
-        best = max(best, trial.best_metric)
+        if trial.state not in ("failed", "pruned"):  # never the best (repo.best_trial)
+            best = max(best if best is not None else float("-inf"), trial.best_metric)
         best_so_far[trial.id] = (order, best)
 
     history = get(server, f"/api/v1/experiments/{sweep}/history", max_points=1000)

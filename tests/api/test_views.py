@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.schemas import TrialState
 from service.db.models import ResultRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.recorder import Recorder
@@ -174,6 +175,7 @@ def test_history_is_the_finished_trials_in_end_order_with_the_best_so_far(
         ).all()
         ended[3].best_metric, ended[3].feasible = 2.0, False
         expected = [(t.id, t.best_metric) for t in ended]
+        states = [t.state for t in ended]
     with server.client() as client:
         body = client.get(f"/api/v1/experiments/{sweep}/history").json()
         thinned = client.get(
@@ -183,10 +185,19 @@ def test_history_is_the_finished_trials_in_end_order_with_the_best_so_far(
     points = body["points"]
     assert [(p["trial_id"], p["value"]) for p in points] == expected
     assert [p["order"] for p in points] == list(range(1, 28))
-    feasible_so_far = [v for i, (_, v) in enumerate(expected) if i != 3]
-    bests = [p["best"] for i, p in enumerate(points) if i != 3]
-    assert bests == [max(feasible_so_far[: i + 1]) for i in range(26)]  # mode max
-    assert points[3]["feasible"] is False and points[3]["best"] == points[2]["best"] < 2.0
+    # the best so far counts feasible trials that neither failed nor were pruned
+    eligible = [
+        i != 3 and state not in (TrialState.failed, TrialState.pruned)
+        for i, state in enumerate(states)
+    ]
+    bests, best = [], None
+    for (_, value), counts in zip(expected, eligible, strict=True):
+        best = value if counts and (best is None or value > best) else best  # mode max
+        bests.append(best)
+    assert [p["best"] for p in points] == bests
+    assert any(not counts for counts in eligible[:3] + eligible[4:])  # the data has such trials
+    assert points[3]["feasible"] is False and points[3]["best"] == points[2]["best"]
+    assert all(best is None or best < 2.0 for best in bests)
     # thinned: in order, at most 6, each as in the full history, the last improvement kept
     kept = thinned["points"]
     assert thinned["finished_trials"] == 27 and len(kept) == 6
@@ -194,11 +205,12 @@ def test_history_is_the_finished_trials_in_end_order_with_the_best_so_far(
     assert all(p == points[p["order"] - 1] for p in kept)
     last_improvement = max(i for i in range(1, 27) if points[i]["best"] != points[i - 1]["best"])
     assert points[last_improvement] in kept
-    # the EDF: every finished value (thinning the points does not thin it), ascending, each with
-    # the fraction of values at or below it
-    values = sorted(v for _, v in expected)
+    # the EDF: every finished value but failed trials' (thinning the points does not thin it),
+    # ascending, each with the fraction of values at or below it
+    values = sorted(v for (_, v), state in zip(expected, states, strict=True) if state != "failed")
+    assert TrialState.failed in states and len(values) < 27
     assert body["edf"] == thinned["edf"]
-    assert body["edf"] == [[v, sum(w <= v for w in values) / 27] for v in values]
+    assert body["edf"] == [[v, sum(w <= v for w in values) / len(values)] for v in values]
 
 
 def test_the_edf_of_many_trials_keeps_its_ends_and_evenly_spaced_ranks() -> None:

@@ -120,8 +120,11 @@ def test_sweeps_that_cannot_all_fit_wait_their_turn_and_all_finish_under_cpu_str
     waited = [e for es in events.values() for e in es if e["kind"] == "trial_waiting"]
     assert waited and all("free {CPU:" in e["message"] for e in waited), waited
 
+    # its only trial failed: a sweep none of whose trials completed has failed, and says why
     experiment, (trial,) = ended[too_big]
-    assert experiment["state"] == "completed", experiment["error"]
+    assert experiment["state"] == "failed"
+    assert experiment["error"].startswith("no trial completed (1 failed); the first failure: ")
+    assert "cannot place 3 worker(s) x {CPU: 1}" in experiment["error"]
     assert trial["state"] == "failed" and trial["iteration"] == 0
     assert "cannot place 3 worker(s) x {CPU: 1}" in trial["error"], trial["error"]
     assert "it has {CPU: 2} on 1 node(s)" in trial["error"]

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from ray.exceptions import ActorDiedError, ActorUnavailableError, RayTaskError
 
-from service.engine.callback import process_lost
+from service.engine.callback import (
+    DriverContext,
+    SweepStopper,
+    failure_fingerprint,
+    process_lost,
+)
 
 
 def test_a_lost_actor_is_a_restart_and_an_error_of_the_trials_own_is_final() -> None:
@@ -21,3 +26,60 @@ def test_a_lost_actor_is_a_restart_and_an_error_of_the_trials_own_is_final() -> 
     assert not process_lost(RayTaskError("train", "traceback", RuntimeError("boom")))
     assert not process_lost(ValueError("no such module"))
     assert not process_lost(None)  # no pickled error: nothing says a process was lost
+
+
+def context(fail_fast_after: int = 3, requires_time_attr: bool = False) -> DriverContext:
+    return DriverContext(
+        recorder=None,  # type: ignore[arg-type]
+        read_request=lambda: None,
+        time_attr="epoch",
+        max_t=4,
+        metric="loss",
+        mode="min",
+        target=None,
+        fail_fast_after=fail_fast_after,
+        requires_time_attr=requires_time_attr,
+    ).bind()
+
+
+BUG = 'Traceback (most recent call last):\n  File "train.py", line {n}\n{error}\n'
+
+
+def test_the_same_failure_of_the_first_n_trials_stops_the_sweep_with_it() -> None:
+    # the same bug, seen with other numbers and addresses in each trial
+    sweep = context()
+    for n, value in ((12, 0.51), (13, 0.77), (14, 0.3)):
+        assert sweep.sweep_error is None
+        sweep.trial_failed(BUG.format(n=n, error=f"ValueError: loss {value} at 0x7f3a{n}"))
+    assert sweep.sweep_error is not None
+    assert "the first 3 trials failed with the same error" in sweep.sweep_error
+    assert sweep.sweep_error.endswith("ValueError: loss 0.3 at 0x7f3a14")
+    assert SweepStopper().stop_all()
+    assert failure_fingerprint("ValueError: loss 1.5") == failure_fingerprint("ValueError: loss 2")
+
+
+def test_different_failures_a_good_trial_first_or_zero_never_stop_the_sweep() -> None:
+    mixed = context()
+    for error in ("ValueError: a", "KeyError: 'b'", "ValueError: a", "ValueError: a"):
+        mixed.trial_failed(BUG.format(n=1, error=error))
+    assert mixed.sweep_error is None
+    after_a_good_one = context()
+    after_a_good_one.any_trial_ended_well = True
+    for _ in range(5):
+        after_a_good_one.trial_failed(BUG.format(n=1, error="ValueError: a"))
+    assert after_a_good_one.sweep_error is None
+    off = context(fail_fast_after=0)
+    for _ in range(5):
+        off.trial_failed(BUG.format(n=1, error="ValueError: a"))
+    assert off.sweep_error is None
+
+
+def test_a_result_without_the_time_attribute_stops_its_trial_as_failed_naming_it() -> None:
+    judged = context(requires_time_attr=True)
+    stopper = SweepStopper()
+    assert not stopper("t1", {"epoch": 1, "loss": 0.5})
+    assert stopper("t2", {"step": 1, "loss": 0.5})
+    assert "the trial's results lack 'epoch'" in judged.contract_errors["t2"]
+    assert "t1" not in judged.contract_errors
+    unjudged = context(requires_time_attr=False)
+    assert not SweepStopper()("t3", {"loss": 0.5}) and unjudged.contract_errors == {}
