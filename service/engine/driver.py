@@ -33,7 +33,7 @@ from service.engine.callback import (
 from service.engine.gate import gate
 from service.engine.leftovers import Leftovers, remove_dead_attempts, remove_own_leftovers
 from service.engine.recorder import Recorder
-from service.engine.retention import prune_experiment
+from service.engine.retention import TRAIN_SNAPSHOT, prune_experiment
 from service.engine.tuner import build_tuner, runtime_env, time_attr_of
 from service.settings import get_settings
 from service.storage import read_json, train_runs_uri
@@ -55,7 +55,6 @@ TUNE_SNAPSHOT_INTERVAL_S = "2"
 # how long the driver's own database reads and writes wait out an outage before giving up
 DB_OUTAGE_TIMEOUT_S = 600
 T = TypeVar("T")
-TRAIN_SNAPSHOT = "checkpoint_manager_snapshot.json"  # Ray Train's record of a run's checkpoints
 
 
 def with_db_retry(action: Callable[[], T], what: str, timeout_s: float = DB_OUTAGE_TIMEOUT_S) -> T:

@@ -1,12 +1,15 @@
 """Checkpoint retention: a finished trial keeps its latest N checkpoints plus its best one.
 
 Ray Train keeps every checkpoint while the trial runs (its own ``num_to_keep`` keeps the latest
-N or the best N, not both, and a checkpoint deleted behind its back breaks a restore), so a
-trial is pruned once it is final and its Train run can no longer resume.
+N or the best N, not both), so a trial is pruned once it is final. A final trial's Train run can
+still resume (an extension continues it), and Ray Train refuses a run whose snapshot names a
+checkpoint that is gone (``CheckpointManagerInitializationError``): the pruning rewrites the
+run's snapshot to name only the checkpoints it kept, so the two agree on what exists.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import posixpath
 
@@ -15,11 +18,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
 from service.db.models import CheckpointRow, TrialRow
-from service.storage import delete_tree, subdirectories
+from service.storage import delete_tree, read_json, subdirectories, write_bytes
 
 log = logging.getLogger(__name__)
 FINAL = [state.value for state in TrialState if state.is_final]
 CHECKPOINT_PREFIX = "checkpoint_"  # how Ray Train names a run's checkpoint directories
+TRAIN_SNAPSHOT = "checkpoint_manager_snapshot.json"  # Ray Train's record of a run's checkpoints
 
 
 def checkpoints_to_delete(
@@ -60,12 +64,56 @@ def prune_trial(
         name = posixpath.basename(uri.rstrip("/"))
         if name.startswith(CHECKPOINT_PREFIX) and name not in kept_names:
             deleted += delete_tree(uri)
+    keep_in_snapshot(f"{runs_uri}/{tune_trial_id}", kept_names)
     if doomed:
         with db.begin() as session:
             session.execute(
                 update(CheckpointRow).where(CheckpointRow.id.in_(doomed)).values(deleted=True)
             )
     return deleted
+
+
+def keep_in_snapshot(run_uri: str, kept: set[str]) -> None:
+    """Rewrite the Train run's checkpoint snapshot to name only the ``kept`` checkpoint
+    directories (its latest stays: retention always keeps the latest)."""
+    uri = f"{run_uri}/{TRAIN_SNAPSHOT}"
+    snapshot = read_json(uri)
+    if not isinstance(snapshot, dict):
+        return
+    before = json.dumps(snapshot)
+    results = snapshot.get("checkpoint_results") or []
+    indices = snapshot.get("checkpoint_report_indices") or [None] * len(results)
+    pairs = [
+        (result, index)
+        for result, index in zip(results, indices, strict=False)
+        if result.get("checkpoint_dir_name") in kept
+    ]
+    snapshot["checkpoint_results"] = [result for result, _ in pairs]
+    if "checkpoint_report_indices" in snapshot:
+        snapshot["checkpoint_report_indices"] = [index for _, index in pairs]
+    latest = snapshot.get("latest_checkpoint_result")
+    if isinstance(latest, dict) and latest.get("checkpoint_dir_name") not in kept:
+        snapshot["latest_checkpoint_result"] = pairs[-1][0] if pairs else None
+    pending = list(
+        zip(
+            snapshot.get("pending_training_results") or [],
+            snapshot.get("pending_validation_specs") or [],
+            strict=False,
+        )
+    )
+    if pending:
+        kept_pending = [p for p in pending if p[0].get("checkpoint_dir_name") in kept]
+        snapshot["pending_training_results"] = [p[0] for p in kept_pending]
+        snapshot["pending_validation_specs"] = [p[1] for p in kept_pending]
+    for key in (
+        "validated_checkpoint_dir_names",
+        "timed_out_validation_checkpoint_dir_names",
+        "failed_validation_checkpoint_dir_names",
+    ):
+        if isinstance(snapshot.get(key), list):
+            snapshot[key] = [name for name in snapshot[key] if name in kept]
+    if json.dumps(snapshot) != before:
+        write_bytes(uri, json.dumps(snapshot).encode())
 
 
 def prune_experiment(

@@ -21,7 +21,7 @@ from raysweep.schemas import ExperimentRead, ExperimentState, ExtendRequest, Tri
 from raysweep.search_space import Constant, Grid
 from raysweep.spec import ExperimentSpec, problems_from_error
 from service.db import repositories as repo
-from service.db.models import TrialRow
+from service.db.models import CheckpointRow, TrialRow
 from service.errors import Conflict, InvalidInput
 from service.states import move_experiment, move_trial
 from service.usecases.experiments import to_read
@@ -130,6 +130,27 @@ def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) ->
     return history
 
 
+def trials_without_checkpoint(session: Session, experiment_id: str, history: History) -> list[str]:
+    """The numbers of the continuing trials that trained (iteration > 0) and kept no
+    checkpoint: their Train runs would start over."""
+    names = [name for name, _, iteration in history.continuing if iteration > 0]
+    if not names:
+        return []
+    checkpointed = select(CheckpointRow.trial_id).where(
+        CheckpointRow.trial_id == TrialRow.id, CheckpointRow.deleted.is_(False)
+    )
+    numbers = session.scalars(
+        select(TrialRow.number)
+        .where(
+            TrialRow.experiment_id == experiment_id,
+            TrialRow.tune_trial_id.in_(names),
+            ~checkpointed.exists(),
+        )
+        .order_by(TrialRow.number)
+    ).all()
+    return [f"#{number}" for number in numbers]
+
+
 def extended_spec(spec: ExperimentSpec, request: ExtendRequest) -> ExperimentSpec:
     """The spec with the request's changes, or ``InvalidInput`` naming every problem."""
     problems = []
@@ -200,6 +221,20 @@ def extend_experiment(
                     Problem(
                         path="",
                         message="every trial has reached max_t and no configuration is added",
+                    )
+                ],
+            )
+        if restarting := trials_without_checkpoint(session, experiment_id, history):
+            raise InvalidInput(
+                "the extension would retrain trials from scratch",
+                [
+                    Problem(
+                        path="",
+                        message=f"trial(s) {', '.join(restarting)} have trained but saved no "
+                        "checkpoint to continue from (the code reports none, "
+                        "ray.train.report(metrics, checkpoint=...)): continuing them would "
+                        "retrain them from their first epoch under iterations already stored. "
+                        "Extend with num_samples alone, or make the code checkpoint",
                     )
                 ],
             )

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ExperimentState, TrialState
 from raysweep.spec import ExperimentSpec
-from service.db.models import ExperimentRow, TrialRow
+from service.db.models import CheckpointRow, ExperimentRow, TrialRow
 from service.demo import seed_sweep
 from service.usecases.extension import sweep_history
 from tests.conftest import ServerProcess, row_counts
@@ -193,3 +193,32 @@ def test_an_extension_drops_the_convergence_stop_that_ended_the_sweep(
         events = client.get(f"/api/v1/experiments/{sweep}/events").json()["items"]
     extended = next(e for e in events if e["kind"] == "extended")
     assert "num_samples 8 -> 12, stop.converged dropped" in extended["message"]
+
+
+def test_an_extension_that_would_retrain_a_trial_without_a_checkpoint_is_refused_naming_it(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    sweep = seed_sweep(db, trials=6, max_t=9, running=0, state=ExperimentState.completed)
+    with db.begin() as session:  # code that never checkpoints: no checkpoint kept for trial 2
+        trial = session.scalars(
+            select(TrialRow).where(
+                TrialRow.experiment_id == sweep, TrialRow.state == TrialState.completed
+            )
+        ).first()
+        assert trial is not None
+        number = trial.number
+        session.execute(
+            update(CheckpointRow).where(CheckpointRow.trial_id == trial.id).values(deleted=True)
+        )
+    before = row_counts(db)
+
+    refused = extend(server, sweep, max_t=12)
+
+    assert refused.status_code == 422, refused.text
+    (detail,) = refused.json()["error"]["details"]
+    assert f"trial(s) #{number} have trained but saved no checkpoint" in detail["message"]
+    assert row_counts(db) == before
+    with server.client() as client:
+        assert client.get(f"/api/v1/experiments/{sweep}").json()["state"] == "completed"
+    # more configurations continue nothing: that extension is fine
+    assert extend(server, sweep, num_samples=12).status_code == 200

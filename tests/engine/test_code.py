@@ -51,6 +51,19 @@ def test_the_readme_example_package_sweeps_end_to_end(engine_server: ServerProce
         best = min(trials, key=lambda t: t["best_metric"])
         assert experiment["best_trial"]["id"] == best["id"]
 
+        # extended past its budget under the default retention (epoch 1's checkpoint deleted,
+        # Ray Train's snapshot rewritten to match): each trial continues from its epoch-3
+        # checkpoint, and its iterations run on 1..5 once each
+        extended = client.post(f"/api/v1/experiments/{experiment['id']}/extend", json={"max_t": 5})
+        assert extended.status_code == 200, extended.text
+        experiment, continued = ended_sweep(client, experiment["id"], 300, metric="loss")
+        events = events_of(client, experiment["id"])
+    assert experiment["state"] == "completed", experiment.get("error")
+    assert [t["id"] for t in continued] == [t["id"] for t in trials]
+    assert all(t["state"] == "completed" and t["iteration"] == 5 for t in continued), continued
+    assert all(t["restarts"] == 0 for t in continued)
+    assert not [e for e in events if e["kind"] in ("trial_restarted", "trial_failed")], events
+
 
 BAD_AT_RUNTIME: list[tuple[dict[str, str], str, str]] = [
     ({"train.py": "def other(config):\n    pass\n"}, "train:train_loop", "has no attribute"),
@@ -92,3 +105,49 @@ def test_code_that_cannot_load_fails_the_sweep_on_its_first_trial(
     assert len(failed) == 1 and message in failed[0]["error"]
     assert len(trials) < 6, "the sweep went on after the first trial failed to load its code"
     assert any(e["kind"] == "failed" and message in e["message"] for e in events)
+
+
+EPOCH_TWO_BUG = """
+import ray.train
+
+
+def train_loop(config):
+    for epoch in range(1, config["epochs"] + 1):
+        if epoch == 2:
+            raise ValueError(f"bad batch at step {epoch * 17} with lr {config['lr']}")
+        ray.train.report({"epoch": epoch, "loss": 1.0 / epoch})
+"""
+
+
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+def test_a_bug_every_trial_hits_fails_the_sweep_after_three_with_restarts_counted(
+    engine_server: ServerProcess,
+) -> None:
+    sha = upload(engine_server, {"train.py": EPOCH_TWO_BUG})
+    spec = code_spec(
+        sha,
+        search_space={"lr": {"type": "loguniform", "low": 0.001, "high": 0.1}},
+        search={"algorithm": "random", "num_samples": 8, "max_concurrent_trials": 3, "seed": 2},
+        early_stopping={"scheduler": "none", "max_t": 3},
+        resources=ONE_WORKER,
+        fault_tolerance={"max_failures": 1},  # one restart each, then the trial fails
+    )
+    with engine_server.client() as client:
+        created = client.post("/api/v1/experiments", json=spec)
+        assert created.status_code == 201, created.text
+        experiment_id = created.json()["id"]
+        experiment, trials = ended_sweep(client, experiment_id, 300, metric="loss")
+        events = events_of(client, experiment_id)
+    assert experiment["state"] == "failed"
+    assert "the first 3 trials failed with the same error" in experiment["error"]
+    assert "ValueError: bad batch at step 34 with lr" in experiment["error"]
+    failed = [t for t in trials if t["state"] == "failed"]
+    assert len(failed) >= 3 and len(trials) < 8, trials  # it stopped: not every trial ran into it
+    assert all(t["state"] in ("failed", "cancelled") for t in trials)
+    # Ray Train restarted each failed trial's workers once before giving up: counted, and each
+    # an event naming the error
+    assert all(t["restarts"] == 1 for t in failed), failed
+    restarted = [e for e in events if e["kind"] == "trial_restarted"]
+    assert sorted(e["trial_id"] for e in restarted) == sorted(t["id"] for t in failed)
+    assert all("ValueError: bad batch" in e["message"] for e in restarted)
+    assert experiment["best_trial"] is None  # a failed trial is never the best
