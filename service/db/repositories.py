@@ -27,7 +27,14 @@ from sqlalchemy.sql.schema import CallableColumnDefault, ScalarElementColumnDefa
 
 from raysweep.schemas import Page, TrialState
 from service.db.base import Base
-from service.db.models import EventRow, ExperimentRow, LabelRow, ResultRow, TrialRow
+from service.db.models import (
+    CheckpointRow,
+    EventRow,
+    ExperimentRow,
+    LabelRow,
+    ResultRow,
+    TrialRow,
+)
 from service.errors import NotFound
 
 RowT = TypeVar("RowT")
@@ -192,6 +199,16 @@ def results_query(trial_id: int, first: int | None, last: int | None) -> Select[
 
 
 NEVER_BEST = (TrialState.failed, TrialState.pruned)
+
+
+def keeps_a_checkpoint() -> ColumnElement[bool]:
+    """Whether the trial (``TrialRow`` in the query) has a checkpoint retention kept: without
+    one its Train run would start over."""
+    return (
+        select(CheckpointRow.id)
+        .where(CheckpointRow.trial_id == TrialRow.id, CheckpointRow.deleted.is_(False))
+        .exists()
+    )
 
 
 def best_trial(session: Session, experiment_id: str, mode: str) -> TrialRow | None:

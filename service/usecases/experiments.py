@@ -17,6 +17,7 @@ from raysweep.schemas import (
     ExperimentState,
     Page,
     TokenRead,
+    TrialState,
     TrialSummary,
 )
 from raysweep.spec import ExperimentSpec
@@ -33,7 +34,7 @@ from service.db.models import (
 )
 from service.errors import Conflict
 from service.specs import check_spec
-from service.states import IllegalTransition, end_sweep, move_experiment
+from service.states import IllegalTransition, end_sweep, move_experiment, move_trial
 from service.storage import delete_tree, experiment_uri
 from service.usecases.clusters import check_trial_fits
 from service.usecases.code import python_files_of
@@ -285,8 +286,35 @@ def resume_experiment(db: sessionmaker[Session], experiment_id: str) -> Experime
         move_experiment(row, ExperimentState.queued)
         row.stop_requested_at = None  # the pause it asked for is over
         repo.add_event(session, row.id, "resume_requested", "resume requested")
+        end_trials_without_checkpoint(session, row.id)
         session.flush()
         return to_read(session, row)
+
+
+def end_trials_without_checkpoint(session: Session, experiment_id: str) -> None:
+    """A paused sweep's open trials that trained but kept no checkpoint end cancelled, each with
+    an event: resuming them would retrain them from their first epoch under iterations already
+    stored (the next driver takes a final trial for done)."""
+    for trial in session.scalars(
+        select(TrialRow).where(
+            TrialRow.experiment_id == experiment_id,
+            TrialRow.state == TrialState.pending,
+            TrialRow.iteration > 0,
+            ~repo.keeps_a_checkpoint(),
+        )
+    ):
+        move_trial(trial, TrialState.cancelled)
+        trial.early_stopping = (
+            "cancelled at resume: it saved no checkpoint to continue from, and resuming it "
+            "would retrain it from its first epoch"
+        )
+        repo.add_event(
+            session,
+            experiment_id,
+            "trial_cancelled",
+            f"trial #{trial.number}: {trial.early_stopping}",
+            trial_id=trial.id,
+        )
 
 
 DELETABLE = (

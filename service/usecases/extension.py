@@ -21,7 +21,7 @@ from raysweep.schemas import ExperimentRead, ExperimentState, ExtendRequest, Tri
 from raysweep.search_space import Constant, Grid
 from raysweep.spec import ExperimentSpec, problems_from_error
 from service.db import repositories as repo
-from service.db.models import CheckpointRow, TrialRow
+from service.db.models import TrialRow
 from service.errors import Conflict, InvalidInput
 from service.states import move_experiment, move_trial
 from service.usecases.experiments import to_read
@@ -136,15 +136,12 @@ def trials_without_checkpoint(session: Session, experiment_id: str, history: His
     names = [name for name, _, iteration in history.continuing if iteration > 0]
     if not names:
         return []
-    checkpointed = select(CheckpointRow.trial_id).where(
-        CheckpointRow.trial_id == TrialRow.id, CheckpointRow.deleted.is_(False)
-    )
     numbers = session.scalars(
         select(TrialRow.number)
         .where(
             TrialRow.experiment_id == experiment_id,
             TrialRow.tune_trial_id.in_(names),
-            ~checkpointed.exists(),
+            ~repo.keeps_a_checkpoint(),
         )
         .order_by(TrialRow.number)
     ).all()

@@ -80,6 +80,34 @@ def test_cancelling_a_paused_sweep_cancels_its_waiting_trials(
     assert [t["state"] for t in trials] == ["cancelled"]
 
 
+def test_resuming_ends_the_paused_trials_that_kept_no_checkpoint_visibly(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as client:
+        experiment_id = submit(client)
+        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        for name, checkpoint in (("kept", "/storage/t/checkpoint_1"), ("none", None)):
+            recorder.submit(TrialStarted(name, {"lr": 0.1}))
+            recorder.submit(ResultReported(name, 1, {"val_accuracy": 0.5}, checkpoint))
+        recorder.submit(TrialStarted("untrained", {"lr": 0.2}))
+        assert recorder.close(30)
+        with db.begin() as session:
+            session.execute(update(TrialRow).values(state=TrialState.pending.value))
+        set_state(db, experiment_id, "paused")
+        resumed = client.post(f"/api/v1/experiments/{experiment_id}/resume")
+        trials = client.get(f"/api/v1/experiments/{experiment_id}/trials").json()["items"]
+        events = client.get(f"/api/v1/experiments/{experiment_id}/events").json()["items"]
+    assert resumed.status_code == 200 and resumed.json()["state"] == "queued"
+    states = {t["tune_trial_id"]: t["state"] for t in trials}
+    # the one that trained with no checkpoint would start over: it ends, saying why; the
+    # checkpointed one and the one that never reported resume
+    assert states == {"kept": "pending", "none": "cancelled", "untrained": "pending"}
+    ended = next(t for t in trials if t["tune_trial_id"] == "none")
+    assert "saved no checkpoint to continue from" in ended["early_stopping"]
+    (event,) = [e for e in events if e["kind"] == "trial_cancelled"]
+    assert event["message"].startswith(f"trial #{ended['number']}: cancelled at resume")
+
+
 def test_delete_removes_rows_and_storage_and_refuses_active_experiments(
     server: ServerProcess, db: sessionmaker[Session]
 ) -> None:
