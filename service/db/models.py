@@ -39,6 +39,11 @@ from service.db.base import Base, BigId, stored_enum, utcnow
 DEFAULT_PROJECT = "default"
 
 
+# the tables whose ids the API addresses: SQLite reuses the largest id after a DELETE unless a
+# table is AUTOINCREMENT (PostgreSQL's sequences never do); migration 0017
+NEVER_REUSED_IDS = {"sqlite_autoincrement": True}
+
+
 class ProjectRow(Base):
     """A team's share of the service: its objects, its tokens' roles, its weight in fair share,
     its quotas (None: no limit) and monthly budgets."""
@@ -168,6 +173,7 @@ class TrialRow(Base):
         # the cached views' versions: an experiment's latest trial change, and any trial's
         Index("ix_trials_experiment_id_updated_at", "experiment_id", "updated_at"),
         Index("ix_trials_updated_at", "updated_at"),
+        NEVER_REUSED_IDS,
     )
 
 
@@ -333,6 +339,7 @@ class FinalRunRow(Base):
             postgresql_where=text("purpose = 'promotion'"),
         ),
         Index("ix_final_runs_state", "state"),
+        NEVER_REUSED_IDS,
     )
 
 
@@ -425,7 +432,18 @@ class ModelVersionRow(Base):
         index=True,
     )
 
-    __table_args__ = (UniqueConstraint("name", "version"),)
+    __table_args__ = (UniqueConstraint("name", "version"), NEVER_REUSED_IDS)
+
+
+class ModelNameRow(Base):
+    """A model name's project, from the first promotion queued under it; it stays when the
+    versions go, so a name never changes project and two projects never share one."""
+
+    __tablename__ = "model_names"
+
+    name: Mapped[str] = mapped_column(String(128), primary_key=True)
+    project: Mapped[str] = mapped_column(ForeignKey("projects.name"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class ModelAliasRow(Base):
@@ -474,7 +492,10 @@ class ModelDeploymentRow(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
-    __table_args__ = (Index("ix_model_deployments_name_version", "name", "version"),)
+    __table_args__ = (
+        Index("ix_model_deployments_name_version", "name", "version"),
+        NEVER_REUSED_IDS,
+    )
 
 
 class ScheduleRow(Base):

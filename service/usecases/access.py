@@ -17,7 +17,7 @@ from service.db.models import (
     CodePackageProjectRow,
     ExperimentRow,
     FinalRunRow,
-    ModelVersionRow,
+    ModelNameRow,
     ScheduleRow,
     TrialRow,
 )
@@ -103,7 +103,7 @@ def _owners_query(kind: Owned, key: str) -> object:
             .where(FinalRunRow.id == int(key))
         )
     if kind is Owned.model:
-        return select(ModelVersionRow.project).where(ModelVersionRow.name == key).limit(1)
+        return select(ModelNameRow.project).where(ModelNameRow.name == key)
     if kind is Owned.schedule:
         return select(ScheduleRow.project).where(ScheduleRow.id == key)
     return select(CodePackageProjectRow.project).where(CodePackageProjectRow.sha256 == key)
@@ -115,9 +115,11 @@ def projects_of(session: Session, kind: Owned, key: str) -> list[str]:
 
 
 class Owners:
-    """The projects holding each object, read once: an object never moves between projects,
-    so what was read stays true (a code package may join more projects, so its holders are
-    read again whenever the caller is not among them). Bounded, least recently used out."""
+    """The projects holding each object, read once: an object never moves between projects and
+    its key never names another object (ids are never reused, migration 0017; a model name
+    stays its project's), so what was read stays true (a code package may join more projects,
+    so its holders are read again whenever the caller is not among them). Bounded, least
+    recently used out."""
 
     def __init__(self, size: int = 100_000):
         self.size = size

@@ -22,11 +22,13 @@ from raysweep.schemas import (
 )
 from raysweep.spec import ExperimentSpec, Pick, Promotion, PromotionOverrides
 from service.db import repositories as repo
+from service.db.base import utcnow
 from service.db.models import (
     CheckpointRow,
     ExperimentRow,
     FinalRunResultRow,
     FinalRunRow,
+    ModelNameRow,
     ModelVersionRow,
     TrialRow,
 )
@@ -306,17 +308,17 @@ class Promoted:
 PROMOTABLE = (ExperimentState.completed, ExperimentState.cancelled, ExperimentState.failed)
 
 
-def model_name_elsewhere(session: Session, name: str, project: str) -> bool:
-    """Whether versions of the model ``name`` belong to another project (model names are the
-    service's: a name is the project's that registered it first)."""
-    return (
-        session.scalar(
-            select(ModelVersionRow.id)
-            .where(ModelVersionRow.name == name, ModelVersionRow.project != project)
-            .limit(1)
-        )
-        is not None
+def reserve_model_name(session: Session, name: str, project: str) -> bool:
+    """Hold the model ``name`` for ``project`` (a name is the project's that queued its first
+    promotion, for good); False when it is another project's. Racing reservations of a new
+    name: the first to commit holds it, the other reads it as another's."""
+    repo.insert_ignoring_duplicates(
+        session,
+        ModelNameRow,
+        [{"name": name, "project": project, "created_at": utcnow()}],
+        ["name"],
     )
+    return session.scalar(select(ModelNameRow.project).where(ModelNameRow.name == name)) == project
 
 
 def promote_experiment(
@@ -348,7 +350,7 @@ def promote_experiment(
         ):
             problems.append(Problem(path="num_workers", message=never))
         model_name = promotion.model_name or row.name
-        if model_name_elsewhere(session, model_name, row.project):
+        if not reserve_model_name(session, model_name, row.project):
             problems.append(
                 Problem(
                     path="model_name",

@@ -9,12 +9,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from service.db.models import ExperimentRow, FinalRunRow, TrialRow
+from service.db.models import ExperimentRow, FinalRunRow, ModelNameRow, TrialRow
+from service.engine.recorder import Recorder
 from service.resources import HeldSegment
 from service.usecases.projects import store_held
+from service.usecases.promotion import reserve_model_name
+from service.usecases.recording import ResultReported, TrialStarted
 from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
 from tests.factories import production_model, retrain_schedule, submit
 from tests.packages import code_spec, readme_example, zip_of
@@ -282,3 +285,54 @@ def test_a_project_refuses_sweeps_past_its_queue_quota_and_monthly_budget(
     with server.client(member) as client:
         assert client.post("/api/v1/projects", json={"name": "mine"}).status_code == 403
         assert client.patch("/api/v1/projects/tight", json={"weight": 9}).status_code == 403
+
+
+@BOTH_BACKENDS
+def test_a_deleted_objects_id_never_comes_back_so_its_cached_owner_reaches_nothing(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as admin:
+        for name in ("alpha", "beta"):
+            assert admin.post("/api/v1/projects", json={"name": name}).status_code == 201
+        betas, alphas = submit(admin, project="beta"), submit(admin, project="alpha")
+    beta = server.create_token("beta-member", "member", project="beta")
+
+    def trial_of(experiment_id: str, name: str) -> int:
+        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder.submit(TrialStarted(name, {"lr": 0.1}))
+        recorder.submit(ResultReported(name, 1, {"val_accuracy": 0.5}, None))
+        assert recorder.close(30)
+        with db.begin() as session:
+            return session.scalars(select(TrialRow.id).where(TrialRow.tune_trial_id == name)).one()
+
+    old = trial_of(betas, "beta-1")
+    with server.client(beta) as client:
+        assert client.get(f"/api/v1/trials/{old}").status_code == 200  # its owner now cached
+        with db.begin() as session:
+            session.execute(
+                update(ExperimentRow).where(ExperimentRow.id == betas).values(state="cancelled")
+            )
+        assert client.delete(f"/api/v1/experiments/{betas}").status_code == 204
+        new = trial_of(alphas, "alpha-1")
+        # SQLite reused the largest id after a DELETE before migration 0017
+        assert new != old
+        for trial_id in (old, new):
+            assert client.get(f"/api/v1/trials/{trial_id}").status_code == 404
+            notes = client.put(f"/api/v1/trials/{trial_id}/notes", json={"notes": "mine"})
+            assert notes.status_code == 404, notes.text
+
+
+@BOTH_BACKENDS
+def test_a_model_name_is_one_projects_from_its_first_promotion_for_good(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as admin:
+        assert admin.post("/api/v1/projects", json={"name": "alpha"}).status_code == 201
+    with db.begin() as session:
+        assert reserve_model_name(session, "shared", "alpha")
+        assert reserve_model_name(session, "shared", "alpha")  # again: still its own
+        assert not reserve_model_name(session, "shared", "default")
+        assert reserve_model_name(session, "other", "default")
+    with db.begin() as session:
+        owners = dict(session.execute(select(ModelNameRow.name, ModelNameRow.project)).all())
+    assert owners == {"shared": "alpha", "other": "default"}
