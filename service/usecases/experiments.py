@@ -30,6 +30,7 @@ from service.db.models import (
     LabelRow,
     ModelAliasRow,
     ModelVersionRow,
+    ProjectRow,
     TrialRow,
 )
 from service.errors import Conflict
@@ -38,7 +39,7 @@ from service.states import IllegalTransition, end_sweep, move_experiment, move_t
 from service.storage import delete_tree, experiment_uri
 from service.usecases.clusters import check_trial_fits
 from service.usecases.code import python_files_of
-from service.usecases.projects import admit_sweep
+from service.usecases.projects import admit_sweep, sweep_refusal
 from service.usecases.view_cache import CACHE, all_experiments_version, cached
 
 MAX_PAGE = 500
@@ -283,6 +284,10 @@ def resume_experiment(db: sessionmaker[Session], experiment_id: str) -> Experime
             return to_read(session, row)
         if state is not ExperimentState.paused:  # a finished sweep is extended, not resumed
             raise IllegalTransition("experiment", state, ExperimentState.queued)
+        # queueing it again passes the admission a submit does (quota, queue, budget)
+        spec = ExperimentSpec.model_validate(row.spec)
+        if refusal := sweep_refusal(session, session.get_one(ProjectRow, row.project), spec):
+            raise refusal
         move_experiment(row, ExperimentState.queued)
         row.stop_requested_at = None  # the pause it asked for is over
         repo.add_event(session, row.id, "resume_requested", "resume requested")

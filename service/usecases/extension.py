@@ -21,10 +21,11 @@ from raysweep.schemas import ExperimentRead, ExperimentState, ExtendRequest, Tri
 from raysweep.search_space import Constant, Grid
 from raysweep.spec import ExperimentSpec, problems_from_error
 from service.db import repositories as repo
-from service.db.models import TrialRow
+from service.db.models import ProjectRow, TrialRow
 from service.errors import Conflict, InvalidInput
 from service.states import move_experiment, move_trial
 from service.usecases.experiments import to_read
+from service.usecases.projects import sweep_refusal
 from service.usecases.studies import finite, params_in, stored_values
 
 EXTENDABLE = (ExperimentState.completed, ExperimentState.cancelled, ExperimentState.paused)
@@ -210,6 +211,9 @@ def extend_experiment(
             )
         spec = ExperimentSpec.model_validate(row.spec)
         extended = extended_spec(spec, request)
+        # queueing it again passes the admission a submit does (quota, queue, budget)
+        if refusal := sweep_refusal(session, session.get_one(ProjectRow, row.project), extended):
+            raise refusal
         history = sweep_history(session, experiment_id, extended)
         if not history.continuing and not history.new_samples:
             raise InvalidInput(

@@ -273,6 +273,19 @@ def test_a_project_refuses_sweeps_past_its_queue_quota_and_monthly_budget(
         assert spent.status_code == 409, spent.text
         message = spent.json()["error"]["message"]
         assert "spent 1.00 of its 1 GPU hours this month" in message, message
+        # extending or resuming queues a sweep again: the same admission refuses it
+        ended = queued[0]["id"]
+        extend = admin.post(f"/api/v1/experiments/{ended}/extend", json={"num_samples": 99})
+        assert extend.status_code == 409, extend.text
+        assert "spent 1.00 of its 1 GPU hours" in extend.json()["error"]["message"]
+        with db.begin() as session:
+            session.execute(
+                update(ExperimentRow).where(ExperimentRow.id == ended).values(state="paused")
+            )
+        resume = admin.post(f"/api/v1/experiments/{ended}/resume")
+        assert resume.status_code == 409, resume.text
+        assert "spent 1.00 of its 1 GPU hours" in resume.json()["error"]["message"]
+        assert admin.get(f"/api/v1/experiments/{ended}").json()["state"] == "paused"
         project = admin.get("/api/v1/projects/tight").json()
         assert project["usage_this_month"]["gpu_seconds"] == 3600
         # an admin raises it: the next sweep is queued
