@@ -481,6 +481,10 @@ class ModelDeploymentRow(Base):
     name: Mapped[str] = mapped_column(String(128))
     version: Mapped[int] = mapped_column(Integer)
     app_name: Mapped[str] = mapped_column(String(160), unique=True)
+    # the version it serves (its name and number could come back after a delete; its id not)
+    model_version_id: Mapped[int | None] = mapped_column(
+        BigId, ForeignKey("model_versions.id", ondelete="SET NULL")
+    )
     cluster: Mapped[str] = mapped_column(String(64))
     state: Mapped[DeploymentState] = stored_enum(DeploymentState)
     route_prefix: Mapped[str] = mapped_column(String(300))
@@ -494,6 +498,14 @@ class ModelDeploymentRow(Base):
 
     __table_args__ = (
         Index("ix_model_deployments_name_version", "name", "version"),
+        # one deployment that is not deleted per version, however many requests race
+        Index(
+            "uq_model_deployments_active_version",
+            "model_version_id",
+            unique=True,
+            sqlite_where=text("state != 'deleted'"),
+            postgresql_where=text("state != 'deleted'"),
+        ),
         NEVER_REUSED_IDS,
     )
 

@@ -123,11 +123,10 @@ class Deployer:
         """Serve applications to run, and the rows being deleted."""
         with self.db.begin() as session:
             rows = session.execute(
+                # outer: a deployment being deleted with its version (its sweep) has none
                 select(ModelDeploymentRow, ModelVersionRow)
-                .join(
-                    ModelVersionRow,
-                    (ModelVersionRow.name == ModelDeploymentRow.name)
-                    & (ModelVersionRow.version == ModelDeploymentRow.version),
+                .outerjoin(
+                    ModelVersionRow, ModelVersionRow.id == ModelDeploymentRow.model_version_id
                 )
                 .where(
                     ModelDeploymentRow.cluster == cluster,
@@ -148,7 +147,8 @@ class Deployer:
                     },
                 }
                 for deployment, version in rows
-                if deployment.state in (DeploymentState.deploying, DeploymentState.running)
+                if version is not None
+                and deployment.state in (DeploymentState.deploying, DeploymentState.running)
             ]
             deleting = [d.id for d, _ in rows if d.state == DeploymentState.deleting]
         return apps, deleting

@@ -11,6 +11,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import (
+    DeploymentState,
     EventRead,
     ExperimentCreated,
     ExperimentRead,
@@ -29,13 +30,20 @@ from service.db.models import (
     ExperimentRow,
     LabelRow,
     ModelAliasRow,
+    ModelDeploymentRow,
     ModelVersionRow,
     ProjectRow,
     TrialRow,
 )
 from service.errors import Conflict
 from service.specs import check_spec
-from service.states import IllegalTransition, end_sweep, move_experiment, move_trial
+from service.states import (
+    IllegalTransition,
+    end_sweep,
+    move_deployment,
+    move_experiment,
+    move_trial,
+)
 from service.storage import delete_tree, experiment_uri
 from service.usecases.clusters import check_trial_fits
 from service.usecases.code import python_files_of
@@ -360,6 +368,18 @@ def delete_experiment(db: sessionmaker[Session], storage_root: str, experiment_i
                 f"experiment {experiment_id} has model versions that aliases name: {named}; "
                 "move or delete those aliases first"
             )
+        # its versions' deployments are undeployed (the Deployer removes their applications and
+        # marks them deleted; their rows stay as history, bound to no version)
+        for deployment in session.scalars(
+            select(ModelDeploymentRow)
+            .join(ModelVersionRow, ModelVersionRow.id == ModelDeploymentRow.model_version_id)
+            .where(
+                ModelVersionRow.experiment_id == experiment_id,
+                ModelDeploymentRow.state != DeploymentState.deleted,
+            )
+        ):
+            if deployment.state is not DeploymentState.deleting:
+                move_deployment(deployment, DeploymentState.deleting)
         # rows go with the transaction; the storage is removed before it commits, so a storage
         # error leaves every row in place and the delete can simply be retried
         session.execute(delete(ExperimentRow).where(ExperimentRow.id == experiment_id))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.registry import AliasRead, DeploymentRead, ModelRead, ModelVersionRead
@@ -256,17 +257,13 @@ def get_alias(db: sessionmaker[Session], name: str, alias: str) -> AliasRead:
         )
 
 
-def _active_deployment(session: Session, name: str, version: int) -> ModelDeploymentRow | None:
-    """The version's deployment that is not deleted (at most one)."""
+def _active_deployment(session: Session, version: ModelVersionRow) -> ModelDeploymentRow | None:
+    """The version's deployment that is not deleted (at most one: a unique index)."""
     return session.scalars(
-        select(ModelDeploymentRow)
-        .where(
-            ModelDeploymentRow.name == name,
-            ModelDeploymentRow.version == version,
+        select(ModelDeploymentRow).where(
+            ModelDeploymentRow.model_version_id == version.id,
             ModelDeploymentRow.state != DeploymentState.deleted,
         )
-        .order_by(ModelDeploymentRow.id.desc())
-        .limit(1)
     ).one_or_none()
 
 
@@ -291,17 +288,19 @@ def deploy_version(
                 f"{name} version {version.version} was trained by {version.trainer}; only "
                 "bundled trainers' models can be deployed (their model is known to raysweep)"
             )
-        existing = _active_deployment(session, name, version.version)
+        existing = _active_deployment(session, version)
         if existing is not None and existing.state != DeploymentState.deleting:
             return DeploymentRead.model_validate(existing), False
         if existing is not None:
             raise Conflict(f"{name} version {version.version} is being undeployed; retry soon")
+        version_id = version.id
         stamp = uuid.uuid4().hex[:6]
         app = re.sub(r"[^A-Za-z0-9_-]", "-", f"{name}-v{version.version}-{stamp}")
         key = secrets.token_urlsafe(32)
         row = ModelDeploymentRow(
             name=name,
             version=version.version,
+            model_version_id=version.id,
             app_name=app,
             cluster=cluster,
             state=DeploymentState.deploying,
@@ -309,15 +308,24 @@ def deploy_version(
             key_sha256=key_hash(key),
             created_by=created_by,
         )
-        session.add(row)
-        session.flush()
+        try:
+            with session.begin_nested():  # a racing request may have deployed it meanwhile
+                session.add(row)
+        except IntegrityError:
+            raced = session.scalars(
+                select(ModelDeploymentRow).where(
+                    ModelDeploymentRow.model_version_id == version_id,
+                    ModelDeploymentRow.state != DeploymentState.deleted,
+                )
+            ).one()
+            return DeploymentRead.model_validate(raced), False
         return DeploymentRead.model_validate(row).model_copy(update={"key": key}), True
 
 
 def _deployment(session: Session, name: str, version_or_alias: str) -> ModelDeploymentRow:
     """The version's active deployment, or ``NotFound`` naming the version."""
     version = _version_row(session, name, version_or_alias)
-    row = _active_deployment(session, name, version.version)
+    row = _active_deployment(session, version)
     if row is None:
         raise NotFound(f"{name} version {version.version} is not deployed")
     return row

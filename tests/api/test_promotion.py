@@ -6,20 +6,28 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import httpx
 import pytest
 from pydantic import ValidationError
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ExperimentState
-from service.db.models import FinalRunRow, ModelDeploymentRow, TrialRow
+from service.db.models import FinalRunRow, ModelAliasRow, ModelDeploymentRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.serving import Deployer, key_refusal
 from service.settings import REPO_ROOT, Settings
 from service.usecases.models import register_version
-from tests.conftest import InProcessServer, ServerProcess, minimal_spec, row_counts
+from tests.conftest import (
+    BOTH_BACKENDS,
+    InProcessServer,
+    ServerProcess,
+    minimal_spec,
+    row_counts,
+)
 from tests.factories import production_model
 
 
@@ -274,3 +282,38 @@ def test_a_deployed_model_answers_only_to_its_key() -> None:
     for header in (None, "", "Bearer", "Basic s3cret-key", "s3cret-key"):
         assert "Authorization: Bearer <key>" in (key_refusal(header, digest) or ""), header
     assert "deploy it again" in (key_refusal("Bearer s3cret-key", None) or "")
+
+
+@BOTH_BACKENDS
+def test_a_deleted_sweeps_deployment_goes_with_it_and_never_serves_a_later_version(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    sweep = production_model(db)
+    url = "/api/v1/models/digits/versions/1/deploy"
+
+    def deploy(_: int) -> httpx.Response:
+        with server.client() as client:
+            return client.post(url)
+
+    # racing requests for one version make one deployment, with one key
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        answers = list(pool.map(deploy, range(20)))
+    assert sorted(a.status_code for a in answers) == [200] * 19 + [202], [a.text for a in answers]
+    assert len([a for a in answers if a.json()["key"]]) == 1
+    with db.begin() as session:
+        (first,) = session.scalars(select(ModelDeploymentRow)).all()
+        session.execute(delete(ModelAliasRow))  # an alias would hold the sweep back
+    with server.client() as client:
+        assert client.delete(f"/api/v1/experiments/{sweep}").status_code == 204
+    with db.begin() as session:
+        row = session.get_one(ModelDeploymentRow, first.id)
+        assert row.state == "deleting" and row.model_version_id is None
+    # the Deployer removes its application: wanted no more, and seen to be deleting
+    apps, deleting = Deployer(db, {}, Settings(home=server.home)).wanted(row.cluster)
+    assert apps == [] and deleting == [first.id]
+    # the same name and number again (the name is still this project's): a deployment of its own
+    production_model(db)
+    with server.client() as client:
+        again = client.post(url)
+    assert again.status_code == 202 and again.json()["key"], again.text
+    assert again.json()["id"] != first.id
