@@ -15,6 +15,7 @@ import ast
 import gzip
 import hashlib
 import io
+import lzma
 import tarfile
 import zipfile
 import zlib
@@ -74,7 +75,7 @@ def _members_of_zip(data: bytes) -> list[tuple[str, bytes]]:
     try:
         return [(_safe_name(info.filename), archive.read(info)) for info in infos]
     # RuntimeError: an encrypted member; NotImplementedError: an unknown compression method;
-    # zlib.error: a corrupt deflate stream
+    # zlib.error, lzma.LZMAError: a corrupt deflate or LZMA stream (bzip2's is an OSError)
     except (
         zipfile.BadZipFile,
         OSError,
@@ -82,6 +83,7 @@ def _members_of_zip(data: bytes) -> list[tuple[str, bytes]]:
         RuntimeError,
         NotImplementedError,
         zlib.error,
+        lzma.LZMAError,
     ) as error:
         raise unusable(f"the zip archive is damaged or unreadable: {error}") from None
 

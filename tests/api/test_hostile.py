@@ -69,6 +69,16 @@ def test_json_past_the_parsers_limits_is_400_and_stores_nothing(server: ServerPr
         assert client.get("/api/v1/experiments").json()["total"] == 0
 
 
+def test_a_usage_window_utc_cannot_hold_is_a_422(server: ServerProcess) -> None:
+    with server.client() as client:
+        for moment in ("0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"):
+            response = client.get("/api/v1/usage", params={"from": moment})
+            assert response.status_code == 422, (moment, response.text)
+            assert "outside the times UTC can hold" in response.text
+        fine = client.get("/api/v1/usage", params={"from": "0001-01-01T00:00:00Z"})
+        assert fine.status_code == 200, fine.text
+
+
 def test_a_time_zone_must_be_a_zone_name(server: ServerProcess) -> None:
     with server.client() as client:
         for timezone in ("America", "../../etc/passwd", "Europe/" + "x" * 5000):
@@ -164,6 +174,8 @@ def test_archives_the_reader_cannot_read_are_422_with_the_reason(server: ServerP
         "encrypted": raw_zip("train.py", b"x" * 20, flags=0x1),
         "unknown method": raw_zip("train.py", b"x" * 20, method=99),
         "corrupt deflate": raw_zip("train.py", b"\xff" * 20),
+        "corrupt lzma": raw_zip("train.py", b"\x09\x14\x05\x00" + b"\xff" * 40, method=14),
+        "corrupt bzip2": raw_zip("train.py", b"BZh9" + b"\xff" * 40, method=12),
         "python over 1 MiB": zip_of({"train.py": "x = 1\n" * 200_000}),
     }
     with server.client() as client:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Response
-from pydantic import BeforeValidator
+from pydantic import AfterValidator, BeforeValidator
 
 from raysweep.projects import ProjectCreate, ProjectRead, ProjectUpdate, UsageRead
 from raysweep.spec import PROJECT_PATTERN
@@ -57,7 +57,15 @@ def rfc3339(value: object) -> object:
     return value
 
 
-Moment = Annotated[datetime, BeforeValidator(rfc3339)]
+def within_utc(value: datetime) -> datetime:
+    """The time in UTC; one that UTC cannot hold (0001-01-01T00:00:00+01:00) is a 422."""
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("outside the times UTC can hold (years 1 to 9999)") from None
+
+
+Moment = Annotated[datetime, BeforeValidator(rfc3339), AfterValidator(within_utc)]
 
 
 @router.get("/usage", summary="Compute held, in all and per project, sweep and UTC day")
