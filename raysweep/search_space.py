@@ -83,16 +83,21 @@ def _finite_values(values: list[Scalar]) -> list[Scalar]:
     return values
 
 
+# what one parameter and one space may hold (a 422 past it)
+MAX_VALUES = 10_000
+MAX_PARAMETERS = 256
+
+
 class Choice(StrictModel):
     type: Literal["choice"]
-    values: list[Scalar] = Field(min_length=1)
+    values: list[Scalar] = Field(min_length=1, max_length=MAX_VALUES)
 
     _finite = field_validator("values")(_finite_values)
 
 
 class Grid(StrictModel):
     type: Literal["grid"]
-    values: list[Scalar] = Field(min_length=1)
+    values: list[Scalar] = Field(min_length=1, max_length=MAX_VALUES)
 
     _finite = field_validator("values")(_finite_values)
 
@@ -108,7 +113,10 @@ Parameter = Annotated[
     Uniform | LogUniform | IntRange | Choice | Grid | Constant, Field(discriminator="type")
 ]
 PARAMETER_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
-SearchSpace = dict[Annotated[str, Field(pattern=PARAMETER_NAME_PATTERN)], Parameter]
+SearchSpace = Annotated[
+    dict[Annotated[str, Field(pattern=PARAMETER_NAME_PATTERN)], Parameter],
+    Field(max_length=MAX_PARAMETERS),
+]
 SEARCH_SPACE_ADAPTER: TypeAdapter[dict[str, Parameter]] = TypeAdapter(SearchSpace)
 
 

@@ -51,6 +51,9 @@ DEFAULT_PROJECT = "default"
 
 
 EXPERIMENT_ID_PATTERN = r"^[0-9a-f]{12}$"
+# what one spec may ask of the searcher and the store: a bound on each (a 422 past it)
+MAX_POINTS_TO_EVALUATE = 1_000
+MAX_GRID_POINTS = 100_000
 
 
 class SearchConfig(StrictModel):
@@ -65,7 +68,11 @@ class SearchConfig(StrictModel):
     num_samples: StrictInt = Field(default=8, ge=1, le=100_000)
     max_concurrent_trials: StrictInt = Field(default=2, ge=1, le=1_000)
     seed: StrictInt | None = Field(default=None, ge=0, le=2**32 - 1)  # NumPy's seed range
-    points_to_evaluate: list[dict[str, Scalar]] = Field(default_factory=list)
+    points_to_evaluate: list[dict[str, Scalar]] = Field(
+        default_factory=list,
+        max_length=MAX_POINTS_TO_EVALUATE,
+        description="Configurations tried first, each a mapping of parameter to value.",
+    )
     warm_start_from: list[Annotated[str, Field(pattern=EXPERIMENT_ID_PATTERN)]] = Field(
         default_factory=list,
         max_length=20,

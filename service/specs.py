@@ -6,6 +6,7 @@ never depends on a file that may change later; or raises ``InvalidInput`` listin
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,14 @@ from pydantic import ValidationError
 
 from raysweep.errors import Problem, SpecError
 from raysweep.search_space import Choice, Constant, Grid, IntRange, LogUniform, Parameter, Uniform
-from raysweep.spec import CodeRef, ExperimentSpec, parse_search_space, parse_spec, read_mapping
+from raysweep.spec import (
+    MAX_GRID_POINTS,
+    CodeRef,
+    ExperimentSpec,
+    parse_search_space,
+    parse_spec,
+    read_mapping,
+)
 from service.errors import InvalidInput
 from service.packages import module_problems
 from trainers.registry import KIT_CHOICES, TRAINERS, TrainerInfo
@@ -204,6 +212,15 @@ def _space_problems(spec: ExperimentSpec, space: dict[str, Parameter]) -> list[P
             for name, parameter in space.items()
             if isinstance(parameter, Grid)
         ]
+    points = math.prod(len(p.values) for p in space.values() if isinstance(p, Grid))
+    if points * spec.search.num_samples > MAX_GRID_POINTS:
+        problems.append(
+            Problem(
+                path="search_space",
+                message=f"the grid has {points:,} points x num_samples "
+                f"{spec.search.num_samples}: at most {MAX_GRID_POINTS:,} trials",
+            )
+        )
     for index, point in enumerate(spec.search.points_to_evaluate):
         problems += [
             Problem(

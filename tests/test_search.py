@@ -456,3 +456,31 @@ def test_a_sweep_none_of_whose_trials_completed_fails_naming_the_first_failure(
             select(EventRow).where(EventRow.experiment_id == experiment_id).order_by(EventRow.id)
         ).all()[-1]
         assert (last.kind, last.message) == ("failed", f"sweep failed: {row.error}")
+
+
+def test_what_one_spec_may_ask_is_bounded_with_a_422_naming_each_bound() -> None:
+    forty_digits = {f"lr{i}": {"type": "grid", "values": list(range(10))} for i in range(40)}
+    grid = problems(minimal_spec(search_space=forty_digits, search={"algorithm": "grid"}))
+    assert grid["search_space"] == (
+        "the grid has 10,000,000,000,000,000,000,000,000,000,000,000,000,000 points x "
+        "num_samples 8: at most 100,000 trials"
+    )
+    many = {f"p{i}": {"type": "uniform", "low": 0, "high": 1} for i in range(9000)}
+    assert problems(minimal_spec(search_space=many)) == {
+        "search_space": "must have at most 256 item(s)"
+    }
+    huge_choice = {"lr": {"type": "choice", "values": list(range(20_000))}}
+    assert problems(minimal_spec(search_space=huge_choice)) == {
+        "search_space.lr.values": "must have at most 10000 item(s)"
+    }
+    points = [{"lr": 0.1}] * 1001
+    assert problems(minimal_spec(search={"points_to_evaluate": points})) == {
+        "search.points_to_evaluate": "must have at most 1000 item(s)"
+    }
+    # at the bound: a grid of 100,000 trials has no such problem
+    at_bound = {
+        "lr": {"type": "grid", "values": [0.001 * (i + 1) for i in range(1000)]},
+        "hidden": {"type": "grid", "values": list(range(1, 101))},
+    }
+    spec = minimal_spec(search_space=at_bound, search={"algorithm": "grid", "num_samples": 1})
+    assert check_spec(spec, SPACES).search.num_samples == 1
