@@ -624,15 +624,17 @@ class ResourceGate:
     def reap(self) -> None:
         with self._lock:
             watching = bool(self.ledger.entries)
-            unexplained = self.ledger.unexplained_waits(self.capacity())
         if not watching:
             return
-        alive = reservations.alive_actors(self._address)
-        outside = (
-            reservations.outside_holders(self._address, set(self._groups)) if (unexplained) else ""
-        )
+        capacity = self.capacity()
         with self._lock:
-            self.ledger.reap(alive)
+            unexplained = self.ledger.unexplained_waits(capacity)
+            leased = set(self._groups)
+        alive = reservations.alive_actors(self._address)
+        outside = reservations.outside_holders(self._address, leased) if unexplained else ""
+        with self._lock:
+            if alive is not None:  # a listing cut at its limit tells no actor dead
+                self.ledger.reap(alive)
             self.ledger.outside = outside
         self._remove_ended()
 

@@ -24,14 +24,18 @@ SHOWN_HOLDERS = 5
 HELD = ("CPU", "GPU")
 
 
-def alive_actors(address: str) -> set[str]:
-    """The ids of every actor of the cluster that is not dead."""
+def alive_actors(address: str) -> set[str] | None:
+    """The ids of every actor of the cluster that is not dead; None when the listing reached its
+    limit (an actor left out of it is not known to be dead)."""
     actors = list_actors(
         address=address,
         filters=[("state", "!=", "DEAD")],
         limit=STATE_LIMIT,
         raise_on_missing_output=False,
     )
+    if len(actors) >= STATE_LIMIT:
+        log.warning("over %d live actors: dead runs are not reaped until fewer", STATE_LIMIT)
+        return None
     return {actor.actor_id for actor in actors}
 
 
