@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
@@ -123,5 +123,23 @@ def _ping_idle_connections(engine: Engine) -> None:
     event.listen(engine, "checkout", checkout)
 
 
+# a write statement that changes nothing: on SQLite it takes the database's write lock
+SQLITE_WRITE_LOCK = "UPDATE alembic_version SET version_num = version_num WHERE 0"
+
+
 def session_factory(engine: Engine) -> sessionmaker[Session]:
-    return sessionmaker(engine, expire_on_commit=False)
+    factory = sessionmaker(engine, expire_on_commit=False)
+    if engine.dialect.name == "sqlite":
+        event.listen(factory, "do_orm_execute", _lock_before_reading_for_update)
+    return factory
+
+
+def _lock_before_reading_for_update(state: ORMExecuteState) -> None:
+    """SQLite has no row locks and ignores ``FOR UPDATE``, and its driver starts a transaction at
+    the first write only: a use case that read a row "for update", decided and wrote raced
+    another doing the same (a cancel answered 200 while the sweep ended paused; an event stored
+    twice). Before such a read, a write that changes nothing starts the transaction and takes
+    the database's write lock (waiting for another writer, as PostgreSQL waits for the row), so
+    the read and everything after it until the commit are one atomic step."""
+    if state.is_select and state.statement._for_update_arg is not None:  # type: ignore[attr-defined]
+        state.session.connection().exec_driver_sql(SQLITE_WRITE_LOCK)
