@@ -158,10 +158,16 @@ def set_alias(
 
 def move_alias(session: Session, name: str, alias: str, version: int, set_by: str | None) -> None:
     row = session.get(ModelAliasRow, (name, alias), with_for_update=True)
-    previous = row.version if row is not None else None
     if row is None:
-        session.add(ModelAliasRow(name=name, alias=alias, version=version))
-    else:
+        try:
+            with session.begin_nested():  # a racing request may create the alias meanwhile
+                session.add(ModelAliasRow(name=name, alias=alias, version=version))
+        except IntegrityError:  # it did: move theirs, as if it had been there
+            row = session.get(
+                ModelAliasRow, (name, alias), with_for_update=True, populate_existing=True
+            )
+    previous = row.version if row is not None else None
+    if row is not None:
         row.version = version
     session.add(
         ModelAliasHistoryRow(

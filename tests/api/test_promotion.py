@@ -8,6 +8,7 @@ import json
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -16,7 +17,13 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import ExperimentState
-from service.db.models import FinalRunRow, ModelAliasRow, ModelDeploymentRow, TrialRow
+from service.db.models import (
+    FinalRunRow,
+    ModelAliasHistoryRow,
+    ModelAliasRow,
+    ModelDeploymentRow,
+    TrialRow,
+)
 from service.demo import seed_sweep
 from service.engine.serving import Deployer, key_refusal
 from service.settings import REPO_ROOT, Settings
@@ -317,3 +324,41 @@ def test_a_deleted_sweeps_deployment_goes_with_it_and_never_serves_a_later_versi
         again = client.post(url)
     assert again.status_code == 202 and again.json()["key"], again.text
     assert again.json()["id"] != first.id
+
+
+@BOTH_BACKENDS
+def test_racing_promotions_and_alias_moves_are_each_one_change_never_a_500(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    production_model(db)  # digits v1, and its sweep
+    done = seed_sweep(
+        db, trials=6, max_t=3, running=0, state=ExperimentState.completed, prune=False
+    )
+
+    def post(path_and_body: tuple[str, str, dict[str, Any]]) -> httpx.Response:
+        method, path, body = path_and_body
+        with server.client() as client:
+            return client.request(method, path, json=body)
+
+    promote = ("POST", f"/api/v1/experiments/{done}/promote", {"top_k": 2, "model_name": "race"})
+    alias = ("PUT", "/api/v1/models/digits/aliases/staging", {"version": 1})
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        promoted = list(pool.map(post, [promote] * 20))
+        moved = list(pool.map(post, [alias] * 20))
+    assert sorted(r.status_code for r in promoted) == [200] * 19 + [201], promoted[0].text
+    assert all(r.status_code == 200 for r in moved), [r.text for r in moved]
+    with db.begin() as session:
+        runs = session.scalars(select(FinalRunRow).where(FinalRunRow.experiment_id == done)).all()
+        assert len(runs) == 2  # one promotion, however many asked at once
+        (staging,) = session.scalars(
+            select(ModelAliasRow).where(ModelAliasRow.alias == "staging")
+        ).all()
+        assert staging.version == 1
+        history = session.scalars(
+            select(ModelAliasHistoryRow)
+            .where(ModelAliasHistoryRow.alias == "staging")
+            .order_by(ModelAliasHistoryRow.id)
+        ).all()
+    # every move is in the history, the first made it, the others found it there
+    assert len(history) == 20
+    assert [h.previous_version for h in history] == [None] + [1] * 19
