@@ -4,14 +4,20 @@ Order: explicit arguments, then ``RAYSWEEP_URL`` / ``RAYSWEEP_TOKEN``, then the 
 (``$XDG_CONFIG_HOME/raysweep/config.toml``, by default ``~/.config/raysweep/config.toml``), then
 the local server's defaults: ``http://127.0.0.1:8000`` and the admin token it wrote to
 ``$RAYSWEEP_HOME/admin-token`` (``./var/admin-token``).
+
+A token found on its own never travels to a server it was not meant for: the config file's
+goes only to the config file's ``url``, the local admin token only to a server on this machine
+(a loopback address); another ``--url`` gets an explicit token or none.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 
@@ -62,14 +68,29 @@ class Connection:
     source: str  # where the token came from, for error messages (never the token itself)
 
 
+def is_local(url: str) -> bool:
+    """Whether the URL names a server on this machine (a loopback address)."""
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def resolve(url: str | None = None, token: str | None = None) -> Connection:
     file = read_config()
     resolved_url = url or os.environ.get("RAYSWEEP_URL") or file.get("url") or DEFAULT_URL
+    same_server = file.get("url", resolved_url).rstrip("/") == resolved_url.rstrip("/")
     for candidate, source in (
         (token, "the token argument"),
         (os.environ.get("RAYSWEEP_TOKEN"), "RAYSWEEP_TOKEN"),
-        (file.get("token"), str(config_path())),
-        (local_admin_token(), "$RAYSWEEP_HOME/admin-token"),
+        (file.get("token") if same_server else None, str(config_path())),
+        (
+            local_admin_token() if is_local(resolved_url) else None,
+            "$RAYSWEEP_HOME/admin-token",
+        ),
     ):
         if candidate:
             return Connection(resolved_url.rstrip("/"), candidate, source)
