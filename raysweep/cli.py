@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -39,7 +40,7 @@ from raysweep.cli_output import (
 )
 from raysweep.client import Client
 from raysweep.config import config_path, read_config, write_config
-from raysweep.errors import RaysweepError, Unreachable, WaitTimeout
+from raysweep.errors import RaysweepError, SubmitNote, Unreachable, WaitTimeout
 from raysweep.experiment import Experiment
 from raysweep.schemas import ExperimentState, TrialState
 
@@ -112,7 +113,11 @@ def run(args: argparse.Namespace) -> Any:
 
 
 def submit(client: Client, args: argparse.Namespace) -> Experiment:
-    experiment = client.submit(args.file)
+    with warnings.catch_warnings(record=True) as notes:
+        warnings.simplefilter("always", SubmitNote)
+        experiment = client.submit(args.file)
+    for note in notes:  # what the sweep gives up as submitted
+        print(f"raysweep submit: note: {note.message}", file=sys.stderr)
     if args.output != "json":
         console.print(f"submitted {experiment.data.id}")
     if args.wait:

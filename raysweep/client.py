@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import os
 import time
+import warnings
 import zipfile
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
@@ -31,6 +32,7 @@ from raysweep.errors import (
     Problem,
     RaysweepError,
     SpecError,
+    SubmitNote,
     Unreachable,
 )
 from raysweep.experiment import Experiment
@@ -308,6 +310,8 @@ class Client:
         if self.project and isinstance(body, dict):
             body.setdefault("project", self.project)
         created = self.request("POST", "/experiments", body=body)
+        for note in created.get("notes") or []:
+            warnings.warn(note, SubmitNote, stacklevel=2)
         return self.experiment(created["id"])
 
     def experiment(self, experiment_id: str) -> Experiment:

@@ -69,3 +69,8 @@ class Unreachable(RaysweepError):
 
 class WaitTimeout(TimeoutError):
     """``Experiment.wait`` ran out of time; the sweep goes on."""
+
+
+class SubmitNote(UserWarning):
+    """What a submitted sweep gives up as asked (the submit answer's ``notes``), e.g. code that
+    saves no checkpoints; shown once per submit."""

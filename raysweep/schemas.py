@@ -128,6 +128,11 @@ class ReadModel(BaseModel):
 class ExperimentCreated(ReadModel):
     id: str
     state: ExperimentState
+    notes: list[str] = Field(
+        default_factory=list,
+        description="What the sweep gives up as submitted (e.g. code that saves no "
+        "checkpoints); the SDK and CLI show each as a warning.",
+    )
 
 
 class TrialSummary(ReadModel):

@@ -390,6 +390,27 @@ class CodeRef(StrictModel):
             "early-stopping time attribute (default `epoch`): a spec without them is a 422.",
         )
     )
+    checkpoints: StrictBool = Field(
+        default=True,
+        description="Whether the function saves checkpoints (`ray.train.report(metrics, "
+        "checkpoint=...)`) and resumes from `ray.train.get_checkpoint()`. Without them a "
+        "trial whose workers restart starts over from its first epoch, resuming a paused sweep "
+        "ends its trials that trained, an extension cannot continue a trial, and "
+        "`asha_promotion` (which pauses trials at their checkpoints) is refused; the submit "
+        "answer's `notes` say so.",
+    )
+
+    @property
+    def gives_up(self) -> list[str]:
+        """What a sweep of this code gives up, for the submit answer's ``notes``."""
+        if self.checkpoints:
+            return []
+        return [
+            "code.checkpoints is false: a trial whose workers restart trains again from its "
+            "first epoch, resuming a paused sweep ends its trials that trained (they would "
+            "start over), an extension cannot continue a trial, and a final run has no "
+            "checkpoint to register as a model version"
+        ]
 
 
 class ExperimentSpec(StrictModel):

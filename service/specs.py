@@ -118,6 +118,15 @@ def _code_problems(spec_data: dict[str, Any], lookup: PackageLookup) -> list[Pro
     ]
     early = spec_data.get("early_stopping")
     early = early if isinstance(early, dict) else {}
+    if code.checkpoints is False and early.get("scheduler") == "asha_promotion":
+        problems.append(
+            Problem(
+                path="early_stopping.scheduler",
+                message="asha_promotion pauses every trial at its rung's checkpoint and "
+                "resumes it from there: code that saves no checkpoints (code.checkpoints: "
+                "false) cannot be promoted; use asha or none",
+            )
+        )
     # early stopping judges trials at each value of the time attribute (default `epoch`, the
     # contract in trainers/README.md): code that does not report it would run unjudged
     scheduler = early.get("scheduler", "asha")

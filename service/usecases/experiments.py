@@ -114,7 +114,8 @@ def submit_experiment(
             created_by,
             {"search_space": source if isinstance(source, str) else "inline"},
         )
-    return ExperimentCreated(id=row.id, state=ExperimentState.queued)
+    notes = spec.code.gives_up if spec.code is not None else []
+    return ExperimentCreated(id=row.id, state=ExperimentState.queued, notes=notes)
 
 
 def add_experiment(

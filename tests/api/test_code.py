@@ -12,6 +12,8 @@ import httpx
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep import Client
+from raysweep.errors import SubmitNote
 from tests.conftest import InProcessServer, ServerProcess, row_counts
 from tests.packages import code_spec, readme_example, targz_of, zip_of
 
@@ -129,6 +131,25 @@ def test_specs_naming_code_are_checked_against_the_package_at_submit(
             found = {d["path"]: d["message"] for d in response.json()["error"]["details"]}
             assert fragment in found.get(path, ""), (path, found)
         assert row_counts(db) == before
+        # code that saves no checkpoints: told at submit what it gives up; promotion refused
+        no_checkpoints = code_spec(sha)
+        no_checkpoints["code"] = {**no_checkpoints["code"], "checkpoints": False}
+        told = client.post("/api/v1/experiments", json=no_checkpoints)
+        assert told.status_code == 201, told.text
+        (note,) = told.json()["notes"]
+        assert note.startswith("code.checkpoints is false: a trial whose workers restart")
+        promoted = client.post(
+            "/api/v1/experiments",
+            json={**no_checkpoints, "early_stopping": {"scheduler": "asha_promotion"}},
+        )
+        assert promoted.status_code == 422, promoted.text
+        (detail,) = promoted.json()["error"]["details"]
+        assert detail["path"] == "early_stopping.scheduler"
+        assert "code that saves no checkpoints" in detail["message"]
+        with Client(server.url, server.admin_token) as sdk, pytest.warns(SubmitNote) as warned:
+            sdk.submit(no_checkpoints)
+        assert str(warned[0].message) == note
+        assert client.post("/api/v1/experiments", json=code_spec(sha)).json()["notes"] == []
         # without early stopping nothing needs `epoch`
         no_epoch = {
             **code_spec(sha),
