@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -60,13 +61,25 @@ class Predictor:
             return JSONResponse(
                 {"error": refusal}, status_code=401, headers={"WWW-Authenticate": "Bearer"}
             )
-        body = await request.json()
-        if not isinstance(body, dict) or not isinstance(body.get("inputs"), list):
-            return {"error": 'send {"inputs": [...]}: one row per example'}
+        inputs = parse_inputs(await request.body())
+        if isinstance(inputs, str):
+            return JSONResponse({"error": inputs}, status_code=400)
         try:
-            return self.predict(body["inputs"])
+            return self.predict(inputs)
         except (RuntimeError, ValueError, TypeError) as error:
-            return {"error": f"{type(error).__name__}: {error}"}
+            return JSONResponse({"error": f"{type(error).__name__}: {error}"}, status_code=400)
+
+
+def parse_inputs(raw: bytes) -> list[Any] | str:
+    """A request body's ``inputs`` (one row per example), or what is wrong with the body."""
+    try:
+        body = json.loads(raw)
+    except ValueError as error:  # not JSON, or not UTF-8
+        return f'the body is not JSON ({error}); send {{"inputs": [...]}}'
+    if not isinstance(body, dict) or not isinstance(body.get("inputs"), list):
+        return 'send {"inputs": [...]}: one row per example'
+    inputs: list[Any] = body["inputs"]
+    return inputs
 
 
 def key_refusal(authorization: str | None, key_sha256: str | None) -> str | None:

@@ -25,7 +25,7 @@ from service.db.models import (
     TrialRow,
 )
 from service.demo import seed_sweep
-from service.engine.serving import Deployer, key_refusal
+from service.engine.serving import Deployer, key_refusal, parse_inputs
 from service.settings import REPO_ROOT, Settings
 from service.usecases.models import register_version
 from tests.conftest import (
@@ -279,6 +279,14 @@ def test_a_deployment_gives_its_key_once_and_keeps_only_its_hash(
     deployer = Deployer(db, {}, Settings(home=server.home))
     ((app,), _) = deployer.wanted(row.cluster)
     assert app["args"]["key_sha256"] == row.key_sha256 and key not in json.dumps(app)
+
+
+def test_a_models_requests_are_read_as_inputs_or_told_what_is_wrong() -> None:
+    assert parse_inputs(b'{"inputs": [[1, 2], [3, 4]]}') == [[1, 2], [3, 4]]
+    assert "not JSON" in str(parse_inputs(b"{not json"))
+    assert "not JSON" in str(parse_inputs(b"\xff\xfe"))
+    for body in (b"[]", b'{"rows": []}', b'{"inputs": 3}', b"null"):
+        assert parse_inputs(body) == 'send {"inputs": [...]}: one row per example', body
 
 
 def test_a_deployed_model_answers_only_to_its_key() -> None:

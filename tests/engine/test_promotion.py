@@ -292,8 +292,10 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         local = task.model.eval()(examples)
         assert answer["predictions"] == local.argmax(dim=1).tolist()
         assert torch.allclose(torch.tensor(answer["outputs"]), local.detach(), atol=1e-5)
-        bad = httpx.post(running["url"], json={"rows": []}, headers=key, timeout=30).json()
-        assert "error" in bad
+        bad = httpx.post(running["url"], json={"rows": []}, headers=key, timeout=30)
+        assert bad.status_code == 400 and "one row per example" in bad.json()["error"]
+        garbled = httpx.post(running["url"], content=b"{not json", headers=key, timeout=30)
+        assert garbled.status_code == 400 and "not JSON" in garbled.json()["error"]
         assert client.delete("/api/v1/models/digits-final/versions/1/deploy").status_code == 202
         wait_for(lambda: deployment_in(client, "deleted"), 120, "the deployment to go")
     assert not applications(final_cluster)
