@@ -31,6 +31,19 @@ def free_port() -> int:
         return port
 
 
+def private_files() -> None:
+    """In the head's process before it starts: files and directories it creates are its
+    owner's alone."""
+    os.umask(0o077)
+
+
+def head_environment() -> dict[str, str]:
+    """The server's environment less raysweep's own settings (the database URL, the secrets
+    directory): the embedded head and every worker it starts inherit it, and a job gets what it
+    needs from its own runtime environment."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("RAYSWEEP_")}
+
+
 class RayConnection:
     """Context manager: on enter, starts the embedded head when no address is configured.
 
@@ -133,7 +146,10 @@ class RayConnection:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
-                env={**os.environ, "PATH": path},
+                env={**head_environment(), "PATH": path},
+                # what Ray and every process it starts write is its owner's alone (logs with
+                # job details, checkpoints, stored code)
+                preexec_fn=private_files,
             )
         self.address = f"http://127.0.0.1:{dashboard_port}"
         try:
@@ -141,6 +157,9 @@ class RayConnection:
         except BaseException:
             self.__exit__()
             raise
+        # Ray makes its session directory 0777 for shared use: the directory above it is this
+        # user's alone, so other users of the machine read none of it
+        temp_dir.chmod(0o700)
 
     def _wait_for_head(self, head: subprocess.Popen[bytes], log_path: Path) -> None:
         deadline = time.monotonic() + HEAD_START_TIMEOUT_S
