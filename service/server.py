@@ -96,6 +96,9 @@ def serve(settings: Settings) -> None:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    # what the server writes (stored code, its database, the Ray head it starts) is the
+    # service's user's alone
+    os.umask(0o077)
     app = build_app(settings)
     settle_heap()
     print(

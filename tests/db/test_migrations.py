@@ -22,6 +22,7 @@ from service.settings import REPO_ROOT
 from service.usecases.access import operator
 from service.usecases.experiments import submit_experiment
 from tests.conftest import ServerProcess, minimal_spec
+from tests.packages import readme_example, zip_of
 
 
 def test_upgrade_downgrade_upgrade_and_the_orm_matches_the_schema(empty_db_url: str) -> None:
@@ -115,3 +116,13 @@ def test_first_start_writes_a_private_admin_token_and_the_token_cli_manages_toke
     assert server.manage("token", "revoke", "ci-bot").returncode == 0
     assert '"revoked_at": null' not in server.manage("token", "list").stdout.splitlines()[1]
     assert secret not in server.log_path.read_text()
+    # what the server stores is the service's user's alone: uploaded code here
+    with server.client() as client:
+        uploaded = client.post(
+            "/api/v1/code",
+            content=zip_of({"train.py": readme_example()}),
+            headers={"Content-Type": "application/zip"},
+        )
+    assert uploaded.status_code == 201, uploaded.text
+    (stored,) = (server.home / "storage" / "code").iterdir()
+    assert stat.S_IMODE(stored.stat().st_mode) == 0o600, oct(stored.stat().st_mode)
