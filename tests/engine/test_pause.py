@@ -11,6 +11,7 @@ import pytest
 from service.engine.cluster import RayConnection
 from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
+    check_nothing_leaked,
     check_results_contiguous,
     events_of,
     experiment_state,
@@ -79,6 +80,7 @@ def test_pause_stops_after_a_checkpoint_resume_continues_and_cancel_ends_the_swe
         took = time.monotonic() - asked
         trials = trials_of(client, experiment_id)
         check_results_contiguous(client, trials)  # resumed from checkpoints: none stored twice
+        check_nothing_leaked(client, experiment_id)  # the cancelled trials' groups went too
         events = [e["kind"] for e in events_of(client, experiment_id)]
 
         # the controller has seen the (fixed-size) cluster by now: a sweep whose one trial it
