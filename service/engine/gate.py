@@ -39,6 +39,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -62,6 +63,10 @@ POLL_INTERVAL_S = 1.0
 CAPACITY_CACHE_S = 2.0
 ENDED_KEPT_S = 900.0  # ended segments (and notices) wait this long for their driver to store them
 REAP_INTERVAL_S = 1.0
+# the reaper looks at Ray while leases are held and this long after the last one ended (a run
+# killed while its workers started leaves a group no lease names any more)
+IDLE_AFTER_S = 120.0
+ORPHAN_CHECK_EVERY = 2  # reaps: unregistered placement groups are looked for less often
 # a run waiting this long while something outside the leases holds what it needs is told what
 WAIT_EXPLAINED_AFTER_S = 20.0
 # a lease's holder or a reservation's Train controller missing from Ray's live actors this many
@@ -293,6 +298,18 @@ class Ledger:
                             "its Train controller is gone",
                         )
                     )
+
+    def starting_holders(self, live_groups: set[str]) -> list[str]:
+        """The holders of granted leases whose run has no live worker group registered: it is
+        starting one (first, or again after a failure), which it registers once its workers are
+        up."""
+        return [
+            holder_of(key)
+            for key, entry in self.entries.items()
+            if entry.granted
+            and holder_of(key) != "driver"
+            and not any(group in live_groups for group in entry.groups)
+        ]
 
     def take_removals(self) -> list[Reservation]:
         removals, self.removals = self.removals, []
@@ -545,6 +562,10 @@ class ResourceGate:
         self._lock = threading.Lock()  # the actor's calls and its reaper share the ledger
         self._groups: dict[str, PlacementGroup] = {}
         self._address = ray.get_runtime_context().gcs_address
+        self._ticks = 0
+        self._busy_at = 0.0  # monotonic: when a lease or request was last held
+        # unregistered placement group -> the reap it was first seen at
+        self._unregistered_since: dict[str, int] = {}
         threading.Thread(target=self._reap_forever, name="raysweep-reaper", daemon=True).start()
 
     def capacity(self) -> Capacity:
@@ -622,9 +643,12 @@ class ResourceGate:
                 log.warning("could not reap dead runs' leases and reservations", exc_info=True)
 
     def reap(self) -> None:
+        now = time.monotonic()
         with self._lock:
-            watching = bool(self.ledger.entries)
-        if not watching:
+            if self.ledger.entries:
+                self._busy_at = now
+        # idle a while, and no group left unregistered: nothing to look at in Ray
+        if now - self._busy_at > IDLE_AFTER_S and not self._unregistered_since:
             return
         capacity = self.capacity()
         with self._lock:
@@ -634,9 +658,43 @@ class ResourceGate:
         outside = reservations.outside_holders(self._address, leased) if unexplained else ""
         with self._lock:
             if alive is not None:  # a listing cut at its limit tells no actor dead
-                self.ledger.reap(alive)
+                self.ledger.reap(set(alive))
             self.ledger.outside = outside
         self._remove_ended()
+        self._ticks += 1
+        if alive is not None and self._ticks % ORPHAN_CHECK_EVERY == 0:
+            self._remove_orphans(alive)
+
+    def _remove_orphans(self, alive: dict[str, str]) -> None:
+        """A Train run whose trial was stopped while its workers started (a cancel, a spent
+        budget) left a placement group no lease registered: each sweep job's unregistered groups
+        beyond its runs still starting one are orphans, the longest seen first (a group seen
+        for the first time is never one: it may be registering)."""
+        with self._lock:
+            registered = set(self._groups)
+        live, unregistered = reservations.unregistered_groups(self._address, registered)
+        with self._lock:
+            starting = Counter(
+                alive[holder] for holder in self.ledger.starting_holders(live) if holder in alive
+            )
+        seen = {u.group: self._unregistered_since.get(u.group, self._ticks) for u in unregistered}
+        self._unregistered_since = seen
+        by_job: dict[str, list[reservations.Unregistered]] = {}
+        for item in sorted(unregistered, key=lambda u: seen[u.group]):
+            by_job.setdefault(item.job, []).append(item)
+        for job, items in by_job.items():
+            for orphan in items[: max(0, len(items) - starting[job])]:
+                if seen[orphan.group] == self._ticks:
+                    continue
+                reservations.remove_by_id(orphan.group)
+                log.warning("removed the orphaned worker group %s of %s", orphan.group, job)
+                self.notify(
+                    orphan.owner,
+                    "",
+                    "reclaimed",
+                    f"removed the worker-group reservation {orphan.group} {orphan.held}: its "
+                    "Train run died while its workers started, before a trial registered it",
+                )
 
     def _remove_ended(self) -> None:
         """Remove the reservations the ledger found due, each that was still there with a

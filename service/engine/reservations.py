@@ -10,8 +10,11 @@ Ray instances" (what ends Ray Train's own ``PlacementGroupCleaner`` there, ray-p
 from __future__ import annotations
 
 import logging
+import re
+from dataclasses import dataclass
 
 import ray
+from ray._raylet import PlacementGroupID
 from ray.util.placement_group import PlacementGroup, remove_placement_group
 from ray.util.state import list_actors, list_jobs, list_placement_groups
 
@@ -20,13 +23,16 @@ from service.resources import describe
 log = logging.getLogger(__name__)
 
 STATE_LIMIT = 10_000
+# a sweep's driver job: raysweep-<experiment id>-<attempt> (launcher.driver_job_id); final runs'
+# are raysweep-final-<id>-<attempt>
+SWEEP_JOB = re.compile(r"^raysweep-(?!final-)([0-9a-f]+)-\d+$")
 SHOWN_HOLDERS = 5
 HELD = ("CPU", "GPU")
 
 
-def alive_actors(address: str) -> set[str] | None:
-    """The ids of every actor of the cluster that is not dead; None when the listing reached its
-    limit (an actor left out of it is not known to be dead)."""
+def alive_actors(address: str) -> dict[str, str] | None:
+    """Every actor of the cluster that is not dead, with its job's id; None when the listing
+    reached its limit (an actor left out of it is not known to be dead)."""
     actors = list_actors(
         address=address,
         filters=[("state", "!=", "DEAD")],
@@ -36,7 +42,47 @@ def alive_actors(address: str) -> set[str] | None:
     if len(actors) >= STATE_LIMIT:
         log.warning("over %d live actors: dead runs are not reaped until fewer", STATE_LIMIT)
         return None
-    return {actor.actor_id for actor in actors}
+    return {actor.actor_id: actor.job_id for actor in actors}
+
+
+@dataclass(frozen=True)
+class Unregistered:
+    """A live placement group of a sweep's driver job that no lease registered: a worker group
+    still starting (its run registers it once its workers are up), or one whose run died while
+    it started."""
+
+    group: str
+    job: str
+    owner: str  # the experiment whose driver job created it
+    held: str
+
+
+def unregistered_groups(address: str, registered: set[str]) -> tuple[set[str], list[Unregistered]]:
+    """The ids of the cluster's live placement groups, and those of raysweep's sweep driver
+    jobs (``driver_job_id``) that no lease registered."""
+    owners = {
+        job.job_id: match.group(1)
+        for job in list_jobs(address=address, limit=STATE_LIMIT)
+        if job.job_id and (match := SWEEP_JOB.match(job.submission_id or ""))
+    }
+    groups = list_placement_groups(
+        address=address,
+        filters=[("state", "!=", "REMOVED")],
+        detail=True,
+        limit=STATE_LIMIT,
+        raise_on_missing_output=False,
+    )
+    return {g.placement_group_id for g in groups}, [
+        Unregistered(g.placement_group_id, g.creator_job_id, owners[g.creator_job_id], held)
+        for g in groups
+        if g.creator_job_id in owners
+        and g.placement_group_id not in registered
+        and (held := bundle_total(g.bundles or []))
+    ]
+
+
+def remove_by_id(group: str) -> None:
+    remove_placement_group(PlacementGroup(PlacementGroupID.from_hex(group)))
 
 
 def remove_if_present(group: PlacementGroup) -> str:

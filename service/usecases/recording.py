@@ -61,7 +61,8 @@ class TrialRestarted:
 @dataclass(frozen=True)
 class ReservationReclaimed:
     """The gate removed a worker-group reservation the trial's run left behind (its trial or
-    its Train controller died first); ``message`` says which and what it held."""
+    its Train controller died first); ``message`` says which and what it held. ``tune_id`` is
+    empty for one no trial had registered (its run died while its workers started)."""
 
     tune_id: str
     message: str
@@ -232,8 +233,8 @@ class ResultStore:
                             session,
                             self.experiment_id,
                             "reservation_reclaimed",
-                            f"trial {op.tune_id}: {op.message}",
-                            trial_id=trial_ids[op.tune_id],
+                            f"trial {op.tune_id}: {op.message}" if op.tune_id else op.message,
+                            trial_id=trial_ids.get(op.tune_id),
                         )
                     case TrialRestarted():
                         row = session.get_one(TrialRow, trial_ids[op.tune_id])
@@ -316,7 +317,8 @@ class ResultStore:
         flush for all); and the ``TrialStarted`` ops that created one (``id()``), which the
         batch then skips."""
         trial_ids = dict(known)
-        missing = {op.tune_id for op in batch} - trial_ids.keys()
+        # an op of no trial (a sweep's: its tune_id is empty) creates none
+        missing = {op.tune_id for op in batch if op.tune_id} - trial_ids.keys()
         if missing:
             rows = session.execute(
                 select(TrialRow.tune_trial_id, TrialRow.id).where(
@@ -328,7 +330,7 @@ class ResultStore:
         # a result for a trial whose start was never seen (e.g. a restored driver) creates it
         first: dict[str, Op] = {}
         for op in batch:
-            if op.tune_id not in trial_ids:
+            if op.tune_id and op.tune_id not in trial_ids:
                 first.setdefault(op.tune_id, op)
         if not first:
             return trial_ids, set()

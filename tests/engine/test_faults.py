@@ -18,6 +18,8 @@ from service.engine.cluster import RayConnection
 from service.storage import exists
 from tests.conftest import RAY_TESTS, InProcessServer, ServerProcess, row_counts
 from tests.engine.sweeps import (
+    TRAIN_WORKER,
+    alive_actors,
     driver_pid,
     ended_sweep,
     events_of,
@@ -54,9 +56,19 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
         wait_for(lambda: trial_where(client, experiment_id, 0, restarts=1), 180, "the restart")
 
         wait_for(lambda: trial_where(client, experiment_id, 1, iteration=1), 240, "trial 2")
+        first_group = {a.pid for a in alive_actors(ray_cluster, TRAIN_WORKER, job)}
         killed.add(kill_a_train_worker(ray_cluster, job, killed))
-        wait_for(lambda: trial_where(client, experiment_id, 1, restarts=1), 180, "its restart")
-        killed.add(kill_a_train_worker(ray_cluster, job, killed))
+        restarted = wait_for(
+            lambda: trial_where(client, experiment_id, 1, restarts=1), 180, "its restart"
+        )
+        # the restart is counted as Ray Train decides it: kill a worker of the new group once it
+        # trains (an epoch past the restart), not the old group's survivor still going away
+        wait_for(
+            lambda: trial_where(client, experiment_id, 1, iteration=restarted["iteration"] + 1),
+            180,
+            "its new worker group to train",
+        )
+        killed.add(kill_a_train_worker(ray_cluster, job, killed | first_group))
 
         experiment, trials = ended_sweep(client, experiment_id, 240)
         events = events_of(client, experiment_id)

@@ -8,11 +8,13 @@ reserved while its sweep went on."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import ray
+from ray._raylet import PlacementGroupID
 from ray.util.placement_group import PlacementGroup, placement_group, placement_group_table
 
 from service.engine.cluster import RayConnection
@@ -99,3 +101,58 @@ def test_a_dead_controllers_group_goes_while_its_trial_keeps_its_lease(ray_drive
         15,
         "the lease to end with its holder",
     )
+
+
+ORPHAN_JOB = """
+import time
+import ray
+from ray.util.placement_group import placement_group
+from service.engine.gate import gate, lease_key
+from service.resources import Request
+
+ray.init()
+
+
+@ray.remote(num_cpus=0.01)
+class Starting:
+    # a Tune trial whose Train run created its worker group and died before registering it
+    def hold(self):
+        request = Request("{owner}", "t1", {{"CPU": 0.5}}, 1, {{"CPU": 0.01}})
+        key = lease_key(request)
+        assert ray.get(gate().request.remote(key, request, 0)).state == "granted"
+        group = placement_group([{{"CPU": 0.5}}])
+        ray.get(group.ready(), timeout=60)
+        return group.id.hex()
+
+
+run = Starting.remote()
+print("GROUP", ray.get(run.hold.remote()), flush=True)
+ray.kill(run)
+time.sleep(120)
+"""
+
+
+def test_a_worker_group_whose_run_died_before_registering_it_is_removed_as_an_orphan(
+    ray_cluster: RayConnection, ray_driver: None
+) -> None:
+    owner = "0a1b2c3d4e5f"
+    job = ray_cluster.jobs.submit_job(
+        entrypoint=f"python -c '{ORPHAN_JOB.format(owner=owner)}'",
+        submission_id=f"raysweep-{owner}-0",  # a sweep's driver job, as the launcher names it
+        runtime_env={"env_vars": {"RAY_AUTH_MODE": "token"}},
+    )
+    try:
+        printed = wait_for(
+            lambda: re.search(r"GROUP ([0-9a-f]{36})", ray_cluster.jobs.get_job_logs(job)),
+            120,
+            "the job's worker group",
+        )
+        group_id = printed.group(1)
+        seen: list[Notice] = []
+        (notice,) = wait_for(lambda: reclaimed(owner, seen), 30, "the gate to remove the orphan")
+        assert notice.label == "" and group_id in notice.message
+        assert "died while its workers started" in notice.message
+        group = PlacementGroup(PlacementGroupID.from_hex(group_id))
+        assert state_of(group) == "REMOVED"
+    finally:
+        ray_cluster.jobs.stop_job(job)
