@@ -40,6 +40,7 @@ from service.db.models import ResultRow, TrialRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
 from service.engine.recorder import Recorder  # noqa: E402
 from service.settings import REPO_ROOT  # noqa: E402
+from service.usecases.access import operator  # noqa: E402
 from service.usecases.experiments import submit_experiment  # noqa: E402
 from service.usecases.recording import Op, ResultReported, TrialStarted  # noqa: E402
 
@@ -79,7 +80,7 @@ def recorder_rate(database_url: str, trials: int, results: int) -> float:
     migrate.upgrade(database_url)
     engine = create_db_engine(database_url)
     db = session_factory(engine)
-    experiment_id = submit_experiment(db, SPEC, REPO_ROOT / "search_spaces", "bench").id
+    experiment_id = submit_experiment(db, SPEC, REPO_ROOT / "search_spaces", operator("bench")).id
     ops: list[Op] = [TrialStarted(f"t{trial:06d}", {"lr": 0.01}) for trial in range(trials)]
     ops += [ResultReported(*report) for report in reports(trials, results)]
     recorder = Recorder(db, experiment_id, "val_loss", "min").start()

@@ -101,7 +101,13 @@ class RayConnection:
     def _start_head(self) -> None:
         home = self.settings.home.resolve()
         # Ray's socket paths must stay short: keep its temp dir under /tmp, one per home
-        temp_dir = Path("/tmp") / f"raysweep-{hashlib.sha1(str(home).encode()).hexdigest()[:8]}"
+        # Ray makes its temp dir 0777 for shared use (again whenever a driver connects): it lives
+        # in a directory that is this user's alone, so other users of the machine read none of
+        # it (its logs carry every job's details)
+        private = Path("/tmp") / f"raysweep-{hashlib.sha1(str(home).encode()).hexdigest()[:8]}"
+        private.mkdir(mode=0o700, exist_ok=True)
+        private.chmod(0o700)
+        temp_dir = private / "ray"
         self.temp_dir = temp_dir
         dashboard_port = free_port()
         ray_cli = shutil.which("ray", path=str(Path(sys.executable).parent)) or "ray"
@@ -157,9 +163,6 @@ class RayConnection:
         except BaseException:
             self.__exit__()
             raise
-        # Ray makes its session directory 0777 for shared use: the directory above it is this
-        # user's alone, so other users of the machine read none of it
-        temp_dir.chmod(0o700)
 
     def _wait_for_head(self, head: subprocess.Popen[bytes], log_path: Path) -> None:
         deadline = time.monotonic() + HEAD_START_TIMEOUT_S

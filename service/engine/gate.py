@@ -49,7 +49,14 @@ import ray
 from ray.util.placement_group import PlacementGroup
 
 from service.engine import reservations
-from service.resources import Capacity, HeldSegment, ProjectShare, Request, describe
+from service.resources import (
+    TRIAL_FUNCTION_RESOURCES,
+    Capacity,
+    HeldSegment,
+    ProjectShare,
+    Request,
+    describe,
+)
 
 log = logging.getLogger(__name__)
 
@@ -564,6 +571,9 @@ class ResourceGate:
         self._address = ray.get_runtime_context().gcs_address
         self._ticks = 0
         self._busy_at = 0.0  # monotonic: when a lease or request was last held
+        # owner -> the shapes of the worker bundles its runs asked for: an unregistered group of
+        # another shape is not a worker group (a Tune trial's own placement group)
+        self._worker_shapes: dict[str, frozenset[tuple[tuple[str, float], ...]]] = {}
         # unregistered placement group -> the reap it was first seen at
         self._unregistered_since: dict[str, int] = {}
         threading.Thread(target=self._reap_forever, name="raysweep-reaper", daemon=True).start()
@@ -579,7 +589,14 @@ class ResourceGate:
 
     def request(self, key: str, request: Request, wait_s: float) -> Decision:
         capacity = self.capacity()
+        shape = reservations.bundle_shape(request.bundle)
         with self._lock:
+            # a worker bundle shaped like a Tune trial's own (its function's share) could be
+            # taken for a trial's placement group: such a sweep's orphans are left to its end
+            if shape != reservations.bundle_shape(TRIAL_FUNCTION_RESOURCES):
+                self._worker_shapes[request.owner] = self._worker_shapes.get(
+                    request.owner, frozenset()
+                ) | {shape}
             decision = self.ledger.request(key, request, capacity, wait_s)
         self._remove_ended()
         return decision
@@ -684,7 +701,10 @@ class ResourceGate:
             by_job.setdefault(item.job, []).append(item)
         for job, items in by_job.items():
             for orphan in items[: max(0, len(items) - starting[job])]:
-                if seen[orphan.group] == self._ticks:
+                if seen[orphan.group] == self._ticks or not orphan.shape <= self._worker_shapes.get(
+                    orphan.owner, frozenset()
+                ):
+                    # new, or not shaped like its sweep's worker groups (a Tune trial's own)
                     continue
                 reservations.remove_by_id(orphan.group)
                 log.warning("removed the orphaned worker group %s of %s", orphan.group, job)

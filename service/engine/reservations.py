@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import ray
@@ -55,6 +56,9 @@ class Unregistered:
     job: str
     owner: str  # the experiment whose driver job created it
     held: str
+    # each bundle's CPUs and GPUs: a Train worker group's are its worker bundle (a Tune
+    # trial's own placement group holds the trial function's share)
+    shape: frozenset[tuple[tuple[str, float], ...]]
 
 
 def unregistered_groups(address: str, registered: set[str]) -> tuple[set[str], list[Unregistered]]:
@@ -73,12 +77,32 @@ def unregistered_groups(address: str, registered: set[str]) -> tuple[set[str], l
         raise_on_missing_output=False,
     )
     return {g.placement_group_id for g in groups}, [
-        Unregistered(g.placement_group_id, g.creator_job_id, owners[g.creator_job_id], held)
+        Unregistered(
+            g.placement_group_id,
+            g.creator_job_id,
+            owners[g.creator_job_id],
+            held,
+            frozenset(bundle_shape(b) for b in g.bundles or []),
+        )
         for g in groups
         if g.creator_job_id in owners
         and g.placement_group_id not in registered
         and (held := bundle_total(g.bundles or []))
     ]
+
+
+def bundle_shape(bundle: Mapping[str, object]) -> tuple[tuple[str, float], ...]:
+    """A bundle's CPUs and GPUs, comparable with a lease's worker bundle."""
+    resources = bundle.get("unit_resources", bundle)
+    if not isinstance(resources, Mapping):
+        return ()
+    return tuple(
+        sorted(
+            (key, round(float(value), 6))
+            for key, value in resources.items()
+            if key in HELD and isinstance(value, int | float) and value > 0
+        )
+    )
 
 
 def remove_by_id(group: str) -> None:

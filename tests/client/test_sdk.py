@@ -160,13 +160,16 @@ def test_connection_falls_back_to_env_then_config_file_then_local(
     assert "admin-token" in repr(Client())
     assert Client().experiments() == []
     write_config({"url": "http://127.0.0.1:9", "token": "rsw_from_file"})
-    assert "config.toml" in repr(Client())
+    # the file's token goes to the file's server only: RAYSWEEP_URL names another one
+    assert "admin-token" in repr(Client())
     monkeypatch.setenv("RAYSWEEP_TOKEN", server.admin_token)
     client = Client()
     assert "RAYSWEEP_TOKEN" in repr(client) and client.url == server.url
     assert "rsw_" not in repr(client)  # the secret never shows
     monkeypatch.delenv("RAYSWEEP_URL")
-    assert Client().url == "http://127.0.0.1:9"  # the file's url, env unset
+    monkeypatch.delenv("RAYSWEEP_TOKEN")
+    from_file = Client()  # the file's url, with its token
+    assert from_file.url == "http://127.0.0.1:9" and "config.toml" in repr(from_file)
 
 
 def test_promote_final_runs_and_the_registry_through_the_sdk(

@@ -79,12 +79,12 @@ def test_digits_mlp_scales_to_two_workers_and_resumes_exactly_on_ray_train(
 def test_the_embedded_heads_auth_token_is_readable_by_its_owner_only(
     ray_cluster: RayConnection,
 ) -> None:
-    """Ray writes ~/.ray/auth_token 0644; it opens every job and actor of the cluster. Its
-    session directory (logs with every job's details) is 0777 inside a temp dir that is its
+    """Ray writes ~/.ray/auth_token 0644; it opens every job and actor of the cluster. Its temp
+    dir (logs with every job's details), which Ray makes 0777, is inside a directory that is its
     owner's alone, and what its processes write is their owner's alone."""
     assert stat.S_IMODE(RAY_AUTH_TOKEN_PATH.stat().st_mode) == 0o600
     assert ray_cluster.temp_dir is not None
-    assert stat.S_IMODE(ray_cluster.temp_dir.stat().st_mode) == 0o700
+    assert stat.S_IMODE(ray_cluster.temp_dir.parent.stat().st_mode) == 0o700
     logs = [p for p in (ray_cluster.temp_dir / "session_latest" / "logs").iterdir() if p.is_file()]
     assert logs and all(stat.S_IMODE(p.stat().st_mode) & 0o077 == 0 for p in logs), [
         (p.name, oct(p.stat().st_mode)) for p in logs if p.stat().st_mode & 0o077
