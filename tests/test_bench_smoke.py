@@ -15,7 +15,7 @@ from tests.conftest import PG_URL
 SMOKE_RUNS = {
     "recorder": (["bench/recorder.py", "--sizes", "20x5", "--postgres", PG_URL], "ratio"),
     "searcher": (
-        ["bench/searcher.py", "--sizes", "20", "--trials", "6", "--seeds", "1"],
+        ["bench/searcher.py", "--sizes", "20", "--trials", "6", "--seeds", "2"],
         "per-suggestion overhead",
     ),
     "api_load": (

@@ -31,6 +31,7 @@ from service.engine.trial import (
     CONTROL_KEYS,
     FAILED_KEY,
     CodeLoadError,
+    TrialFailedBefore,
     run_name,
 )
 from service.resources import HeldSegment
@@ -328,7 +329,7 @@ def code_load_message(error_text: str) -> str:
 def error_line(error_text: str) -> str:
     """The line of a traceback that says what was raised (its last ``Type: message`` line)."""
     lines = [line.strip() for line in error_text.strip().splitlines() if line.strip()]
-    raised = [line for line in lines if re.match(r"^[\w.]+(Error|Exception|Interrupt)\b", line)]
+    raised = [line for line in lines if re.match(r"^[A-Za-z_][\w.]*(: |$)", line)]
     return (raised or lines or ["no error text"])[-1][:500]
 
 
@@ -408,6 +409,9 @@ class RecordingCallback(tune.Callback):
         if not process_lost(latest_error(trial)):
             trial.set_config({**trial.config, FAILED_KEY: True})
             trial.max_failures = 0
+            # its own error, which ends it: what fail_fast_after compares (its next attempt
+            # fails with TrialFailedBefore, which says nothing of it)
+            DriverContext.current().trial_failed(trial_error_text(trial))
             return
         lines = trial_error_text(trial).strip().splitlines()
         reason = f"the trial's own process was lost ({lines[-1][:300] if lines else 'no error'})"
@@ -422,7 +426,8 @@ class RecordingCallback(tune.Callback):
         if CodeLoadError.__name__ in text and context.sweep_error is None:
             context.sweep_error = code_load_message(text)
             log.error("trial %s cannot load its code; failing the sweep", trial.trial_id)
-        context.trial_failed(text)
+        if TrialFailedBefore.__name__ not in text:  # counted when it first failed
+            context.trial_failed(text)
         context.recorder.submit(TrialEnded(named(trial), TrialState.failed, text))
 
 
