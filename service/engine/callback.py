@@ -409,9 +409,13 @@ class RecordingCallback(tune.Callback):
         if not process_lost(latest_error(trial)):
             trial.set_config({**trial.config, FAILED_KEY: True})
             trial.max_failures = 0
-            # its own error, which ends it: what fail_fast_after compares (its next attempt
-            # fails with TrialFailedBefore, which says nothing of it)
-            DriverContext.current().trial_failed(trial_error_text(trial))
+            # its own error ends it: stored now, with that error (the record of a final trial
+            # never changes, so the next attempt's TrialFailedBefore, or a stop of the sweep
+            # meanwhile, leaves it as it is), and counted for fail_fast_after
+            context = DriverContext.current()
+            text = trial_error_text(trial)
+            context.trial_failed(text)
+            context.recorder.submit(TrialEnded(named(trial), TrialState.failed, text))
             return
         lines = trial_error_text(trial).strip().splitlines()
         reason = f"the trial's own process was lost ({lines[-1][:300] if lines else 'no error'})"
