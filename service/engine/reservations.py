@@ -13,6 +13,7 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import ray
 from ray._raylet import PlacementGroupID
@@ -69,13 +70,7 @@ def unregistered_groups(address: str, registered: set[str]) -> tuple[set[str], l
         for job in list_jobs(address=address, limit=STATE_LIMIT)
         if job.job_id and (match := SWEEP_JOB.match(job.submission_id or ""))
     }
-    groups = list_placement_groups(
-        address=address,
-        filters=[("state", "!=", "REMOVED")],
-        detail=True,
-        limit=STATE_LIMIT,
-        raise_on_missing_output=False,
-    )
+    groups = live_groups(address)
     return {g.placement_group_id for g in groups}, [
         Unregistered(
             g.placement_group_id,
@@ -105,6 +100,17 @@ def bundle_shape(bundle: Mapping[str, object]) -> tuple[tuple[str, float], ...]:
     )
 
 
+def live_groups(address: str) -> list[Any]:
+    """The cluster's placement groups that are not removed, with their bundles."""
+    return list_placement_groups(
+        address=address,
+        filters=[("state", "!=", "REMOVED")],
+        detail=True,
+        limit=STATE_LIMIT,
+        raise_on_missing_output=False,
+    )
+
+
 def remove_by_id(group: str) -> None:
     remove_placement_group(PlacementGroup(PlacementGroupID.from_hex(group)))
 
@@ -127,13 +133,7 @@ def outside_holders(address: str, leased_groups: set[str]) -> str:
     registered with a lease, and actors outside any group, each with its job and whether that
     job is alive. Empty when nothing is found."""
     jobs = {job.job_id: job.status for job in list_jobs(address=address, limit=STATE_LIMIT)}
-    groups = list_placement_groups(
-        address=address,
-        filters=[("state", "!=", "REMOVED")],
-        detail=True,
-        limit=STATE_LIMIT,
-        raise_on_missing_output=False,
-    )
+    groups = live_groups(address)
     found = []
     for group in groups:
         if group.placement_group_id in leased_groups:
