@@ -39,7 +39,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -50,7 +49,6 @@ from ray.util.placement_group import PlacementGroup
 
 from service.engine import reservations
 from service.resources import (
-    TRIAL_FUNCTION_RESOURCES,
     Capacity,
     HeldSegment,
     ProjectShare,
@@ -73,7 +71,7 @@ REAP_INTERVAL_S = 1.0
 # the reaper looks at Ray while leases are held and this long after the last one ended (a run
 # killed while its workers started leaves a group no lease names any more)
 IDLE_AFTER_S = 120.0
-ORPHAN_CHECK_EVERY = 2  # reaps: unregistered placement groups are looked for less often
+ABANDONED_CHECK_EVERY = 2  # reaps: groups whose creator died are looked for less often
 # a run waiting this long while something outside the leases holds what it needs is told what
 WAIT_EXPLAINED_AFTER_S = 20.0
 # a lease's holder or a reservation's Train controller missing from Ray's live actors this many
@@ -277,17 +275,22 @@ class Ledger:
         entry.groups[group] = controller
         return True
 
+    def watched(self) -> set[str]:
+        """The actors whose death ends something: the leases' holders and the registered
+        groups' Train controllers."""
+        watched = {holder_of(k) for k in self.entries} | {
+            c for e in self.entries.values() for c in e.groups.values()
+        }
+        watched.discard("driver")  # a final run's lease: its driver process, ended with its job
+        return watched
+
     def reap(self, alive: set[str]) -> None:
         """Given Ray's live actors: a lease whose holder (a Tune trial actor) died ends now, not
         when its renewals run out, and a placement group whose Train controller died is due for
         removal (a trial stopped by the scheduler loses its controller before it removes its
         group, and Ray Train's own cleaner can fail). Both only after ``MISSES_TO_DEAD`` reaps."""
-        watched = {holder_of(k) for k in self.entries} | {
-            c for e in self.entries.values() for c in e.groups.values()
-        }
-        watched.discard("driver")  # a final run's lease: its driver process, ended with its job
         self.missing = {
-            actor: self.missing.get(actor, 0) + 1 for actor in watched if actor not in alive
+            actor: self.missing.get(actor, 0) + 1 for actor in self.watched() if actor not in alive
         }
         dead = {actor for actor, misses in self.missing.items() if misses >= MISSES_TO_DEAD}
         for key, entry in list(self.entries.items()):
@@ -305,18 +308,6 @@ class Ledger:
                             "its Train controller is gone",
                         )
                     )
-
-    def starting_holders(self, live_groups: set[str]) -> list[str]:
-        """The holders of granted leases whose run has no live worker group registered: it is
-        starting one (first, or again after a failure), which it registers once its workers are
-        up."""
-        return [
-            holder_of(key)
-            for key, entry in self.entries.items()
-            if entry.granted
-            and holder_of(key) != "driver"
-            and not any(group in live_groups for group in entry.groups)
-        ]
 
     def take_removals(self) -> list[Reservation]:
         removals, self.removals = self.removals, []
@@ -571,11 +562,9 @@ class ResourceGate:
         self._address = ray.get_runtime_context().gcs_address
         self._ticks = 0
         self._busy_at = 0.0  # monotonic: when a lease or request was last held
-        # owner -> the shapes of the worker bundles its runs asked for: an unregistered group of
-        # another shape is not a worker group (a Tune trial's own placement group)
-        self._worker_shapes: dict[str, frozenset[tuple[tuple[str, float], ...]]] = {}
-        # unregistered placement group -> the reap it was first seen at
-        self._unregistered_since: dict[str, int] = {}
+        # Ray job id -> the owner whose runs it holds leases for (learned from the holders'
+        # ids): whose placement groups the reaper may remove when their creator died
+        self._owner_of_job: dict[str, str] = {}
         threading.Thread(target=self._reap_forever, name="raysweep-reaper", daemon=True).start()
 
     def capacity(self) -> Capacity:
@@ -589,14 +578,10 @@ class ResourceGate:
 
     def request(self, key: str, request: Request, wait_s: float) -> Decision:
         capacity = self.capacity()
-        shape = reservations.bundle_shape(request.bundle)
+        holder = holder_of(key)
         with self._lock:
-            # a worker bundle shaped like a Tune trial's own (its function's share) could be
-            # taken for a trial's placement group: such a sweep's orphans are left to its end
-            if shape != reservations.bundle_shape(TRIAL_FUNCTION_RESOURCES):
-                self._worker_shapes[request.owner] = self._worker_shapes.get(
-                    request.owner, frozenset()
-                ) | {shape}
+            if holder != "driver":
+                self._owner_of_job[reservations.job_of(holder)] = request.owner
             decision = self.ledger.request(key, request, capacity, wait_s)
         self._remove_ended()
         return decision
@@ -664,57 +649,43 @@ class ResourceGate:
         with self._lock:
             if self.ledger.entries:
                 self._busy_at = now
-        # idle a while, and no group left unregistered: nothing to look at in Ray
-        if now - self._busy_at > IDLE_AFTER_S and not self._unregistered_since:
+            watched = self.ledger.watched()
+        if now - self._busy_at > IDLE_AFTER_S:  # idle a while: nothing to look at in Ray
             return
         capacity = self.capacity()
         with self._lock:
             unexplained = self.ledger.unexplained_waits(capacity)
             leased = set(self._groups)
-        alive = reservations.alive_actors(self._address)
+        alive = reservations.live_actors(watched)
         outside = reservations.outside_holders(self._address, leased) if unexplained else ""
         with self._lock:
-            if alive is not None:  # a listing cut at its limit tells no actor dead
-                self.ledger.reap(set(alive))
+            self.ledger.reap(alive)
             self.ledger.outside = outside
         self._remove_ended()
         self._ticks += 1
-        if alive is not None and self._ticks % ORPHAN_CHECK_EVERY == 0:
-            self._remove_orphans(alive)
+        if self._ticks % ABANDONED_CHECK_EVERY == 0:
+            self._remove_abandoned()
 
-    def _remove_orphans(self, alive: dict[str, str]) -> None:
+    def _remove_abandoned(self) -> None:
         """A Train run whose trial was stopped while its workers started (a cancel, a spent
-        budget) left a placement group no lease registered: each sweep job's unregistered groups
-        beyond its runs still starting one are orphans, the longest seen first (a group seen
-        for the first time is never one: it may be registering)."""
+        budget) leaves a worker group no lease registered, and Ray keeps it while the sweep's
+        job lives: the live groups of the owners' jobs whose creator (the Train controller) is
+        dead are removed. A registered one is left to its lease's reap, which names its run."""
         with self._lock:
+            owners = dict(self._owner_of_job)
             registered = set(self._groups)
-        live, unregistered = reservations.unregistered_groups(self._address, registered)
-        with self._lock:
-            starting = Counter(
-                alive[holder] for holder in self.ledger.starting_holders(live) if holder in alive
+        for group in reservations.abandoned_groups(owners):
+            if group.group in registered:
+                continue
+            reservations.remove_by_id(group.group)
+            log.warning("removed the abandoned worker group %s of job %s", group.group, group.job)
+            self.notify(
+                owners[group.job],
+                "",
+                "reclaimed",
+                f"removed the worker-group reservation {group.group} {group.held}: its Train "
+                "run died while its workers started, before a trial registered it",
             )
-        seen = {u.group: self._unregistered_since.get(u.group, self._ticks) for u in unregistered}
-        self._unregistered_since = seen
-        by_job: dict[str, list[reservations.Unregistered]] = {}
-        for item in sorted(unregistered, key=lambda u: seen[u.group]):
-            by_job.setdefault(item.job, []).append(item)
-        for job, items in by_job.items():
-            for orphan in items[: max(0, len(items) - starting[job])]:
-                if seen[orphan.group] == self._ticks or not orphan.shape <= self._worker_shapes.get(
-                    orphan.owner, frozenset()
-                ):
-                    # new, or not shaped like its sweep's worker groups (a Tune trial's own)
-                    continue
-                reservations.remove_by_id(orphan.group)
-                log.warning("removed the orphaned worker group %s of %s", orphan.group, job)
-                self.notify(
-                    orphan.owner,
-                    "",
-                    "reclaimed",
-                    f"removed the worker-group reservation {orphan.group} {orphan.held}: its "
-                    "Train run died while its workers started, before a trial registered it",
-                )
 
     def _remove_ended(self) -> None:
         """Remove the reservations the ledger found due, each that was still there with a

@@ -1,22 +1,25 @@
-"""What the gate reads from and does to Ray's reservations: the live actors (to tell a dead run
-from a live one), what holds resources outside the gate's leases, and the removal of a dead
-run's worker-group placement group.
+"""What the gate reads from and does to Ray's reservations: whether actors live (to tell a dead
+run from a live one), the placement groups whose creator died, what holds resources outside the
+gate's leases, and the removal of a dead run's worker-group placement group.
 
-Every state API call names the cluster's address: with no address Ray looks the cluster up on
-the host and, on a host running more than one Ray instance, fails with "Found multiple active
-Ray instances" (what ends Ray Train's own ``PlacementGroupCleaner`` there, ray-project/ray#61689).
+The reaper's reads, every second, go to the GCS directly, by id; only the rare look for what
+holds resources outside the leases uses the state API (the dashboard). Every state API call
+names the cluster's address: with no address Ray looks the cluster up on the host and, on a
+host running more than one Ray instance, fails with "Found multiple active Ray instances" (what
+ends Ray Train's own ``PlacementGroupCleaner`` there, ray-project/ray#61689).
 """
 
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import ray
+import ray._private.state as ray_state
 from ray._raylet import PlacementGroupID
+from ray.core.generated import gcs_pb2
 from ray.util.placement_group import PlacementGroup, remove_placement_group
 from ray.util.state import list_actors, list_jobs, list_placement_groups
 
@@ -24,80 +27,63 @@ from service.resources import describe
 
 log = logging.getLogger(__name__)
 
+# the GCS's placement-group record (generated protobuf code, without type stubs)
+GroupRecord: Any = gcs_pb2.PlacementGroupTableData  # type: ignore[attr-defined]
+
 STATE_LIMIT = 10_000
-# a sweep's driver job: raysweep-<experiment id>-<attempt> (launcher.driver_job_id); final runs'
-# are raysweep-final-<id>-<attempt>
-SWEEP_JOB = re.compile(r"^raysweep-(?!final-)([0-9a-f]+)-\d+$")
 SHOWN_HOLDERS = 5
 HELD = ("CPU", "GPU")
 
 
-def alive_actors(address: str) -> dict[str, str] | None:
-    """Every actor of the cluster that is not dead, with its job's id; None when the listing
-    reached its limit (an actor left out of it is not known to be dead)."""
-    actors = list_actors(
-        address=address,
-        filters=[("state", "!=", "DEAD")],
-        limit=STATE_LIMIT,
-        raise_on_missing_output=False,
-    )
-    if len(actors) >= STATE_LIMIT:
-        log.warning("over %d live actors: dead runs are not reaped until fewer", STATE_LIMIT)
-        return None
-    return {actor.actor_id: actor.job_id for actor in actors}
+def job_of(ray_id: str) -> str:
+    """The job an actor or placement group belongs to: Ray ends both ids with their job's."""
+    return ray_id[-8:]
+
+
+def live_actors(actor_ids: Iterable[str]) -> set[str]:
+    """Of these actors, those not dead, each asked of the GCS by its id (the state API's
+    listings go through the dashboard, which a loaded host answers slowly, and which Ray
+    Train's own cleaners poll too)."""
+    return {
+        actor_id
+        for actor_id in actor_ids
+        if (ray_state.actors(actor_id=actor_id) or {}).get("State", "DEAD") != "DEAD"
+    }
 
 
 @dataclass(frozen=True)
-class Unregistered:
-    """A live placement group of a sweep's driver job that no lease registered: a worker group
-    still starting (its run registers it once its workers are up), or one whose run died while
-    it started."""
+class Abandoned:
+    """A live placement group whose creator (an actor: a Train controller) is dead. Ray keeps
+    it while the creator's job lives, so a Train run stopped before its controller removed its
+    worker group (a trial stopped while its workers started, before it registered the group)
+    holds it until the sweep's end."""
 
     group: str
     job: str
-    owner: str  # the experiment whose driver job created it
     held: str
-    # each bundle's CPUs and GPUs: a Train worker group's are its worker bundle (a Tune
-    # trial's own placement group holds the trial function's share)
-    shape: frozenset[tuple[tuple[str, float], ...]]
 
 
-def unregistered_groups(address: str, registered: set[str]) -> tuple[set[str], list[Unregistered]]:
-    """The ids of the cluster's live placement groups, and those of raysweep's sweep driver
-    jobs (``driver_job_id``) that no lease registered."""
-    owners = {
-        job.job_id: match.group(1)
-        for job in list_jobs(address=address, limit=STATE_LIMIT)
-        if job.job_id and (match := SWEEP_JOB.match(job.submission_id or ""))
-    }
-    groups = live_groups(address)
-    return {g.placement_group_id for g in groups}, [
-        Unregistered(
-            g.placement_group_id,
-            g.creator_job_id,
-            owners[g.creator_job_id],
-            held,
-            frozenset(bundle_shape(b) for b in g.bundles or []),
-        )
-        for g in groups
-        if g.creator_job_id in owners
-        and g.placement_group_id not in registered
-        and (held := bundle_total(g.bundles or []))
-    ]
-
-
-def bundle_shape(bundle: Mapping[str, object]) -> tuple[tuple[str, float], ...]:
-    """A bundle's CPUs and GPUs, comparable with a lease's worker bundle."""
-    resources = bundle.get("unit_resources", bundle)
-    if not isinstance(resources, Mapping):
-        return ()
-    return tuple(
-        sorted(
-            (key, round(float(value), 6))
-            for key, value in resources.items()
-            if key in HELD and isinstance(value, int | float) and value > 0
-        )
-    )
+def abandoned_groups(jobs: Iterable[str]) -> list[Abandoned]:
+    """The live placement groups of these jobs whose creator actor died, from the GCS's table
+    (``placement_group_table`` leaves the creator out)."""
+    wanted = set(jobs)
+    if not wanted:
+        return []
+    accessor = ray_state.state._connect_and_get_accessor()  # private: Ray's own state module
+    found = []
+    for raw in accessor.get_placement_group_table():
+        row = GroupRecord.FromString(raw)
+        group = row.placement_group_id.hex()
+        if (
+            row.state != GroupRecord.REMOVED
+            # one a driver created (Tune's trial groups) has no creator actor, and reads dead
+            and not ray.ActorID(row.creator_actor_id).is_nil()
+            and row.creator_actor_dead
+            and job_of(group) in wanted
+            and (held := bundle_total([dict(b.unit_resources) for b in row.bundles]))
+        ):
+            found.append(Abandoned(group, job_of(group), held))
+    return found
 
 
 def live_groups(address: str) -> list[Any]:

@@ -313,6 +313,28 @@ def wait_until_tune_has_the_last_result(limit_s: float = 30.0) -> None:
         log.warning("could not check that Tune took the trial's last report", exc_info=True)
 
 
+def reports_so_far() -> int:
+    """How many results this trial actor has handed Tune (its session's iteration count)."""
+    try:
+        from ray.train._internal.session import get_session
+
+        session = get_session()
+        return int(getattr(session, "iteration", 1)) if session is not None else 1
+    except Exception:  # a private attribute: if Ray renames it, nothing is reported again
+        return 1
+
+
+def report_again_if_silent(metrics: dict[str, Any] | None) -> None:
+    """A trial whose Train run had nothing left to train (a segment restored at its rung, or a
+    trial restarted after its last epoch's checkpoint) reported nothing in this actor, and
+    Tune's final result for it would then hold no metric: Tune fails the whole sweep on that
+    ("Trial returned a result which did not include the specified metric"). Its Train run's
+    latest checkpointed result is reported again instead (the recorder stores an epoch once)."""
+    if metrics and reports_so_far() == 0:
+        log.info("the Train run trained no further; reporting its latest result again")
+        tune.report(dict(metrics))
+
+
 def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     """Runs in the Tune trial actor; the Train run is named after the trial."""
     trial_id = run_name(tune.get_context().get_trial_id(), config)
@@ -345,4 +367,5 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
             result = trainer.fit()
         if not (result.metrics or {}).get(YIELDED_KEY):
             wait_until_tune_has_the_last_result()
+            report_again_if_silent(result.metrics)
             return
