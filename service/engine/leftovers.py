@@ -28,11 +28,6 @@ log = logging.getLogger(__name__)
 
 # detached actors that serve the whole cluster, whichever job created them
 CLUSTER_SINGLETONS = frozenset({"ResourceGate", "_AutoscalingCoordinatorActor"})
-# detached actors that serve one run of the job that created them and are meant to exit with it:
-# Ray Train's cleaner waits for its controller's death to remove the run's placement group, and
-# stays alive for good when its monitor thread dies first (a state API call that timed out under
-# load raises what it does not catch) or never started (ray-project/ray#61756, #62753)
-RUN_HELPERS = frozenset({"PlacementGroupCleaner"})
 STATE_LIMIT = 10_000
 GONE_TIMEOUT_S = 60.0
 
@@ -59,8 +54,7 @@ class Leftovers:
 
 
 def find(job_ids: set[str]) -> Leftovers:
-    """The live placement groups and actors the jobs created: not detached ones, but for the
-    run helpers that ought to have exited with their runs."""
+    """The live placement groups and (non-detached) actors the jobs created."""
     if not job_ids:
         return Leftovers()
     groups = list_placement_groups(
@@ -77,9 +71,7 @@ def find(job_ids: set[str]) -> Leftovers:
         [
             f"{a.class_name} {a.actor_id}"
             for a in actors
-            if a.job_id in job_ids
-            and (not a.is_detached or a.class_name in RUN_HELPERS)
-            and a.class_name not in CLUSTER_SINGLETONS
+            if a.job_id in job_ids and not a.is_detached and a.class_name not in CLUSTER_SINGLETONS
         ],
     )
 
@@ -132,18 +124,11 @@ def remove_dead_attempts(experiment_id: str) -> Leftovers:
     return remove(earlier)
 
 
-def remove_own_leftovers(grace_s: float = 10.0, helpers_grace_s: float = 40.0) -> Leftovers:
+def remove_own_leftovers(grace_s: float = 10.0) -> Leftovers:
     """After ``fit()``: what this job still holds in Ray once a short grace for Ray's own
-    asynchronous removals has passed, removed. Train's cleaners get longer: each exits once the
-    state API (the dashboard, slow on a loaded host) tells it its controller died."""
+    asynchronous removals has passed, removed."""
     own = {ray.get_runtime_context().get_job_id()}
-    start = time.monotonic()
-    while found := find(own):
-        waited = time.monotonic() - start
-        only_helpers = not found.placement_groups and all(
-            actor.split()[0] in RUN_HELPERS for actor in found.actors
-        )
-        if waited >= (helpers_grace_s if only_helpers else grace_s):
-            break
+    deadline = time.monotonic() + grace_s
+    while find(own) and time.monotonic() < deadline:
         time.sleep(1)
     return remove(own)

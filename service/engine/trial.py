@@ -11,6 +11,9 @@ from typing import Any
 import ray
 from ray import tune
 from ray.train.v2._internal.callbacks.datasets import DatasetsCallback
+from ray.train.v2._internal.callbacks.placement_group_callback import (
+    PlacementGroupCleanerCallback,
+)
 from ray.train.v2._internal.execution.callback import (
     ControllerCallback,
     WorkerGroupCallback,
@@ -236,20 +239,31 @@ class WorkerGroupWatch(ControllerCallback, WorkerGroupCallback):
             gate().notify.remote(self.owner, self.label, "restarted", self.last_failure)
 
 
-class DatasetlessTorchTrainer(TorchTrainer):
-    """A TorchTrainer for training functions that load their own data (every raysweep run).
+class LeanTorchTrainer(TorchTrainer):
+    """A TorchTrainer without two helper processes every raysweep run would start for nothing.
 
-    Ray Train starts a DatasetManager actor for each worker group even when it is given no Ray
-    Datasets: a process that imports Ray Train and torch, about 2 s of CPU per trial and per
-    restart, for nothing. Without datasets its callback has nothing to shard, so it is left
-    out. This overrides a private method: if Ray renames it, the override is simply not called
-    and the actor comes back, which costs time but changes no result."""
+    - Ray Train starts a DatasetManager actor for each worker group even when it is given no
+      Ray Datasets (raysweep's training functions load their own data): a process that imports
+      Ray Train and torch, about 2 s of CPU per trial and per restart. Without datasets its
+      callback has nothing to shard, so it is left out.
+    - Ray Train starts a detached PlacementGroupCleaner actor per run, which polls the state
+      API (the dashboard) every second until its controller dies, and then removes the run's
+      worker group. The gate does that job for every run raysweep starts (``WorkerGroupWatch``
+      registers the group; the gate's reaper removes the groups of dead controllers and those
+      whose creator died before registering them), without a process per run and without the
+      cleaner's failures (it dies on a host running two Ray instances, ray-project/ray#61689,
+      and can miss its controller's death, #62753). A final run's controller lives and dies
+      with its driver job, whose end removes its groups.
+
+    This overrides a private method: if Ray renames it, the override is simply not called and
+    the helpers come back, which costs time but changes no result."""
 
     def _create_default_callbacks(self) -> list[Any]:
         callbacks = super()._create_default_callbacks()
-        if self.datasets:
-            return callbacks
-        return [c for c in callbacks if not isinstance(c, DatasetsCallback)]
+        unneeded: tuple[type, ...] = (PlacementGroupCleanerCallback,)
+        if not self.datasets:
+            unneeded += (DatasetsCallback,)
+        return [c for c in callbacks if not isinstance(c, unneeded)]
 
 
 def build_trainer(
@@ -261,7 +275,7 @@ def build_trainer(
 ) -> TorchTrainer:
     """One Ray Train run of the plan. Its name is stable (a trial id, a final run's id), so a
     resubmitted run finds its checkpoints and the workers continue from the latest one."""
-    return DatasetlessTorchTrainer(
+    return LeanTorchTrainer(
         load_training_function(plan),
         train_loop_config=config,
         scaling_config=ScalingConfig(

@@ -102,11 +102,8 @@ def driver_pid(ray: RayConnection, submission_id: str) -> int | None:
     return int(info.driver_info.pid) if info.driver_info is not None else None
 
 
-def ray_leftovers(
-    ray: RayConnection, submission_id: str, tolerated: Collection[str] = ()
-) -> list[str]:
-    """What the driver job left alive in Ray: the job itself, actors (but ``tolerated``
-    classes), placement groups."""
+def ray_leftovers(ray: RayConnection, submission_id: str) -> list[str]:
+    """What the driver job left alive in Ray: the job itself, actors, placement groups."""
     job = ray.jobs.get_job_info(submission_id)
     leftovers = [f"job {job.status}"] if not job.status.is_terminal() else []
     actors = list_actors(
@@ -115,7 +112,7 @@ def ray_leftovers(
     leftovers += [
         f"actor {a.class_name} {a.state}"
         for a in actors
-        if a.state != "DEAD" and a.class_name not in {*CLUSTER_SINGLETONS, *tolerated}
+        if a.state != "DEAD" and a.class_name not in CLUSTER_SINGLETONS
     ]
     groups = list_placement_groups(address=ray.address, raise_on_missing_output=False)
     leftovers += [
@@ -126,14 +123,10 @@ def ray_leftovers(
     return leftovers
 
 
-def wait_released(
-    ray: RayConnection, submission_id: str, timeout_s: float = 60, tolerated: Collection[str] = ()
-) -> None:
+def wait_released(ray: RayConnection, submission_id: str, timeout_s: float = 60) -> None:
     """Wait until the driver job left nothing alive in Ray; fail naming what it left."""
     deadline = time.monotonic() + timeout_s
-    while (
-        leftovers := ray_leftovers(ray, submission_id, tolerated)
-    ) and time.monotonic() < deadline:
+    while (leftovers := ray_leftovers(ray, submission_id)) and time.monotonic() < deadline:
         time.sleep(1)
     assert leftovers == [], f"job {submission_id} left {leftovers}"
 

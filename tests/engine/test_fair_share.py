@@ -190,10 +190,7 @@ def test_two_projects_share_the_cluster_fairly_by_preemption_and_a_budget_ends_a
             },
         ).json()
     for job in jobs:
-        # A's cancelled runs: Ray Train's placement-group cleaner exits once the state API tells
-        # it their controller is gone, and keeps asking while it does not answer: on a loaded
-        # machine (a clean-clone run beside the 100k-trial tests) that took over 60 s
-        wait_released(ray_cluster, job, timeout_s=180)
+        wait_released(ray_cluster, job)
 
     # the quota held A to 1 worker until it was lifted (2 fit), and said why the next waited
     assert most_at_once(a_rows, before=lifted_at) == 1
@@ -249,7 +246,9 @@ def test_two_projects_share_the_cluster_fairly_by_preemption_and_a_budget_ends_a
         seconds = (row.ended_at - row.started_at).total_seconds() * row.workers
         held_by_trial[row.trial_id] = held_by_trial.get(row.trial_id, 0.0) + seconds
     assert set(held_by_trial) <= set(ran) and held_by_trial
-    assert all(0 < held_by_trial[t] <= ran[t] + 2 for t in held_by_trial), (held_by_trial, ran)
+    # (a trial the budget's stop killed right after its grant ends its lease at its last
+    # renewal, which may be the grant itself: 0 s)
+    assert all(0 <= held_by_trial[t] <= ran[t] + 2 for t in held_by_trial), (held_by_trial, ran)
     assert abs(b_total - sum(held_by_trial.values())) <= 1
     a_total = sum((r.ended_at - r.started_at).total_seconds() * r.workers for r in a_rows)
     assert abs(everything["by_experiment"][first]["worker_seconds"] - a_total) <= 1
