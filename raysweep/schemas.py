@@ -531,8 +531,12 @@ class CodePackageRead(ReadModel):
     size_bytes: int
     files: int
     modules: list[str] = Field(description="Importable modules, e.g. `train` or `pkg.train`.")
-    uploaded_by: str | None
-    created_at: datetime
+    uploaded_by: str | None = Field(
+        description="The token that uploaded it into the project it is read through (the first "
+        "of the caller's projects to hold it): the same files uploaded in another project do "
+        "not show who uploaded them there."
+    )
+    created_at: datetime = Field(description="When that project first held it.")
 
 
 class ClusterRead(BaseModel):

@@ -286,7 +286,6 @@ class CodePackageRow(Base):
     files: Mapped[int] = mapped_column(Integer)
     # every .py file -> None when it parses, else its syntax error; checked against entrypoints
     python_files: Mapped[dict[str, Any]]
-    uploaded_by: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -367,6 +366,9 @@ class CodePackageProjectRow(Base):
         ForeignKey("code_packages.sha256", ondelete="CASCADE"), primary_key=True
     )
     project: Mapped[str] = mapped_column(ForeignKey("projects.name"), primary_key=True)
+    # who brought it into this project: one project's members never learn who uploaded the
+    # same files in another
+    uploaded_by: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

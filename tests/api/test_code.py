@@ -53,6 +53,33 @@ def test_members_upload_packages_content_addressed_and_viewers_cannot(
         assert client.get(f"/api/v1/code/{'0' * 64}").status_code == 404
 
 
+def test_an_identical_upload_in_another_project_does_not_say_who_uploaded_it_there(
+    server: ServerProcess,
+) -> None:
+    with server.client() as admin:
+        assert admin.post("/api/v1/projects", json={"name": "other"}).status_code == 201
+        first = upload(admin, zip_of(GOOD))
+        assert first.status_code == 201 and first.json()["uploaded_by"] == "admin"
+    alice = server.create_token("alice", "member", "other")
+    with server.client(alice) as client:
+        theirs = client.post(
+            "/api/v1/code", params={"project": "other"}, content=zip_of(GOOD),
+            headers={"Content-Type": "application/zip"},
+        )  # fmt: skip
+        assert theirs.status_code == 201, theirs.text  # new to this project
+        package = theirs.json()
+        assert package["sha256"] == first.json()["sha256"] and package["uploaded_by"] == "alice"
+        assert client.get(f"/api/v1/code/{package['sha256']}").json() == package
+        assert client.get("/api/v1/code").json()["items"] == [package]
+    with server.client() as admin:  # the default project's holding is still the admin's
+        assert (
+            admin.get("/api/v1/code", params={"project": "default"}).json()["items"][0][
+                "uploaded_by"
+            ]
+            == "admin"
+        )
+
+
 BAD_ARCHIVES = [
     (b"print('hello')", "must be a zip or a tar.gz"),
     (b"PK\x03\x04broken", "not a valid zip"),

@@ -101,5 +101,6 @@ def list_code(
 
 
 @router.get("/{sha256}", summary="One code package")
-def get_code(sha256: str, db: Db, _: CodeViewer) -> CodePackageRead:
-    return usecase.read_code(db, sha256)
+def get_code(sha256: str, db: Db, caller: CodeViewer) -> CodePackageRead:
+    """As the caller's projects hold it: who uploaded it there, and when."""
+    return usecase.read_code(db, sha256, visible_projects(caller))
