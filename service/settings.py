@@ -53,6 +53,11 @@ class ClusterConfig(BaseModel):
         return self.role in (role, "both")
 
 
+# a project's schedules each fire sweeps or retrains on their own: without a bound, one member's
+# script could queue work for every minute many times over
+MAX_SCHEDULES_PER_PROJECT = 100
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="RAYSWEEP_", extra="ignore")
 
@@ -162,6 +167,12 @@ class Settings(BaseSettings):
     web_dir: Path = Field(
         default=bundled("web", "web/dist"),
         description="The built web UI (`make web`), served at `/`.",
+    )
+    max_schedules_per_project: int = Field(
+        default=MAX_SCHEDULES_PER_PROJECT,
+        ge=1,
+        description="Most schedules one project may hold (each fires sweeps or retrains on its "
+        "own): creating one more is a 409 naming the limit.",
     )
     max_body_bytes: int = Field(default=1 << 20, ge=1024, description="Largest request body.")
     max_code_bytes: int = Field(

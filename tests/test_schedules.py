@@ -11,7 +11,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schedules import ScheduleCreate
-from service.db.models import ExperimentRow, ProjectRow, ScheduleFiringRow
+from service.db.models import ExperimentRow, ProjectRow, ScheduleFiringRow, ScheduleRow
+from service.errors import Conflict
 from service.settings import REPO_ROOT
 from service.usecases.access import operator
 from service.usecases.experiments import cancel_experiment
@@ -173,3 +174,29 @@ def test_a_firing_its_project_refuses_fails_with_the_reason_and_queues_nothing(
     cancel_experiment(db, queued)
     assert tick(db, on_the_hour + timedelta(hours=1)) == 1
     assert states(db) == ["cancelled", "queued"]
+
+
+def test_a_project_at_its_schedule_limit_takes_no_more_and_others_are_not_held(
+    db: sessionmaker[Session],
+) -> None:
+    with db.begin() as session:
+        session.add(ProjectRow(name="busy"))
+
+    def create(name: str, project: str) -> str:
+        request = ScheduleCreate.model_validate(
+            {"name": name, "cron": "* * * * *", "spec": minimal_spec(), "project": project}
+        )
+        return create_schedule(
+            db, request, REPO_ROOT / "search_spaces", ["local"], T0, operator("tester"),
+            max_per_project=2,
+        ).id  # fmt: skip
+
+    create("one", "busy")
+    create("two", "busy")
+    with pytest.raises(Conflict, match=r"project 'busy' holds 2 schedules, its most .*2\)"):
+        create("three", "busy")
+    create("elsewhere", "default")  # another project's count is its own
+    with db.begin() as session:
+        assert session.scalars(select(ScheduleRow.name).order_by(ScheduleRow.name)).all() == [
+            "elsewhere", "one", "two",
+        ]  # fmt: skip

@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -23,8 +23,9 @@ from raysweep.schedules import ScheduleCreate, ScheduleFiringRead, ScheduleRead
 from raysweep.schemas import Page, Role, ScheduleKind, TokenRead
 from service.cron import cron_problem, next_due
 from service.db import repositories as repo
-from service.db.models import ScheduleFiringRow, ScheduleRow
+from service.db.models import ProjectRow, ScheduleFiringRow, ScheduleRow
 from service.errors import Conflict, InvalidInput, NotFound
+from service.settings import MAX_SCHEDULES_PER_PROJECT
 from service.specs import check_spec
 from service.usecases.clusters import check_trial_fits
 from service.usecases.experiments import package_files, stored_spec
@@ -55,12 +56,14 @@ def create_schedule(
     now: datetime,
     caller: TokenRead,
     fixed_sweep_cluster: str | None = None,
+    max_per_project: int = MAX_SCHEDULES_PER_PROJECT,
 ) -> ScheduleRead:
     """Check the cron, the time zone and what the kind runs (the spec template, or the model to
     retrain) completely (``InvalidInput`` naming every problem), then store the schedule with
     its first due time. With ``fixed_sweep_cluster`` a template's trial must fit it, as a
     submitted sweep's must. The schedule belongs to its template's project (a retrain: its
-    model's), where the caller must be a member."""
+    model's), where the caller must be a member; a project holding ``max_per_project``
+    schedules takes no more (``Conflict``)."""
     project = request.project
     in_project(db, caller, project, Role.member)
     problems = [
@@ -114,6 +117,16 @@ def create_schedule(
     )
     try:
         with db.begin() as session:
+            # the project's row locked first: racing creates are counted one after the other
+            session.get_one(ProjectRow, project, with_for_update=True)
+            held = session.scalar(
+                select(func.count()).select_from(ScheduleRow).where(ScheduleRow.project == project)
+            )
+            if (held or 0) >= max_per_project:
+                raise Conflict(
+                    f"project {project!r} holds {held} schedules, its most "
+                    f"(RAYSWEEP_MAX_SCHEDULES_PER_PROJECT {max_per_project}); delete one first"
+                )
             session.add(row)
             session.flush()
             return to_read(session, row)

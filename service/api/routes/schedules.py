@@ -31,7 +31,9 @@ def create(
 ) -> ScheduleRead:
     """The cron expression (five fields, read in `timezone`), the time zone and what the kind
     runs are checked completely: a 422 names every problem and stores nothing. Each due time
-    fires once (even with several servers).
+    fires once (even with several servers). A project holds at most
+    `RAYSWEEP_MAX_SCHEDULES_PER_PROJECT` schedules (100 by default); one more is a 409, as is a
+    name the project's schedules already use.
 
     - kind `sweep`: submits `spec` as a new sweep named `<name>-<YYYYMMDDTHHMM>` and labelled
       `schedule: <schedule name>`.
@@ -57,6 +59,7 @@ def create(
         clock_for(settings.clock_file).now(),
         caller,
         settings.fixed_sweep_cluster,
+        settings.max_schedules_per_project,
     )
     response.headers["Location"] = f"/api/v1/schedules/{schedule.id}"
     return schedule
