@@ -1,9 +1,9 @@
 """Operator metrics in Prometheus format (``GET /metrics``).
 
 Counts of what is stored (experiments, trials, final runs and firings by state, results stored,
-driver restarts) are read from the database at scrape time, so every server process reports the
-same numbers however many there are; request latency and the controller loops' timing are this
-process's own.
+driver restarts) are read from the database at scrape time, for the projects the scraping token
+may see, so every server process reports the same numbers however many there are; request
+latency and the controller loops' timing are this process's own.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
-from prometheus_client.registry import Collector
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -24,6 +23,7 @@ from service.db.models import (
     FinalRunRow,
     ResultRow,
     ScheduleFiringRow,
+    ScheduleRow,
     TrialRow,
 )
 
@@ -60,44 +60,96 @@ class ComputeLedger:
 
 
 class Scrape:
-    """One scrape: the registry, and the ledger of the caller's projects."""
+    """One scrape: the registry, and what the database holds for the caller's projects."""
 
     def __init__(
-        self, registry: CollectorRegistry, ledger: ComputeLedger, projects: list[str] | None
+        self,
+        registry: CollectorRegistry,
+        stored: StoredCounts,
+        ledger: ComputeLedger,
+        projects: list[str] | None,
     ):
-        self.registry, self.ledger, self.projects = registry, ledger, projects
+        self.registry, self.stored, self.ledger = registry, stored, ledger
+        self.projects = projects
 
     def collect(self) -> Iterator[Any]:
         yield from self.registry.collect()
+        yield from self.stored.collect(self.projects)
         yield from self.ledger.collect(self.projects)
 
 
-class StoredCounts(Collector):
-    """What the database holds, read once per scrape (a few grouped counts on indexed columns)."""
+class StoredCounts:
+    """What the database holds, read once per scrape (a few grouped counts on indexed columns),
+    for the projects a caller may see (None: all of them); not in the registry, since what it
+    shows depends on the token."""
 
     def __init__(self, db: sessionmaker[Session]):
         self.db = db
 
-    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+    def collect(self, projects: list[str] | None) -> Iterator[GaugeMetricFamily | Any]:
+        def scoped(query: Any, *joins: tuple[Any, Any]) -> Any:
+            """The query over the given projects' rows: ``joins`` lead to the project column
+            (the first table's own when none)."""
+            if projects is None:
+                return query
+            for table, on in joins:
+                query = query.join(table, on)
+            column = joins[-1][0].project if joins else ExperimentRow.project
+            return query.where(column.in_(projects))
+
+        of_trial = (ExperimentRow, TrialRow.experiment_id == ExperimentRow.id)
+        of_final_run = (ExperimentRow, FinalRunRow.experiment_id == ExperimentRow.id)
         with self.db.begin() as session:
             by_state = {
-                name: dict(session.execute(select(column, func.count()).group_by(column)).all())
-                for name, column in (
-                    ("experiments", ExperimentRow.state),
-                    ("trials", TrialRow.state),
-                    ("final_runs", FinalRunRow.state),
+                name: dict(
+                    session.execute(
+                        scoped(select(column, func.count()), *joins).group_by(column)
+                    ).all()
+                )
+                for name, column, joins in (
+                    ("experiments", ExperimentRow.state, ()),
+                    (
+                        "trials",
+                        TrialRow.state,
+                        (of_trial,),
+                    ),
+                    (
+                        "final_runs",
+                        FinalRunRow.state,
+                        (of_final_run,),
+                    ),
                 )
             }
             firings = dict(
                 session.execute(
-                    select(ScheduleFiringRow.outcome, func.count()).group_by(
-                        ScheduleFiringRow.outcome
-                    )
+                    scoped(
+                        select(ScheduleFiringRow.outcome, func.count()),
+                        (ScheduleRow, ScheduleFiringRow.schedule_id == ScheduleRow.id),
+                    ).group_by(ScheduleFiringRow.outcome)
                 ).all()
             )
-            results = session.scalar(select(func.count()).select_from(ResultRow)) or 0
-            driver_restarts = session.scalar(select(func.sum(ExperimentRow.driver_restarts))) or 0
-            final_restarts = session.scalar(select(func.sum(FinalRunRow.restarts))) or 0
+            results = (
+                session.scalar(
+                    scoped(
+                        select(func.count()).select_from(ResultRow),
+                        (TrialRow, ResultRow.trial_id == TrialRow.id),
+                        of_trial,
+                    )
+                )
+                or 0
+            )
+            driver_restarts = (
+                session.scalar(scoped(select(func.sum(ExperimentRow.driver_restarts)))) or 0
+            )
+            final_restarts = (
+                session.scalar(
+                    scoped(
+                        select(func.sum(FinalRunRow.restarts)),
+                        of_final_run,
+                    )
+                )
+                or 0
+            )
         for name, counts in by_state.items():
             family = GaugeMetricFamily(
                 f"raysweep_{name}",
@@ -133,7 +185,7 @@ class Metrics:
 
     def __init__(self, db: sessionmaker[Session]):
         self.registry = CollectorRegistry()
-        self.registry.register(StoredCounts(db))
+        self.stored = StoredCounts(db)
         self.ledger = ComputeLedger(db)
         self.request_seconds = Histogram(
             "raysweep_http_request_duration_seconds",

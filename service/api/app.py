@@ -32,6 +32,7 @@ from service.api.routes import (
     web,
 )
 from service.api.timing import RequestTimingMiddleware
+from service.api.token_first import TokenBeforeBody
 from service.metrics import Metrics
 from service.settings import Settings
 from service.usecases.access import Owners
@@ -69,6 +70,8 @@ def create_app(
         max_bytes=settings.max_body_bytes,
         limits={code.router.prefix: settings.max_code_bytes},
     )
+    # outside the body limit: a request without a valid token is a 401 whatever its body
+    app.add_middleware(TokenBeforeBody)
     app.add_middleware(RequestTimingMiddleware, metrics=metrics)
     # outermost (the last added): every answer carries the headers, the body limit's own 413s too
     app.add_middleware(SecurityHeadersMiddleware)

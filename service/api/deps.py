@@ -51,6 +51,17 @@ async def database(request: Request) -> sessionmaker[Session]:
 bearer = HTTPBearer(auto_error=False, description="An API token: `Authorization: Bearer rsw_...`")
 
 
+async def caller_of(state: AppState, token: str | None) -> TokenRead:
+    """The token's holder (``Unauthorized`` when there is none, or it is unknown or revoked)."""
+    if not token:
+        raise Unauthorized("missing token: send `Authorization: Bearer <token>`")
+    caller = state.recent_tokens.get(token, state.settings.token_cache_s)
+    if caller is None:
+        caller = await run_in_threadpool(authenticate, state.db, token)
+        state.recent_tokens.put(token, caller)
+    return caller
+
+
 def require(role: Role) -> Callable[..., Awaitable[TokenRead]]:
     """A dependency admitting tokens with ``role`` or a higher one in some project (the route
     then checks the project of what it touches)."""
@@ -61,14 +72,10 @@ def require(role: Role) -> Callable[..., Awaitable[TokenRead]]:
         request: Request,
         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
     ) -> TokenRead:
-        if credentials is None or credentials.scheme.lower() != "bearer":
-            raise Unauthorized("missing token: send `Authorization: Bearer <token>`")
-        state = app_state(request)
-        token = credentials.credentials
-        caller = state.recent_tokens.get(token, state.settings.token_cache_s)
-        if caller is None:
-            caller = await run_in_threadpool(authenticate, state.db, token)
-            state.recent_tokens.put(token, caller)
+        caller: TokenRead | None = getattr(request.state, "caller", None)  # TokenBeforeBody's
+        if caller is None:  # (HTTPBearer hands over bearer credentials only)
+            token = credentials.credentials if credentials is not None else None
+            caller = await caller_of(app_state(request), token)
         if not has_role_somewhere(caller, role):
             raise Forbidden(f"role {caller.role.value} may not do this; needs {role.value}")
         return caller

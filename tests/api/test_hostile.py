@@ -69,6 +69,33 @@ def test_json_past_the_parsers_limits_is_400_and_stores_nothing(server: ServerPr
         assert client.get("/api/v1/experiments").json()["total"] == 0
 
 
+def test_a_body_without_a_valid_token_is_a_401_before_it_is_read(server: ServerProcess) -> None:
+    """Not a 400 about its JSON, nor a 413 about its size: nobody is told about a body they may
+    not send; a member's token is checked once (the routes reuse the holder)."""
+    broken = {"content": "{not json", "headers": {"Content-Type": "application/json"}}
+    huge = {"content": b"x" * (2 << 20), "headers": {"Content-Type": "application/json"}}
+    for token in (None, "rsw_not-a-token"):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        for body in (broken, huge):
+            answer = httpx.post(
+                f"{server.url}/api/v1/experiments",
+                content=body["content"],
+                headers={**body["headers"], **headers},  # type: ignore[dict-item]
+            )
+            assert answer.status_code == 401, answer.text[:300]
+            assert answer.json()["error"]["code"] == "unauthorized"
+            assert answer.headers["www-authenticate"] == "Bearer"
+        gone = httpx.delete(f"{server.url}/api/v1/experiments/abc", headers=headers)
+        assert gone.status_code == 401
+    with server.client() as client:  # with a token, the body is read and judged
+        assert client.post("/api/v1/experiments", **broken).status_code == 400  # type: ignore[arg-type]
+        assert client.post("/api/v1/experiments", **huge).status_code == 413  # type: ignore[arg-type]
+        viewer = server.create_token("reader", "viewer")
+    with server.client(viewer) as client:  # a known token without the role: 403, as before
+        forbidden = client.post("/api/v1/experiments", json=minimal_spec())
+        assert forbidden.status_code == 403 and forbidden.json()["error"]["code"] == "forbidden"
+
+
 def test_a_usage_window_utc_cannot_hold_is_a_422(server: ServerProcess) -> None:
     with server.client() as client:
         for moment in ("0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"):

@@ -61,6 +61,15 @@ def test_metrics_count_what_the_database_holds_and_time_requests(
     assert samples[("raysweep_http_request_duration_seconds_count", missing)] == 1
     # an API-only server runs no controller loop
     assert not any(name.startswith("raysweep_controller") for name, _ in samples)
+    # a token of another project counts nothing of this one's
+    with server.client() as admin:
+        assert admin.post("/api/v1/projects", json={"name": "elsewhere"}).status_code == 201
+    outsider = scrape(server, server.create_token("their-prometheus", "viewer", "elsewhere"))
+    stored = ("raysweep_experiments", "raysweep_trials", "raysweep_final_runs")
+    assert not [key for key in outsider if key[0] in stored], outsider
+    assert outsider[("raysweep_results_stored_total", ())] == 0
+    assert outsider[("raysweep_driver_restarts_total", ())] == 0
+    assert scrape(server)[("raysweep_results_stored_total", ())] == results  # an admin: all
 
 
 def test_controller_loops_report_their_lag_and_failed_passes(
