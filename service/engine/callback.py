@@ -36,6 +36,7 @@ from service.engine.trial import (
 )
 from service.resources import HeldSegment
 from service.usecases.decisions import RungDecided
+from service.usecases.job_outcomes import error_line
 from service.usecases.recording import (
     ReservationReclaimed,
     ResultReported,
@@ -324,13 +325,6 @@ def code_load_message(error_text: str) -> str:
     marker = f"{CodeLoadError.__name__}: "
     lines = [line for line in error_text.splitlines() if marker in line]
     return lines[-1].split(marker, 1)[1].strip() if lines else error_text.strip()[-2000:]
-
-
-def error_line(error_text: str) -> str:
-    """The line of a traceback that says what was raised (its last ``Type: message`` line)."""
-    lines = [line.strip() for line in error_text.strip().splitlines() if line.strip()]
-    raised = [line for line in lines if re.match(r"^[A-Za-z_][\w.]*(: |$)", line)]
-    return (raised or lines or ["no error text"])[-1][:500]
 
 
 def failure_fingerprint(error_text: str) -> str:

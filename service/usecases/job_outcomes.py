@@ -3,6 +3,7 @@ epochs, worker failures and outcome. The engine calls these; they make every sta
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -34,7 +35,7 @@ class DriverOutcome:
 
 def nothing_completed(session: Session, experiment_id: str) -> str | None:
     """Why the sweep failed when none of its trials completed (its trials by state, and the
-    first failure's last line); None when one did."""
+    first failure's error line); None when one did."""
     counts = repo.trial_counts(session, [experiment_id]).get(experiment_id, {})
     if counts.get(TrialState.completed.value, 0):
         return None
@@ -46,12 +47,15 @@ def nothing_completed(session: Session, experiment_id: str) -> str | None:
         .limit(1)
     ).first()
     reason = f"no trial completed ({ended})"
-    return f"{reason}; the first failure: {last_line(first)}" if first else reason
+    return f"{reason}; the first failure: {error_line(first)}" if first else reason
 
 
-def last_line(text: str) -> str:
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    return lines[-1][:500] if lines else text[:500]
+def error_line(error_text: str) -> str:
+    """The line of a traceback that says what was raised (its last ``Type: message`` line; the
+    last line when none reads so): what a sweep's error and a fail-fast's fingerprint quote."""
+    lines = [line.strip() for line in error_text.strip().splitlines() if line.strip()]
+    raised = [line for line in lines if re.match(r"^[A-Za-z_][\w.]*(: |$)", line)]
+    return (raised or lines or ["no error text"])[-1][:500]
 
 
 def finish_sweep(
