@@ -380,15 +380,45 @@ def test_a_dead_controllers_group_is_due_while_its_trial_lives_on() -> None:
     assert ledger.take_removals() == []
 
 
-def test_a_released_lease_hands_its_groups_for_removal_and_late_ones_go_at_once() -> None:
-    ledger = Ledger(Clock())
+def test_a_released_lease_hands_its_groups_for_removal_and_late_ones_go_after_the_ttl() -> None:
+    clock = Clock()
+    ledger = Ledger(clock)
     ledger.request("exp/t1/aaaa", trial("t1"), TWO_CPU, 0)
     ledger.register_group("exp/t1/aaaa", "pg1", "ctrl1")
     ledger.release("exp/t1/aaaa")
     assert [r.group for r in ledger.take_removals()] == ["pg1"]
-    # a group registered after its lease ended (a slow callback) is due at once
+    # a group registered after its lease ended (a slow callback) waits for a lease that does
+    # not come back: due once the lease TTL has passed
     assert not ledger.register_group("exp/t1/aaaa", "pg2", "ctrl1")
+    ledger.reap({"ctrl1"})
+    assert ledger.take_removals() == []
+    clock.now += LEASE_TTL_S + 1
+    ledger.reap({"ctrl1"})
     assert [(r.label, r.group) for r in ledger.take_removals()] == [("t1", "pg2")]
+
+
+def test_a_restarted_gate_keeps_a_group_registered_before_its_holder_renews() -> None:
+    """The gate's node died: the new gate's ledger is empty; a Train run restarting its worker
+    group registers the new group before the trial's next renewal brings the lease back. The
+    group is the lease's again, not removed as a finished run's (seen on the multi-node test:
+    the trial failed with "its placement group was removed")."""
+    ledger = Ledger(Clock())
+    assert not ledger.register_group("exp/t1/aaaa", "pg2", "ctrl1")
+    for _ in range(3):
+        ledger.reap({"aaaa", "ctrl1"})
+    assert ledger.take_removals() == []
+    ledger.renew("exp/t1/aaaa", trial("t1"))
+    assert ledger.entries["exp/t1/aaaa"].groups == {"pg2": "ctrl1"} and not ledger.unleased
+    # and it goes with its lease, as a registered group does
+    ledger.release("exp/t1/aaaa")
+    assert [r.group for r in ledger.take_removals()] == ["pg2"]
+    # one whose controller died while it waited is due at once
+    ledger.register_group("exp/t2/bbbb", "pg3", "ctrl3")
+    for _ in range(2):
+        ledger.reap(set())
+    assert [(r.group, r.why) for r in ledger.take_removals()] == [
+        ("pg3", "its Train controller is gone")
+    ]
 
 
 def test_notices_go_to_their_owners_driver_once() -> None:

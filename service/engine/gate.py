@@ -148,6 +148,10 @@ class Ledger:
         self.outside = ""
         # actor id -> how many reaps in a row found it missing from Ray's live actors
         self.missing: dict[str, int] = {}
+        # groups registered under a lease the ledger does not hold: the gate restarted (its
+        # node died) and the holder's next renewal brings the lease back, or the run ended just
+        # before; lease key -> {group: (its controller, when registered)}
+        self.unleased: dict[str, dict[str, tuple[str, float]]] = {}
 
     def set_project(self, name: str, share: ProjectShare) -> None:
         self.projects[name] = share
@@ -233,6 +237,7 @@ class Ledger:
                 workers=request.count,
                 granted_at=wall,
                 renewed_at=wall,
+                groups={g: c for g, (c, _) in self.unleased.pop(key, {}).items()},
             )
         else:
             entry.seen, entry.renewed_at = now, wall
@@ -265,12 +270,13 @@ class Ledger:
 
     def register_group(self, key: str, group: str, controller: str) -> bool:
         """The lease's Train run created a worker-group placement group (each restart makes a
-        new one); it is removed when the lease ends or its controller dies. False: the lease is
-        gone already, so the group is due for removal at once."""
+        new one); it is removed when the lease ends or its controller dies. False: the ledger
+        holds no such lease (a restarted gate, before the holder's next renewal brings it
+        back): the group waits for it, and is removed if it does not come within the lease
+        TTL or its controller dies."""
         entry = self.entries.get(key)
         if entry is None:
-            owner, label, _ = key.rsplit("/", 2)
-            self.removals.append(Reservation(owner, label, group, "its run had ended"))
+            self.unleased.setdefault(key, {})[group] = (controller, self.clock())
             return False
         entry.groups[group] = controller
         return True
@@ -281,6 +287,7 @@ class Ledger:
         watched = {holder_of(k) for k in self.entries} | {
             c for e in self.entries.values() for c in e.groups.values()
         }
+        watched |= {c for groups in self.unleased.values() for c, _ in groups.values()}
         watched.discard("driver")  # a final run's lease: its driver process, ended with its job
         return watched
 
@@ -293,6 +300,20 @@ class Ledger:
             actor: self.missing.get(actor, 0) + 1 for actor in self.watched() if actor not in alive
         }
         dead = {actor for actor, misses in self.missing.items() if misses >= MISSES_TO_DEAD}
+        now = self.clock()
+        for key, groups in list(self.unleased.items()):
+            owner, label, _ = key.rsplit("/", 2)
+            for group, (controller, since) in list(groups.items()):
+                if controller in dead:
+                    why = "its Train controller is gone"
+                elif now - since > LEASE_TTL_S:
+                    why = "its run had ended (its lease did not come back)"
+                else:
+                    continue
+                del groups[group]
+                self.removals.append(Reservation(owner, label, group, why))
+            if not groups:
+                del self.unleased[key]
         for key, entry in list(self.entries.items()):
             if holder_of(key) in dead:
                 self._end(key, entry.renewed_at, "its trial's process is gone")
@@ -578,17 +599,22 @@ class ResourceGate:
 
     def request(self, key: str, request: Request, wait_s: float) -> Decision:
         capacity = self.capacity()
-        holder = holder_of(key)
         with self._lock:
-            if holder != "driver":
-                self._owner_of_job[reservations.job_of(holder)] = request.owner
+            self._learn_owner(key, request)
             decision = self.ledger.request(key, request, capacity, wait_s)
         self._remove_ended()
         return decision
 
     def renew(self, key: str, request: Request) -> None:
         with self._lock:
+            self._learn_owner(key, request)
             self.ledger.renew(key, request)
+
+    def _learn_owner(self, key: str, request: Request) -> None:
+        """The holder's job holds the owner's runs (a restarted gate learns it again from the
+        renewals)."""
+        if (holder := holder_of(key)) != "driver":
+            self._owner_of_job[reservations.job_of(holder)] = request.owner
 
     def release(self, key: str) -> None:
         with self._lock:

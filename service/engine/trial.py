@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -62,6 +63,9 @@ RUN_KEY = "raysweep_run"
 # of its process): the attempt fails at once, so the trial ends failed with its first error
 FAILED_KEY = "raysweep_failed"
 CONTROL_KEYS = frozenset({BUDGET_KEY, RUN_KEY, FAILED_KEY})
+# how long a Train run keeps trying to register its worker group with a gate that does not
+# answer (one restarting on another node: Ray notices a dead node within about 30 s)
+REGISTER_FOR_S = 120.0
 
 
 def run_name(trial_id: str, config: dict[str, Any]) -> str:
@@ -225,10 +229,25 @@ class WorkerGroupWatch(ControllerCallback, WorkerGroupCallback):
 
     def after_worker_group_start(self, worker_group: Any) -> None:
         group = worker_group.get_worker_group_state().placement_group_handle.placement_group
-        try:
-            ray.get(gate().register_group.remote(self.lease, group, self.controller), timeout=30)
-        except Exception:  # Ray Train's own cleaner, and the job's end, are still there
-            log.warning("could not register the worker group with the gate", exc_info=True)
+        # on a thread: a gate that is restarting (its node died) must not hold up the run's
+        # start, and the registration is tried again until the new gate takes it
+        threading.Thread(
+            target=self._register, args=(group,), name="raysweep-register", daemon=True
+        ).start()
+
+    def _register(self, group: Any) -> None:
+        deadline = time.monotonic() + REGISTER_FOR_S
+        while True:
+            try:
+                ray.get(
+                    gate().register_group.remote(self.lease, group, self.controller), timeout=10
+                )
+                return
+            except Exception:
+                if time.monotonic() > deadline:  # the gate still removes it if the run dies
+                    log.warning("could not register the worker group with the gate", exc_info=True)
+                    return
+                time.sleep(2)
 
     def after_worker_group_poll_status(self, worker_group_status: Any) -> None:
         if worker_group_status.errors:
