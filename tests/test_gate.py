@@ -423,7 +423,8 @@ def test_a_restarted_gate_keeps_a_group_registered_before_its_holder_renews() ->
 
 def test_notices_go_to_their_owners_driver_once() -> None:
     ledger = Ledger(Clock())
-    ledger.notify("exp", "t1", "restarted", "rank 0: ValueError: boom")
+    ledger.notify("exp", "t1", "restarted", "rank 0: ValueError: boom", once="n1")
+    ledger.notify("exp", "t1", "restarted", "rank 0: ValueError: boom", once="n1")  # a retry
     ledger.notify("other", "t9", "reclaimed", "removed pg9")
     assert [(n.label, n.kind) for n in ledger.take_notices("exp")] == [("t1", "restarted")]
     assert ledger.take_notices("exp") == []

@@ -143,6 +143,7 @@ class Ledger:
         # lease key -> (first arrival, when it yielded): a run that yielded keeps its place
         self.yielded: dict[str, tuple[float, float]] = {}
         self.notices: list[Notice] = []
+        self.notice_ids: dict[str, float] = {}  # ``notify(once=...)`` ids seen -> when
         self.removals: list[Reservation] = []
         # what holds resources that no lease accounts for, as the reaper last found it
         self.outside = ""
@@ -334,13 +335,20 @@ class Ledger:
         removals, self.removals = self.removals, []
         return removals
 
-    def notify(self, owner: str, label: str, kind: str, message: str) -> None:
+    def notify(self, owner: str, label: str, kind: str, message: str, once: str = "") -> None:
+        """``once``: the sender's id for this notice; one sent again (a retried call that may
+        have arrived) is taken once."""
+        if once:
+            if once in self.notice_ids:
+                return
+            self.notice_ids[once] = self.wall()
         self.notices.append(Notice(owner, label, kind, message, self.wall()))
 
     def take_notices(self, owner: str) -> list[Notice]:
         """The owner's notices, each handed out once; others' wait (a while) for their
         drivers."""
         wall = self.wall()
+        self.notice_ids = {k: at for k, at in self.notice_ids.items() if wall - at <= ENDED_KEPT_S}
         taken = [n for n in self.notices if n.owner == owner]
         self.notices = [n for n in self.notices if n.owner != owner and wall - n.at <= ENDED_KEPT_S]
         return taken
@@ -633,9 +641,9 @@ class ResourceGate:
             self.ledger.register_group(key, group.id.hex(), controller)
         self._remove_ended()
 
-    def notify(self, owner: str, label: str, kind: str, message: str) -> None:
+    def notify(self, owner: str, label: str, kind: str, message: str, once: str = "") -> None:
         with self._lock:
-            self.ledger.notify(owner, label, kind, message)
+            self.ledger.notify(owner, label, kind, message, once)
 
     def take_notices(self, owner: str) -> list[Notice]:
         with self._lock:

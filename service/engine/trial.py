@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -63,8 +64,9 @@ RUN_KEY = "raysweep_run"
 # of its process): the attempt fails at once, so the trial ends failed with its first error
 FAILED_KEY = "raysweep_failed"
 CONTROL_KEYS = frozenset({BUDGET_KEY, RUN_KEY, FAILED_KEY})
-# how long a Train run keeps trying to register its worker group with a gate that does not
-# answer (one restarting on another node: Ray notices a dead node within about 30 s)
+# how long a Train run keeps telling the gate about its worker group (its registration, a
+# restart) while the gate does not answer (one restarting on another node: Ray notices a dead
+# node within about 30 s)
 REGISTER_FOR_S = 120.0
 
 
@@ -212,6 +214,26 @@ def failure_summary(worker_exceptions: dict[int, Exception]) -> str:
     )
 
 
+def tell_gate(method: str, *args: Any) -> None:
+    """Call the gate on a thread of its own, again every 2 s until it answers (at most
+    ``REGISTER_FOR_S``): a gate restarting on another node (its own died, often with the run's
+    workers) must neither hold up the run nor lose what it is told."""
+
+    def call() -> None:
+        deadline = time.monotonic() + REGISTER_FOR_S
+        while True:
+            try:
+                ray.get(getattr(gate(), method).remote(*args), timeout=10)
+                return
+            except Exception:
+                if time.monotonic() > deadline:
+                    log.warning("the gate did not take %s", method, exc_info=True)
+                    return
+                time.sleep(2)
+
+    threading.Thread(target=call, name=f"raysweep-{method}", daemon=True).start()
+
+
 class WorkerGroupWatch(ControllerCallback, WorkerGroupCallback):
     """Runs in the Train controller actor and tells the cluster's gate about the run's worker
     groups: each group's placement group, registered under the run's lease so the gate removes
@@ -229,25 +251,7 @@ class WorkerGroupWatch(ControllerCallback, WorkerGroupCallback):
 
     def after_worker_group_start(self, worker_group: Any) -> None:
         group = worker_group.get_worker_group_state().placement_group_handle.placement_group
-        # on a thread: a gate that is restarting (its node died) must not hold up the run's
-        # start, and the registration is tried again until the new gate takes it
-        threading.Thread(
-            target=self._register, args=(group,), name="raysweep-register", daemon=True
-        ).start()
-
-    def _register(self, group: Any) -> None:
-        deadline = time.monotonic() + REGISTER_FOR_S
-        while True:
-            try:
-                ray.get(
-                    gate().register_group.remote(self.lease, group, self.controller), timeout=10
-                )
-                return
-            except Exception:
-                if time.monotonic() > deadline:  # the gate still removes it if the run dies
-                    log.warning("could not register the worker group with the gate", exc_info=True)
-                    return
-                time.sleep(2)
+        tell_gate("register_group", self.lease, group, self.controller)
 
     def after_worker_group_poll_status(self, worker_group_status: Any) -> None:
         if worker_group_status.errors:
@@ -255,7 +259,8 @@ class WorkerGroupWatch(ControllerCallback, WorkerGroupCallback):
 
     def before_controller_execute_failure_decision(self, failure_decision: Any) -> None:
         if failure_decision == FailureDecision.RETRY:
-            gate().notify.remote(self.owner, self.label, "restarted", self.last_failure)
+            once = uuid.uuid4().hex  # retried while the gate restarts: counted once
+            tell_gate("notify", self.owner, self.label, "restarted", self.last_failure, once)
 
 
 class LeanTorchTrainer(TorchTrainer):
