@@ -152,12 +152,7 @@ class RayConnection:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
-                # RAY_ADDRESS: every process the head starts inherits its cluster's address, so
-                # Ray's own lookups inside trials (the state API, ray.init) find this cluster on
-                # a host running other Ray instances too, with no per-job runtime env (a job's
-                # env vars make Ray start a fresh process for each actor: ~1.0 s against ~0.4 s
-                # from the prestarted pool, measured on 2 cores)
-                env={**head_environment(), "PATH": path, "RAY_ADDRESS": self.gcs_address},
+                env={**head_environment(), "PATH": path},
                 # what Ray and every process it starts write is its owner's alone (logs with
                 # job details, checkpoints, stored code)
                 preexec_fn=private_files,

@@ -4,6 +4,7 @@ from the experiment's state), and where each Tune run lives."""
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import replace
 
 import ray
@@ -32,13 +33,14 @@ def time_attr_of(spec: ExperimentSpec) -> str:
 
 
 def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object]:
-    """User code as the job's working_dir (a zip on storage; this process never imports it);
-    nothing for a bundled trainer, so its trials' actors start from Ray's prestarted workers
-    (any runtime env, even one env var, makes Ray start a fresh process for each). Processes
-    on the embedded head know their cluster's address from the head's own environment
-    (``cluster.RayConnection``); raysweep's runs call nothing that looks the cluster up (Ray
-    Train's placement-group cleaner, which did, is left out: ``trial.LeanTorchTrainer``)."""
+    """What every process the job starts on Ray gets: the cluster's address (Ray sets it for
+    the job's driver alone; without it whatever looks the cluster up inside a trial, Ray's own
+    code or the user's, fails on a host running more than one Ray instance), and user code as
+    the job's working_dir (a zip on storage; this process never imports it). The job has a
+    runtime env anyway (the launcher's env vars), so this adds no process starts."""
     env: dict[str, object] = {}
+    if address := os.environ.get("RAY_ADDRESS"):
+        env["env_vars"] = {"RAY_ADDRESS": address}
     if spec.code is not None:
         env["working_dir"] = code_package_uri(settings.storage_root, spec.code.package)
     return env
