@@ -681,7 +681,7 @@ class ResourceGate:
     def reap(self) -> None:
         now = time.monotonic()
         with self._lock:
-            if self.ledger.entries:
+            if self.ledger.entries or self.ledger.unleased:
                 self._busy_at = now
             watched = self.ledger.watched()
         if now - self._busy_at > IDLE_AFTER_S:  # idle a while: nothing to look at in Ray
