@@ -108,16 +108,8 @@ class StoredCounts:
                 )
                 for name, column, joins in (
                     ("experiments", ExperimentRow.state, ()),
-                    (
-                        "trials",
-                        TrialRow.state,
-                        (of_trial,),
-                    ),
-                    (
-                        "final_runs",
-                        FinalRunRow.state,
-                        (of_final_run,),
-                    ),
+                    ("trials", TrialRow.state, (of_trial,)),
+                    ("final_runs", FinalRunRow.state, (of_final_run,)),
                 )
             }
             firings = dict(
@@ -142,13 +134,7 @@ class StoredCounts:
                 session.scalar(scoped(select(func.sum(ExperimentRow.driver_restarts)))) or 0
             )
             final_restarts = (
-                session.scalar(
-                    scoped(
-                        select(func.sum(FinalRunRow.restarts)),
-                        of_final_run,
-                    )
-                )
-                or 0
+                session.scalar(scoped(select(func.sum(FinalRunRow.restarts)), of_final_run)) or 0
             )
         for name, counts in by_state.items():
             family = GaugeMetricFamily(

@@ -48,13 +48,7 @@ import ray
 from ray.util.placement_group import PlacementGroup
 
 from service.engine import reservations
-from service.resources import (
-    Capacity,
-    HeldSegment,
-    ProjectShare,
-    Request,
-    describe,
-)
+from service.resources import Capacity, HeldSegment, ProjectShare, Request, describe
 
 log = logging.getLogger(__name__)
 
@@ -296,7 +290,9 @@ class Ledger:
         """Given Ray's live actors: a lease whose holder (a Tune trial actor) died ends now, not
         when its renewals run out, and a placement group whose Train controller died is due for
         removal (a trial stopped by the scheduler loses its controller before it removes its
-        group, and Ray Train's own cleaner can fail). Both only after ``MISSES_TO_DEAD`` reaps."""
+        group), as is a group waiting for its lease (``unleased``) whose controller died or
+        whose lease did not come back within the TTL. Deaths count after ``MISSES_TO_DEAD``
+        reaps."""
         self.missing = {
             actor: self.missing.get(actor, 0) + 1 for actor in self.watched() if actor not in alive
         }
