@@ -37,28 +37,33 @@ ENV PYTHONUNBUFFERED=1 \
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 # a CUDA base has no Python of its own; git records a final run's code version. Versions are
 # not pinned: the packages come from whichever distribution the base image is. Extra CA
-# certificates join the system store, and pip is told to use it (its own bundle lacks them).
+# certificates join the system store before apt's first fetch (a base without the
+# ca-certificates package gets them appended to the bundle apt reads; installing the package
+# then rebuilds the bundle with them), and pip is told to use it (its own bundle lacks them).
 # hadolint ignore=DL3008
 RUN --mount=type=secret,id=extra_ca_certs \
-    apt-get update \
+    if [ -s /run/secrets/extra_ca_certs ]; then \
+      mkdir -p /usr/local/share/ca-certificates /etc/ssl/certs \
+      && cp /run/secrets/extra_ca_certs /usr/local/share/ca-certificates/extra-ca.crt \
+      && if command -v update-ca-certificates >/dev/null; then update-ca-certificates; \
+         else cat /run/secrets/extra_ca_certs >> /etc/ssl/certs/ca-certificates.crt; fi \
+      && printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' > /etc/pip.conf; \
+    fi \
+    && apt-get update \
     && apt-get install -y --no-install-recommends git ca-certificates \
     && if ! command -v python3 >/dev/null; then \
          apt-get install -y --no-install-recommends python3 python3-venv; \
-       fi \
-    && if [ -s /run/secrets/extra_ca_certs ]; then \
-         cp /run/secrets/extra_ca_certs /usr/local/share/ca-certificates/extra-ca.crt \
-         && update-ca-certificates \
-         && printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' > /etc/pip.conf; \
        fi \
     && rm -rf /var/lib/apt/lists/* \
     && python3 -m venv "$VIRTUAL_ENV"
 
 WORKDIR /opt/raysweep/app
 # dependencies first, so a source change does not reinstall torch and Ray
-COPY pyproject.toml setup.py README.md ./
+# (at the versions of the Python lock, constraints.txt, as `make` installs them)
+COPY pyproject.toml setup.py README.md constraints.txt ./
 RUN mkdir -p raysweep service trainers \
     && touch raysweep/__init__.py service/__init__.py trainers/__init__.py \
-    && pip install --extra-index-url "$TORCH_INDEX_URL" -e ".[server]"
+    && pip install --extra-index-url "$TORCH_INDEX_URL" -c constraints.txt -e ".[server]"
 COPY raysweep/ raysweep/
 COPY service/ service/
 COPY trainers/ trainers/

@@ -4,22 +4,34 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP_SERVER := $(VENV)/.installed-server
 STAMP_DEV := $(VENV)/.installed-dev
+# the Python lock (constraints.txt): every install below takes its versions from it
+LOCK := constraints.txt
 
 WEB_SOURCES := $(shell find web/src -type f 2>/dev/null) web/index.html web/vite.config.ts web/tsconfig.json
 
-.PHONY: run migrate test test-fast lint web web-test bench bench-scale chromium clean deploy-test
+.PHONY: run migrate test test-fast lint lock web web-test bench bench-scale chromium clean deploy-test
 
 $(PY):
 	python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 
-$(STAMP_SERVER): pyproject.toml | $(PY)
-	$(PIP) install -q -e ".[server]"
+$(STAMP_SERVER): pyproject.toml $(LOCK) | $(PY)
+	$(PIP) install -q -c $(LOCK) -e ".[server]"
 	touch $@
 
-$(STAMP_DEV): pyproject.toml | $(PY)
-	$(PIP) install -q -e ".[server,dev]"
+$(STAMP_DEV): pyproject.toml $(LOCK) | $(PY)
+	$(PIP) install -q -c $(LOCK) -e ".[server,dev]"
 	touch $@ $(STAMP_SERVER)
+
+# the lock again, after pyproject.toml's dependencies changed: what pip resolves for them today,
+# in a new virtual environment (a few minutes); then `make test`, and commit both
+lock:
+	rm -rf $(VENV)-lock && python3 -m venv $(VENV)-lock
+	$(VENV)-lock/bin/pip install -q --upgrade pip
+	$(VENV)-lock/bin/pip install -q -e ".[server,dev]"
+	{ sed -n '/^#/p' $(LOCK); $(VENV)-lock/bin/pip freeze --exclude-editable \
+	  | sed 's/^torch==\([^+]*\)+.*/torch==\1/'; } > $(LOCK).new
+	mv $(LOCK).new $(LOCK) && rm -rf $(VENV)-lock
 
 # the web UI: npm packages at the versions package-lock.json pins, built into web/dist (not
 # committed). `npm install`, not `npm ci`: npm 11 leaves other platforms' optional rollup
@@ -78,6 +90,8 @@ chromium:
 # every benchmark on a fresh checkout: the dev install, the built UI and Chromium first
 bench: $(STAMP_DEV) web chromium
 	$(PY) bench/overhead.py
+	$(PY) bench/startup.py
+	$(PY) bench/trial_logs.py
 	$(PY) bench/recovery.py
 	$(PY) bench/ui_scale.py
 	$(PY) bench/recorder.py

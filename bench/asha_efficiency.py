@@ -23,7 +23,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.local import local_raysweep  # noqa: E402
+from bench.local import completed_sweep, local_raysweep  # noqa: E402
 from service.harness import ServerProcess  # noqa: E402
 
 METHODS = ("none", "asha", "asha_promotion")
@@ -58,17 +58,8 @@ def run_sweep(server: ServerProcess, body: dict[str, Any]) -> tuple[float, list[
     the results were reported."""
     with server.client() as client:
         start = time.perf_counter()
-        created = client.post("/api/v1/experiments", json=body)
-        created.raise_for_status()
-        experiment_id = created.json()["id"]
-        while True:
-            experiment = client.get(f"/api/v1/experiments/{experiment_id}").json()
-            if experiment["state"] in ("completed", "failed", "cancelled"):
-                break
-            time.sleep(1)
+        experiment_id = completed_sweep(client, body, 1.0)["id"]
         wall = time.perf_counter() - start
-        if experiment["state"] != "completed":
-            raise SystemExit(f"{body['name']} ended {experiment['state']}: {experiment['error']}")
         trials = client.get(
             f"/api/v1/experiments/{experiment_id}/trials", params={"limit": 500}
         ).json()["items"]

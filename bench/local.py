@@ -4,9 +4,13 @@ server (SQLite) on it, all removed afterwards."""
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+import httpx
 
 from service.db import migrate
 from service.engine.cluster import RayConnection
@@ -34,3 +38,19 @@ def local_raysweep(
                 yield root, ray, server
             finally:
                 server.stop()
+
+
+def completed_sweep(client: httpx.Client, spec: dict[str, Any], poll_s: float) -> dict[str, Any]:
+    """Submits ``spec``, polls every ``poll_s`` until it ends and returns the experiment; a
+    sweep that ended other than completed ends the benchmark, naming how and why."""
+    created = client.post("/api/v1/experiments", json=spec)
+    created.raise_for_status()
+    experiment_id = created.json()["id"]
+    while True:
+        experiment: dict[str, Any] = client.get(f"/api/v1/experiments/{experiment_id}").json()
+        if experiment["state"] in ("completed", "failed", "cancelled"):
+            break
+        time.sleep(poll_s)
+    if experiment["state"] != "completed":
+        raise SystemExit(f"{spec['name']} ended {experiment['state']}: {experiment['error']}")
+    return experiment

@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.local import local_raysweep  # noqa: E402
+from bench.local import completed_sweep, local_raysweep  # noqa: E402
 from bench.specs import CONFIG, single_trial_spec  # noqa: E402
 from service.harness import ServerProcess  # noqa: E402
 
@@ -32,15 +32,8 @@ def through_raysweep(server: ServerProcess, epochs: int) -> tuple[float, float]:
     spec = single_trial_spec("overhead", epochs)
     with server.client() as client:
         start = time.perf_counter()
-        experiment_id = client.post("/api/v1/experiments", json=spec).json()["id"]
-        while True:
-            experiment = client.get(f"/api/v1/experiments/{experiment_id}").json()
-            if experiment["state"] in ("completed", "failed"):
-                break
-            time.sleep(0.2)
+        experiment_id = completed_sweep(client, spec, 0.2)["id"]
         wall = time.perf_counter() - start
-        if experiment["state"] != "completed":
-            raise SystemExit(f"sweep failed: {experiment['error']}")
         trial = client.get(f"/api/v1/experiments/{experiment_id}/trials").json()["items"][0]
         first = client.get(f"/api/v1/trials/{trial['id']}/results", params={"limit": 1}).json()[
             "items"

@@ -34,7 +34,7 @@ from sqlalchemy.engine import make_url
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.ui_scale import scratch_database  # noqa: E402
+from bench.seeding import scratch_database  # noqa: E402
 from service.db import migrate  # noqa: E402
 from service.db.models import ResultRow, TrialRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402

@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.api_load import OTHER_EXPERIMENTS  # noqa: E402
-from bench.ui_scale import find_scale, seed  # noqa: E402
+from bench.seeding import find_scale, seed  # noqa: E402
 from service.db import migrate  # noqa: E402
 
 

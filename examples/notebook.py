@@ -4,7 +4,8 @@
 # Run the cells in Jupyter (VS Code and JupyterLab read `# %%` cells), or the whole file with
 # `python examples/notebook.py`, against a server started with `make run`. The client finds the
 # server and token itself: `RAYSWEEP_URL` / `RAYSWEEP_TOKEN`, `~/.config/raysweep/config.toml`,
-# or the local server's `var/admin-token`. Needs `pip install 'raysweep[notebook]'`.
+# or the local server's `var/admin-token`. Needs pandas and matplotlib: `pip install '.[notebook]'`
+# in the raysweep checkout (raysweep is not on PyPI).
 
 # %%
 import os

@@ -1,7 +1,10 @@
 """``raysweep``: the command line over the REST API.
 
 Exit codes: 0 ok, 1 the server said no (its message is printed), 2 usage, 3 the server cannot be
-reached. ``--output json`` prints machine-readable JSON on every command.
+reached, 4 the sweep waited on (``submit --wait``, ``watch``) ended failed or cancelled.
+``--output json`` prints machine-readable JSON on every command; otherwise every command prints
+tables and sentences that fit the terminal. Trials are read and typed by their number in the
+sweep (``#3``, as the web UI shows them: ``promote --trials 3``); JSON keeps the API's ids.
 """
 
 from __future__ import annotations
@@ -15,35 +18,49 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+from rich.console import Group
 from rich.live import Live
 from rich.table import Table
+from rich.text import Text
 
 from raysweep.cli_commands import (
     bound,
     cancel_final_run,
     code_command,
+    earlier_value,
+    extend,
     final_runs,
     models_command,
     pareto,
     promote,
     schedules_command,
-    shown,
 )
+from raysweep.cli_logs import add_logs_command, logs_command
 from raysweep.cli_output import (
     UsageError,
+    asked_params,
     console,
+    counts_text,
     dump,
     experiments_table,
+    fmt,
+    local,
     print_fitted,
     show_experiment,
+    trial_label,
     trials_table,
 )
+from raysweep.cli_tables import projects_command, usage_command
+from raysweep.cli_tensorboard import add_tensorboard_command, tensorboard_command
+from raysweep.cli_webhooks import add_webhooks_command, webhooks_command
 from raysweep.client import Client
 from raysweep.config import config_path, read_config, write_config
 from raysweep.errors import RaysweepError, SubmitNote, Unreachable, WaitTimeout
 from raysweep.experiment import Experiment
 from raysweep.schemas import ExperimentState, TrialState
 
+# what a script's `raysweep submit --wait && next-step` must not go past
+SWEEP_ENDED_BADLY = 4
 TRIAL_SORTS = ("best_metric", "last_metric", "iteration", "created_at")
 COLUMNS_HELP = (
     "Comma-separated columns to show (default: the most important that fit the terminal; "
@@ -58,10 +75,12 @@ def column_list(text: str) -> list[str]:
 def watch(client: Client, experiment_id: str, interval_s: float) -> Experiment:
     experiment = client.experiment(experiment_id)
 
-    def render() -> Table:
-        table, _ = trials_table(experiment, experiment.trials()[:30])
-        table.title = f"{experiment.data.name} {experiment.data.id} — {experiment.progress_text()}"
-        return table
+    def render() -> Group:
+        table, hidden = trials_table(experiment, experiment.trials()[:30])
+        data = experiment.data
+        best = "" if data.best_metric is None else f", best {data.metric} {fmt(data.best_metric)}"
+        title = f"{data.name} {data.id} {data.state.value}: {counts_text(data.trial_counts)}{best}"
+        return Group(Text(title), table, *([Text(f"hidden: {', '.join(hidden)}")] * bool(hidden)))
 
     with Live(render(), console=console, refresh_per_second=2) as live:
         while not (experiment.state.is_final or experiment.state is ExperimentState.paused):
@@ -74,13 +93,14 @@ def watch(client: Client, experiment_id: str, interval_s: float) -> Experiment:
 # --- commands ------------------------------------------------------------------------------------
 
 
-def run(args: argparse.Namespace) -> Any:
-    """Run one command; returns what ``--output json`` prints (None: printed already)."""
+def run(args: argparse.Namespace) -> tuple[Any, int]:
+    """Run one command; returns what ``--output json`` prints (None: printed already) and the
+    exit code."""
     if args.command == "token":
-        return token_command(args)
+        return token_command(args), 0
     client = Client(args.url, args.token, project=args.project)
     if args.command == "code":
-        return code_command(client, args)
+        return code_command(client, args), 0
     as_json = args.output == "json"
     command: Callable[[], Any] = {
         "submit": lambda: submit(client, args),
@@ -91,9 +111,7 @@ def run(args: argparse.Namespace) -> Any:
         "cancel": lambda: client.experiment(args.id).cancel(),
         "pause": lambda: client.experiment(args.id).pause(),
         "resume": lambda: client.experiment(args.id).resume(),
-        "extend": lambda: client.experiment(args.id).extend(
-            num_samples=args.samples, max_t=args.max_t, time_budget_s=args.time_budget
-        ),
+        "extend": lambda: extend(client, args),
         "events": lambda: events(client, args, as_json),
         "importance": lambda: importance(client, args, as_json),
         "pareto": lambda: pareto(client, args, as_json),
@@ -102,14 +120,33 @@ def run(args: argparse.Namespace) -> Any:
         "cancel-final-run": lambda: cancel_final_run(client, args, as_json),
         "models": lambda: models_command(client, args, as_json),
         "schedules": lambda: schedules_command(client, args, as_json),
-        "projects": lambda: shown(client.projects(), as_json),
-        "usage": lambda: shown(client.usage(args.start, args.end), as_json),
+        "projects": lambda: projects_command(client, as_json),
+        "usage": lambda: usage_command(client, args, as_json),
+        "webhooks": lambda: webhooks_command(client, args, as_json),
+        "tensorboard": lambda: tensorboard_command(client, args, as_json),
+        "logs": lambda: logs_command(client, args, as_json),
     }[args.command]
     result = command()
+    status = waited_status(args, result)
     if isinstance(result, Experiment) and not as_json:
         show_experiment(result)
-        return None
-    return result
+        return None, status
+    return result, status
+
+
+def waited_status(args: argparse.Namespace, result: Any) -> int:
+    """The exit code of a command that waited for a sweep to stop: ``SWEEP_ENDED_BADLY`` when it
+    ended failed or cancelled (a paused sweep may still complete: 0, as for a completed one)."""
+    waited = args.command == "watch" or (args.command == "submit" and args.wait)
+    if not (waited and isinstance(result, Experiment)):
+        return 0
+    if result.state in (ExperimentState.failed, ExperimentState.cancelled):
+        print(
+            f"raysweep {args.command}: experiment {result.data.id} ended {result.state.value}",
+            file=sys.stderr,
+        )
+        return SWEEP_ENDED_BADLY
+    return 0
 
 
 def submit(client: Client, args: argparse.Namespace) -> Experiment:
@@ -139,7 +176,8 @@ def trials(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     found = experiment.trials(state=args.state, sort=args.sort, where=args.where)
     if as_json:
         return found
-    print_fitted(*trials_table(experiment, found, args.columns))
+    asked = asked_params(args.where, args.sort)
+    print_fitted(*trials_table(experiment, found, args.columns, asked))
     return None
 
 
@@ -148,8 +186,12 @@ def events(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     if as_json:
         return found
     for event in found:
-        trial = f" trial {event.trial_id}" if event.trial_id is not None else ""
-        console.print(f"{event.created_at:%Y-%m-%d %H:%M:%S} {event.kind}{trial}: {event.message}")
+        trial = (
+            f" trial {trial_label(event.trial_number, event.trial_id)}"
+            if event.trial_id is not None
+            else ""
+        )
+        console.print(f"{local(event.created_at)} {event.kind}{trial}: {event.message}")
     return None
 
 
@@ -215,7 +257,8 @@ def options(defaults: bool) -> argparse.ArgumentParser:
     common.add_argument(
         "--project",
         help="Create in, and list only, this project (default: RAYSWEEP_PROJECT; else "
-        "create in `default` and list every project the token has a role in).",
+        "create in the token's project if it has a role in one only, else in `default`, and "
+        "list every project the token has a role in).",
         **default,
     )
     common.add_argument(
@@ -232,7 +275,8 @@ def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(
         prog="raysweep",
         description="Drive a raysweep server: submit sweeps, watch them, control them. Exit "
-        "codes: 0 ok, 1 the server said no, 2 usage, 3 the server cannot be reached.",
+        "codes: 0 ok, 1 the server said no, 2 usage, 3 the server cannot be reached, 4 the "
+        "sweep waited on (submit --wait, watch) ended failed or cancelled.",
         parents=[options(defaults=True)],
     )
     commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -247,7 +291,11 @@ def parser() -> argparse.ArgumentParser:
     submit_cmd.add_argument(
         "file", help="Spec file (YAML or JSON), e.g. examples/digits_asha.yaml of a checkout."
     )
-    submit_cmd.add_argument("--wait", action="store_true", help="Wait until it ends.")
+    submit_cmd.add_argument(
+        "--wait",
+        action="store_true",
+        help="Wait until it ends or pauses; exit 4 if it ended failed or cancelled.",
+    )
     submit_cmd.add_argument("--timeout", type=float, help="With --wait: give up after seconds.")
     ls_cmd = add("ls", "List experiments, newest first.", with_id=False)
     ls_cmd.add_argument("--state", action="append", choices=[s.value for s in ExperimentState])
@@ -265,14 +313,24 @@ def parser() -> argparse.ArgumentParser:
     trials_cmd.add_argument(
         "--where",
         action="append",
-        metavar="KEY OP VALUE",
-        help="e.g. 'lr>0.01' or optimizer=adam (repeatable: all must hold).",
+        metavar="CONDITION",
+        help="KEY, OP and VALUE in one argument (quote it in a shell), OP one of = != < <= > "
+        ">=, e.g. 'lr>0.01' or optimizer=adam; repeatable: all must hold. Its keys' columns "
+        "are kept in the table.",
     )
     trials_cmd.add_argument("--state", action="append", choices=[s.value for s in TrialState])
     trials_cmd.add_argument("--columns", type=column_list, help=COLUMNS_HELP)
-    watch_cmd = add("watch", "A live table of the trials until the sweep ends.")
+    watch_cmd = add(
+        "watch",
+        "A live table of the trials until the sweep ends or pauses; exit 4 if it ended failed "
+        "or cancelled.",
+    )
     watch_cmd.add_argument("--interval", type=float, default=2.0, help="Seconds between reads.")
-    add("cancel", "Cancel a sweep (idempotent).")
+    add(
+        "cancel",
+        "Cancel a queued, running or paused sweep (again while it cancels: no change; a "
+        "finished sweep is refused, exit 1).",
+    )
     add("pause", "Pause a sweep after its running trials checkpoint.")
     add("resume", "Resume a paused sweep.")
     extend_cmd = add(
@@ -285,6 +343,21 @@ def parser() -> argparse.ArgumentParser:
     )
     extend_cmd.add_argument("--max-t", type=int, help="The new budget of every trial (epochs).")
     extend_cmd.add_argument("--time-budget", type=float, help="Seconds the extension may run.")
+    extend_cmd.add_argument(
+        "--search-space",
+        metavar="FILE|NAME",
+        help="A new search space: a YAML/JSON file of parameters (as a spec's search_space) or "
+        "a named space on the server. New configurations are sampled from it; earlier trials "
+        "outside it are left out of the searcher's history.",
+    )
+    extend_cmd.add_argument(
+        "--earlier",
+        action="append",
+        default=[],
+        type=earlier_value,
+        metavar="NAME=VALUE",
+        help="For each parameter the new space adds: the value earlier trials had (repeatable).",
+    )
     add("events", "An experiment's timeline.")
     importance_cmd = add(
         "importance",
@@ -329,8 +402,22 @@ def parser() -> argparse.ArgumentParser:
         choices=["fp32", "bf16", "fp16"],
         help="Mixed precision of a bundled trainer's final run (default: the trial's).",
     )
-    promote_cmd.add_argument(
-        "--trial-ids", type=int, nargs="+", help="Promote these trials instead of the top-k."
+    chosen = promote_cmd.add_mutually_exclusive_group()
+    chosen.add_argument(
+        "--trials",
+        type=trial_number,
+        nargs="+",
+        metavar="N",
+        help="Promote these trials instead of the top-k, by their number in the sweep: the "
+        "`trial` column of `raysweep trials` and the web UI's #3 (3 or '#3').",
+    )
+    chosen.add_argument(
+        "--trial-ids",
+        type=int,
+        nargs="+",
+        metavar="ID",
+        help="The same by the API's trial ids (the `id` of --output json), as before numbers "
+        "were accepted: kept so that scripts that pass ids promote what they did.",
     )
     promote_cmd.add_argument(
         "--pick",
@@ -359,8 +446,9 @@ def parser() -> argparse.ArgumentParser:
     )
     usage_cmd = add(
         "usage",
-        "Compute held (worker-, CPU- and GPU-seconds) in all and per project, sweep, trial and "
-        "UTC day; --project narrows it to one project.",
+        "Compute held (worker-, CPU- and GPU-hours; seconds with --output json) in all and per "
+        "project, sweep and UTC day (per trial: --output json); --project narrows it to one "
+        "project.",
         with_id=False,
     )
     usage_cmd.add_argument(
@@ -375,10 +463,11 @@ def parser() -> argparse.ArgumentParser:
     models_cmd = add(
         "models",
         "The model registry: ls | versions NAME | show NAME VERSION-OR-ALIAS | "
-        "alias NAME ALIAS VERSION.",
+        "alias NAME ALIAS VERSION (point ALIAS at VERSION) | unalias NAME ALIAS (remove it; "
+        "refused while a retrain schedule follows it).",
         with_id=False,
     )
-    models_cmd.add_argument("action", choices=("ls", "versions", "show", "alias"))
+    models_cmd.add_argument("action", choices=("ls", "versions", "show", "alias", "unalias"))
     models_cmd.add_argument("names", nargs="*", help="NAME, then VERSION or ALIAS VERSION.")
     schedules_cmd = add(
         "schedules",
@@ -413,6 +502,9 @@ def parser() -> argparse.ArgumentParser:
         help="With --retrain: re-tune first with this many trials, warm-started from the "
         "previous sweep's best configs.",
     )
+    add_webhooks_command(add)
+    add_tensorboard_command(add)
+    add_logs_command(add)
     code_cmd = add(
         "code",
         "Upload training code (a directory, .zip or .tar.gz; prints the sha256 a spec's "
@@ -432,6 +524,14 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
+def trial_number(text: str) -> int:
+    """A trial's number as read in a table or the web UI: ``3`` or ``#3``."""
+    digits = text.removeprefix("#")
+    if not (digits.isascii() and digits.isdigit()) or int(digits) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a trial number such as 3 or '#3'")
+    return int(digits)
+
+
 def label_pair(text: str) -> tuple[str, str]:
     key, colon, value = text.partition(":")
     if not colon or not key:
@@ -444,7 +544,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "token" and args.action == "set" and not args.value:
         parser().error("token set needs the token")
     try:
-        result = run(args)
+        result, status = run(args)
     except Unreachable as error:
         print(f"raysweep: {error}", file=sys.stderr)
         return 3
@@ -452,13 +552,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"raysweep {args.command}: {error}", file=sys.stderr)
         return 2
     except (RaysweepError, WaitTimeout, OSError, ValueError) as error:
-        print(f"raysweep: {error}", file=sys.stderr)
+        # labelled by the command that failed: "raysweep promote: the promotion cannot run…"
+        print(f"raysweep {args.command}: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
     if args.output == "json":
         print(json.dumps(dump(result), indent=2, default=str))
-    return 0
+    return status
 
 
 if __name__ == "__main__":

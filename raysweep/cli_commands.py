@@ -1,16 +1,30 @@
-"""``raysweep`` commands beyond one sweep's lifecycle: promotion and final runs, the model
-registry, schedules and code packages."""
+"""``raysweep`` commands beyond one sweep's lifecycle (promotion and final runs, the model
+registry, schedules and code packages), and extending a sweep."""
 
 from __future__ import annotations
 
 import argparse
-import json
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import yaml
 from rich.table import Table
 
-from raysweep.cli_output import UsageError, console, dump, final_runs_table
+from raysweep.cli_output import UsageError, console, key_values, print_final_runs, trial_label
+from raysweep.cli_tables import (
+    print_alias,
+    print_firings,
+    print_models,
+    print_packages,
+    print_schedule,
+    print_schedules,
+    print_version,
+    print_versions,
+)
 from raysweep.client import Client
+from raysweep.experiment import Experiment
+from raysweep.spec import read_mapping
 
 
 def promote(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
@@ -24,15 +38,32 @@ def promote(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
             ("cpus_per_worker", args.cpus_per_worker),
             ("gpus_per_worker", args.gpus_per_worker),
             ("precision", args.precision),
+            ("trial_numbers", args.trials),
             ("trial_ids", args.trial_ids),
             ("pick", pick_of(args)),
         )
         if value is not None
     }
-    runs = client.experiment(args.id).promote(**overrides)
+    experiment = client.experiment(args.id)
+    # the API answers every final run of the sweep: those it had before are not news
+    before = {run.id for run in experiment.final_runs()}
+    runs = experiment.promote(**overrides)
     if as_json:
         return runs
-    console.print(final_runs_table(runs))
+    print_final_runs(runs)
+    added = [run for run in runs if run.id not in before]
+    if added:
+        console.print(
+            f"promoted {len(added)} trial(s): "
+            + ", ".join(
+                f"{trial_label(r.trial_number, r.trial_id)} as final run {r.id}" for r in added
+            )
+        )
+    else:
+        console.print(
+            "nothing new promoted: the trials asked for were promoted before (their final "
+            "runs are listed above)"
+        )
     return None
 
 
@@ -71,10 +102,10 @@ def pareto(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     for trial in found.trials:
         if trial.on_front:
             table.add_row(
-                str(trial.trial_id),
+                trial_label(trial.trial_number, trial.trial_id),
                 *(f"{trial.values[n]:.6g}" for n in names),
                 "" if trial.feasible is None else str(trial.feasible).lower(),
-                ", ".join(f"{k}={v}" for k, v in trial.config.items()),
+                key_values(trial.config),
             )
     console.print(table)
     return None
@@ -84,7 +115,7 @@ def final_runs(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
     runs = client.experiment(args.id).final_runs()
     if as_json:
         return runs
-    console.print(final_runs_table(runs))
+    print_final_runs(runs)
     return None
 
 
@@ -97,8 +128,9 @@ def cancel_final_run(client: Client, args: argparse.Namespace, as_json: bool) ->
 
 
 def models_command(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
-    """ls | versions NAME | show NAME VERSION-OR-ALIAS | alias NAME ALIAS VERSION."""
-    needed = {"ls": 0, "versions": 1, "show": 2, "alias": 3}[args.action]
+    """ls | versions NAME | show NAME VERSION-OR-ALIAS | alias NAME ALIAS VERSION |
+    unalias NAME ALIAS."""
+    needed = {"ls": 0, "versions": 1, "show": 2, "alias": 3, "unalias": 2}[args.action]
     if len(args.names) != needed:
         raise UsageError(f"models {args.action} takes {needed} argument(s): see --help")
     if args.action == "ls":
@@ -107,12 +139,33 @@ def models_command(client: Client, args: argparse.Namespace, as_json: bool) -> A
         result = client.model_versions(args.names[0])
     elif args.action == "show":
         result = client.model_version(args.names[0], args.names[1])
+    elif args.action == "alias":
+        result = client.set_alias(args.names[0], args.names[1], version_number(args.names[2]))
     else:
-        result = client.set_alias(args.names[0], args.names[1], int(args.names[2]))
+        client.delete_alias(args.names[0], args.names[1])
+        result = {"name": args.names[0], "alias": args.names[1], "deleted": True}
     if as_json:
         return result
-    console.print_json(json.dumps(dump(result), default=str))
+    if args.action == "unalias":
+        console.print(f"{args.names[0]}: alias {args.names[1]} removed")
+    else:
+        MODEL_PRINTERS[args.action](result)
     return None
+
+
+MODEL_PRINTERS: dict[str, Callable[[Any], None]] = {
+    "ls": print_models,
+    "versions": print_versions,
+    "show": print_version,
+    "alias": print_alias,
+}
+
+
+def version_number(text: str) -> int:
+    """A model version as typed: a whole number (anything else is a usage error, exit 2)."""
+    if not (text.isascii() and text.isdigit()):
+        raise UsageError(f"models alias: the version must be a number, not {text!r}")
+    return int(text)
 
 
 def schedules_command(client: Client, args: argparse.Namespace, as_json: bool) -> Any:
@@ -147,7 +200,14 @@ def schedules_command(client: Client, args: argparse.Namespace, as_json: bool) -
         result = {"deleted": args.names[0]}
     if as_json:
         return result
-    console.print_json(json.dumps(dump(result), default=str))
+    if args.action == "ls":
+        print_schedules(result)
+    elif args.action == "firings":
+        print_firings(result)
+    elif args.action == "rm":
+        console.print(f"schedule {args.names[0]} deleted")
+    else:
+        print_schedule(result, {"create": "created", "pause": "paused"}.get(args.action, "resumed"))
     return None
 
 
@@ -165,23 +225,31 @@ def code_command(client: Client, args: argparse.Namespace) -> Any:
     packages = client.code_packages()
     if args.output == "json":
         return packages
-    table = Table("sha256", "files", "size", "modules", "uploaded by", "created")
-    for package in packages:
-        table.add_row(
-            package.sha256,
-            str(package.files),
-            f"{package.size_bytes} B",
-            ", ".join(package.modules),
-            package.uploaded_by or "",
-            f"{package.created_at:%Y-%m-%d %H:%M}",
-        )
-    console.print(table)
+    print_packages(packages)
     return None
 
 
-def shown(result: Any, as_json: bool) -> Any:
-    """What ``--output json`` prints; otherwise the same, pretty-printed here."""
-    if as_json:
-        return result
-    console.print_json(json.dumps(dump(result), default=str))
-    return None
+def earlier_value(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` of ``extend --earlier``: the value read as YAML reads a scalar (``0.9``
+    a number, ``adam`` text, ``true`` a boolean)."""
+    name, equals, value = text.partition("=")
+    if not equals or not name:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE (e.g. momentum=0.9)")
+    parsed = yaml.safe_load(value) if value else ""
+    if isinstance(parsed, dict | list):
+        raise argparse.ArgumentTypeError(f"{text!r}: the value must be one number or word")
+    return name, parsed
+
+
+def extend(client: Client, args: argparse.Namespace) -> Experiment:
+    """``extend``: a ``--search-space`` that names a file is read (YAML or JSON, a mapping of
+    parameters as a spec's ``search_space``); any other text is a named space on the server."""
+    given: str | None = args.search_space
+    space = read_mapping(given) if given is not None and Path(given).is_file() else given
+    return client.experiment(args.id).extend(
+        num_samples=args.samples,
+        max_t=args.max_t,
+        time_budget_s=args.time_budget,
+        search_space=space,
+        earlier_values=dict(args.earlier) or None,
+    )

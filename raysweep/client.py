@@ -36,6 +36,7 @@ from raysweep.errors import (
     Unreachable,
 )
 from raysweep.experiment import Experiment
+from raysweep.logs import LogLine, TrialLogs
 from raysweep.projects import ProjectRead, UsageRead
 from raysweep.registry import AliasRead, FinalRunRead, ModelRead, ModelVersionRead
 from raysweep.schedules import ScheduleFiringRead, ScheduleRead
@@ -47,19 +48,25 @@ from raysweep.schemas import (
     ResultRead,
 )
 from raysweep.spec import ExperimentSpec, read_mapping
+from raysweep.tensorboard import TensorBoardRuns
+from raysweep.webhooks import DeliveryRead, WebhookCreated, WebhookRead
 
 RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0)
 PAGE = 500
+
+
+# how long each follow request waits for new lines (within the client's 30 s timeout)
+FOLLOW_WAIT_S = 20.0
 
 
 class Client:
     """A connection to a raysweep server.
 
     ``url`` and ``token`` fall back to ``RAYSWEEP_URL`` / ``RAYSWEEP_TOKEN``, then to
-    ``~/.config/raysweep/config.toml``, then to ``http://127.0.0.1:8000`` and the local
-    server's ``$RAYSWEEP_HOME/admin-token``. Every call has a ``timeout_s`` limit; reads are
-    retried with backoff when the server cannot be reached, writes only when the request
-    provably never left this machine.
+    ``~/.config/raysweep/config.toml``, then to the local server (``http://127.0.0.1``
+    on ``RAYSWEEP_PORT``, default 8000) and its ``$RAYSWEEP_HOME/admin-token``. Every call
+    has a ``timeout_s`` limit; reads are retried with backoff when the server cannot be
+    reached, writes only when the request provably never left this machine.
 
     Example::
 
@@ -76,7 +83,8 @@ class Client:
         project: str | None = None,
     ):
         # with a project, sweeps, code and schedules are created in it and lists show only
-        # its objects; without one, `default` and every project the token has a role in
+        # its objects; without one, the server creates in the token's project (a token of one
+        # project) or `default`, and lists show every project the token has a role in
         self.project = project or os.environ.get("RAYSWEEP_PROJECT") or None
         connection = resolve(url, token)
         self.url = connection.url
@@ -229,7 +237,7 @@ class Client:
         return [ModelVersionRead.model_validate(item) for item in page["items"]]
 
     def model_version(self, name: str, version_or_alias: int | str) -> ModelVersionRead:
-        """One version, by number or alias (``client.model_version("digits", "prod")``)."""
+        """One version, by number or alias (``client.model_version("digits", "production")``)."""
         data = self.request("GET", f"/models/{name}/versions/{version_or_alias}")
         return ModelVersionRead.model_validate(data)
 
@@ -237,6 +245,15 @@ class Client:
         """Point ``alias`` at ``version``, moving it from its previous holder."""
         data = self.request("PUT", f"/models/{name}/aliases/{alias}", body={"version": version})
         return AliasRead.model_validate(data)
+
+    def delete_alias(self, name: str, alias: str) -> None:
+        """Remove ``alias`` from its version (``Conflict`` while a retrain schedule follows it).
+
+        Example::
+
+            client.delete_alias("digits", "production")
+        """
+        self.request("DELETE", f"/models/{name}/aliases/{alias}")
 
     # --- schedules ---------------------------------------------------------------------------
 
@@ -287,6 +304,156 @@ class Client:
     def delete_schedule(self, schedule_id: str) -> None:
         self.request("DELETE", f"/schedules/{schedule_id}")
 
+    # --- webhooks ----------------------------------------------------------------------------
+
+    def create_webhook(
+        self, project: str, url: str, events: list[str], **options: Any
+    ) -> WebhookCreated:
+        """A webhook of ``project`` (member): ``events`` (``raysweep.webhooks.WebhookEvent``
+        values) POSTed to ``url``, signed. ``options``: ``secret`` (default: the server makes
+        one, returned here once), ``format`` (``json`` or ``slack``), ``enabled``.
+
+        Example::
+
+            hook = client.create_webhook("default", "https://ci.example/hook",
+                                         ["sweep.completed", "sweep.failed"])
+            print(hook.secret)  # keep it: verify deliveries with raysweep.webhooks
+        """
+        body = {"url": url, "events": list(events), **options}
+        data = self.request("POST", f"/projects/{project}/webhooks", body=body)
+        return WebhookCreated.model_validate(data)
+
+    def webhooks(self, project: str) -> list[WebhookRead]:
+        """The project's webhooks, URLs and secrets redacted."""
+        items = self.request("GET", f"/projects/{project}/webhooks")
+        return [WebhookRead.model_validate(item) for item in items]
+
+    def update_webhook(self, project: str, webhook_id: int, **changes: Any) -> WebhookRead:
+        """Change ``url``, ``events``, ``secret``, ``format`` or ``enabled``."""
+        data = self.request("PATCH", f"/projects/{project}/webhooks/{webhook_id}", body=changes)
+        return WebhookRead.model_validate(data)
+
+    def delete_webhook(self, project: str, webhook_id: int) -> None:
+        self.request("DELETE", f"/projects/{project}/webhooks/{webhook_id}")
+
+    def test_webhook(self, project: str, webhook_id: int) -> DeliveryRead:
+        """Queue a ``webhook.test`` delivery; see ``webhook_deliveries`` for how it went."""
+        data = self.request("POST", f"/projects/{project}/webhooks/{webhook_id}/test")
+        return DeliveryRead.model_validate(data)
+
+    def webhook_deliveries(
+        self, project: str, webhook_id: int, limit: int = 50
+    ) -> list[DeliveryRead]:
+        """The webhook's latest ``limit`` deliveries, newest first: state, attempts, response
+        code, error, times."""
+        page = self.request(
+            "GET",
+            f"/projects/{project}/webhooks/{webhook_id}/deliveries",
+            params={"limit": limit},
+        )
+        return [DeliveryRead.model_validate(item) for item in page["items"]]
+
+    # --- logs --------------------------------------------------------------------------------
+
+    def trial_logs(
+        self,
+        trial_id: int,
+        *,
+        rank: int | None = None,
+        attempt: int | None = None,
+        after: str | None = None,
+        limit: int = 1000,
+        wait_s: float = 0,
+        tail: bool = False,
+    ) -> TrialLogs:
+        """What a trial's workers printed, oldest first (``attempt`` -1: the latest); pass
+        ``logs.cursor`` back as ``after`` for newer lines only, with ``wait_s`` to wait for
+        them (a long poll); ``tail``: the last ``limit`` lines instead of the first."""
+        path = f"/trials/{trial_id}/logs"
+        return self.logs_at(path, rank, attempt, after, limit, wait_s, tail)
+
+    def final_run_logs(
+        self,
+        final_run_id: int,
+        *,
+        rank: int | None = None,
+        attempt: int | None = None,
+        after: str | None = None,
+        limit: int = 1000,
+        wait_s: float = 0,
+        tail: bool = False,
+    ) -> TrialLogs:
+        """What a final run's workers printed, as ``trial_logs``."""
+        path = f"/final-runs/{final_run_id}/logs"
+        return self.logs_at(path, rank, attempt, after, limit, wait_s, tail)
+
+    def driver_logs(
+        self,
+        experiment_id: str,
+        *,
+        attempt: int | None = None,
+        after: str | None = None,
+        limit: int = 1000,
+        wait_s: float = 0,
+        tail: bool = False,
+    ) -> TrialLogs:
+        """What a sweep's drivers printed (an attempt per driver job), as ``trial_logs``."""
+        path = f"/experiments/{experiment_id}/driver-logs"
+        return self.logs_at(path, None, attempt, after, limit, wait_s, tail)
+
+    def follow_trial_logs(
+        self, trial_id: int, *, rank: int | None = None, attempt: int | None = None
+    ) -> Iterator[LogLine]:
+        """Every line of the trial's logs, then each new one as its workers write it, until the
+        trial has ended and every line was given::
+
+            for line in client.follow_trial_logs(trial.id, rank=0):
+                print(line.rank, line.text)
+        """
+        return self.follow_logs(f"/trials/{trial_id}/logs", rank=rank, attempt=attempt)
+
+    def follow_logs(
+        self,
+        path: str,
+        *,
+        rank: int | None = None,
+        attempt: int | None = None,
+        last: int | None = None,
+    ) -> Iterator[LogLine]:
+        """Every line of the logs at ``path`` (``/trials/3/logs``, ``/final-runs/2/logs``,
+        ``/experiments/ID/driver-logs``), or only the ``last`` ones so far, then each new one,
+        until what wrote them has ended and every line was given."""
+        after: str | None = None
+        if last is not None:
+            first = self.logs_at(path, rank, attempt, None, last, 0, tail=True)
+            yield from first.lines
+            after = first.cursor or None
+        while True:
+            logs = self.logs_at(path, rank, attempt, after, 1000, FOLLOW_WAIT_S)
+            yield from logs.lines
+            after = logs.cursor or after
+            if not logs.running and not logs.more and not logs.lines:
+                return
+
+    def logs_at(
+        self,
+        path: str,
+        rank: int | None = None,
+        attempt: int | None = None,
+        after: str | None = None,
+        limit: int = 1000,
+        wait_s: float = 0,
+        tail: bool = False,
+    ) -> TrialLogs:
+        """The logs at an API ``path`` (as ``follow_logs`` names them), one answer."""
+        params: dict[str, Any] = {"limit": limit, "wait_s": wait_s}
+        if tail:
+            params["tail"] = True
+        for name, value in (("rank", rank), ("attempt", attempt), ("after", after)):
+            if value is not None:
+                params[name] = value
+        return TrialLogs.model_validate(self.request("GET", path, params=params))
+
     # --- experiments -------------------------------------------------------------------------
 
     def submit(self, spec: ExperimentSpec | Mapping[str, Any] | str | Path) -> Experiment:
@@ -321,6 +488,13 @@ class Client:
     def read_experiment(self, experiment_id: str) -> ExperimentRead:
         return ExperimentRead.model_validate(self.request("GET", f"/experiments/{experiment_id}"))
 
+    def tensorboard_runs(self, experiment_id: str) -> TensorBoardRuns:
+        """The experiment's trials as TensorBoard runs: each one's name and the directory (on
+        the server's storage URI) of its event files; ``raysweep.tensorboard.logdir_spec``
+        joins them for ``tensorboard --logdir_spec``."""
+        data = self.request("GET", f"/experiments/{experiment_id}/tensorboard")
+        return TensorBoardRuns.model_validate(data)
+
     def experiments(
         self,
         state: ExperimentState | str | list[ExperimentState | str] | None = None,
@@ -353,7 +527,11 @@ def error_from(response: httpx.Response) -> RaysweepError:
         message, code, details = response.text[:500] or response.reason_phrase, None, []
     status = response.status_code
     if code == "validation_error" and response.request.method == "POST":
-        return SpecError(details or [Problem(path="", message=message)], status)
+        # labelled by what failed: only a submitted spec is an "invalid spec"; a promotion's
+        # or an extension's problems come under the server's own words for them
+        submitted = response.request.url.path.rstrip("/").endswith("/experiments")
+        title = "invalid spec" if submitted else message if details else "refused"
+        return SpecError(details or [Problem(path="", message=message)], status, title)
     kind: type[RaysweepError] = {401: AuthError, 403: AuthError, 404: NotFound, 409: Conflict}.get(
         status, RaysweepError
     )

@@ -2,8 +2,9 @@
 
 Order: explicit arguments, then ``RAYSWEEP_URL`` / ``RAYSWEEP_TOKEN``, then the config file
 (``$XDG_CONFIG_HOME/raysweep/config.toml``, by default ``~/.config/raysweep/config.toml``), then
-the local server's defaults: ``http://127.0.0.1:8000`` and the admin token it wrote to
-``$RAYSWEEP_HOME/admin-token`` (``./var/admin-token``).
+the local server's defaults: ``http://127.0.0.1:$RAYSWEEP_PORT`` (8000 when unset, as the
+server's own default) and the admin token it wrote to ``$RAYSWEEP_HOME/admin-token``
+(``./var/admin-token``).
 
 A token found on its own never travels to a server it was not meant for: the config file's
 goes only to the config file's ``url``, the local admin token only to a server on this machine
@@ -19,7 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-DEFAULT_URL = "http://127.0.0.1:8000"
+DEFAULT_PORT = "8000"
+
+
+def local_url() -> str:
+    """The local server's address: the port it listens on (``RAYSWEEP_PORT``, read as the server
+    reads it) on this machine's loopback, whatever address it binds (``RAYSWEEP_HOST`` may be
+    0.0.0.0, which no client can dial)."""
+    port = os.environ.get("RAYSWEEP_PORT", "").strip() or DEFAULT_PORT
+    if not port.isdigit():
+        raise ValueError(f"RAYSWEEP_PORT must be a port number, not {port!r}")
+    return f"http://127.0.0.1:{int(port)}"
 
 
 def config_path() -> Path:
@@ -81,7 +92,7 @@ def is_local(url: str) -> bool:
 
 def resolve(url: str | None = None, token: str | None = None) -> Connection:
     file = read_config()
-    resolved_url = url or os.environ.get("RAYSWEEP_URL") or file.get("url") or DEFAULT_URL
+    resolved_url = url or os.environ.get("RAYSWEEP_URL") or file.get("url") or local_url()
     same_server = file.get("url", resolved_url).rstrip("/") == resolved_url.rstrip("/")
     for candidate, source in (
         (token, "the token argument"),

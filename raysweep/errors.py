@@ -39,11 +39,14 @@ class RaysweepError(Exception):
 
 
 class SpecError(RaysweepError, ValueError):
-    """A spec with problems, found here or by the server (``status`` 422); ``problems`` lists
-    every one of them."""
+    """A spec with problems, found here or by the server (``status`` 422), or another request
+    the server found invalid (a promotion, an extension, a schedule: ``title`` then says which,
+    in the server's words); ``problems`` lists every one of them."""
 
-    def __init__(self, problems: list[Problem], status: int | None = None):
-        message = "invalid spec:\n" + "\n".join(f"  {p}" for p in problems)
+    def __init__(
+        self, problems: list[Problem], status: int | None = None, title: str = "invalid spec"
+    ):
+        message = f"{title}:\n" + "\n".join(f"  {p}" for p in problems)
         super().__init__(message, status=status, code="validation_error", details=problems)
         self.problems = problems
 

@@ -12,6 +12,7 @@ from tqdm.auto import tqdm
 from raysweep.errors import WaitTimeout
 from raysweep.registry import FinalRunRead
 from raysweep.schemas import (
+    TRIAL_ENDED,
     EventRead,
     ExperimentRead,
     ExperimentState,
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     import pandas
 
 Trial = TrialRead
-FINISHED_TRIALS = ("completed", "pruned", "failed", "cancelled")
 
 
 class Api(Protocol):
@@ -47,7 +47,8 @@ def require_pandas() -> Any:
         import pandas  # an optional extra: the base install stays light
     except ImportError:
         raise ImportError(
-            "data frames need pandas: pip install 'raysweep[notebook]' (or pandas)"
+            "data frames need pandas: pip install '.[notebook]' in a raysweep checkout "
+            "(raysweep is not on PyPI), or pip install pandas"
         ) from None
     return pandas
 
@@ -109,7 +110,7 @@ class Experiment:
             while True:
                 self.refresh()
                 counts = self.data.trial_counts
-                bar.n = sum(counts.get(state, 0) for state in FINISHED_TRIALS)
+                bar.n = sum(counts.get(state, 0) for state in TRIAL_ENDED)
                 bar.set_postfix_str(self.progress_text(), refresh=False)
                 bar.refresh()
                 if self.state.is_final or self.state is ExperimentState.paused:
@@ -160,7 +161,7 @@ class Experiment:
 
     def trials_frame(self) -> pandas.DataFrame:
         """One row per trial: id, state, a column per hyperparameter, iteration, last and best
-        metric, restarts. Needs pandas (``pip install 'raysweep[notebook]'``)."""
+        metric, restarts. Needs pandas (``pip install '.[notebook]'`` in a checkout)."""
         pandas = require_pandas()
         rows = [
             {
@@ -273,11 +274,12 @@ class Experiment:
         objectives: the Pareto front's; ``Conflict`` while it goes on or when none completed);
         ``overrides``: top_k, num_workers, epochs, lr_scaling, warm_start, model_name, cluster,
         the final run's own use_gpu, cpus_per_worker, gpus_per_worker and precision, and which
-        trials: ``trial_ids`` or ``pick``.
+        trials: ``trial_numbers`` (their ``#`` in the sweep), ``trial_ids`` or ``pick``.
 
         Example::
 
             runs = experiment.promote(top_k=2, num_workers=8, gpus_per_worker=1, precision="bf16")
+            experiment.promote(trial_numbers=[3, 5])  # trials #3 and #5
             experiment.promote(pick={"objective": "val_accuracy", "max": {"model_params": 1e5}})
         """
         page = self._api.request("POST", f"/experiments/{self.data.id}/promote", body=overrides)
@@ -304,16 +306,34 @@ class Experiment:
         num_samples: int | None = None,
         max_t: int | None = None,
         time_budget_s: float | None = None,
+        search_space: Mapping[str, Any] | str | None = None,
+        earlier_values: Mapping[str, Any] | None = None,
     ) -> Experiment:
         """Queue this completed, cancelled or paused sweep again with more configurations
         (``num_samples``: the new total), a larger ``max_t`` (completed trials continue from
-        their checkpoints) or a time budget; it keeps its id, trials and results.
+        their checkpoints), a time budget, or a changed ``search_space`` (a mapping, as a
+        spec's, or a named space; each sampled parameter it adds needs the value the earlier
+        trials had in ``earlier_values``); it keeps its id, trials and results.
 
         Example::
 
             experiment.extend(num_samples=32, max_t=20).wait()
+            experiment.extend(
+                num_samples=40,
+                search_space={**space, "lr": {"type": "loguniform", "low": 1e-3, "high": 1e-2},
+                              "momentum": {"type": "uniform", "low": 0.8, "high": 0.99}},
+                earlier_values={"momentum": 0.9},
+            )
         """
-        body = {"num_samples": num_samples, "max_t": max_t, "time_budget_s": time_budget_s}
+        body = {
+            "num_samples": num_samples,
+            "max_t": max_t,
+            "time_budget_s": time_budget_s,
+            "search_space": search_space
+            if isinstance(search_space, str) or search_space is None
+            else dict(search_space),
+            "earlier_values": dict(earlier_values) if earlier_values else None,
+        }
         self.data = ExperimentRead.model_validate(
             self._api.request(
                 "POST",

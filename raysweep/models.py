@@ -1,7 +1,8 @@
 """``load_model``: a registered model version as a torch module, ready for inference.
 
-It needs the server extra (``pip install 'raysweep[server]'``: torch and the trainers) and access
-to the storage holding the checkpoint; the light client imports neither until it is called.
+It needs the server extra (``pip install '.[server]'`` in a raysweep checkout: torch and the
+trainers) and access to the storage holding the checkpoint; the light client imports neither
+until it is called.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ def load_model(
 
     Example::
 
-        model = raysweep.load_model("digits", "prod")
+        model = raysweep.load_model("digits", "production")
         predictions = model(torch.tensor(rows)).argmax(dim=1)
     """
     api = client or Client()
@@ -39,6 +40,7 @@ def load_model(
         loading = importlib.import_module("trainers.loading")
     except ImportError as error:
         raise ImportError(
-            f"load_model needs the server extra (pip install 'raysweep[server]'): {error}"
+            "load_model needs the server extra (pip install '.[server]' in a raysweep "
+            f"checkout): {error}"
         ) from None
     return loading.load_model(version.trainer, version.config, version.checkpoint_uri)

@@ -60,6 +60,7 @@ class ModelVersionRead(ReadModel):
 
     name: str
     version: int
+    project: str = Field(default="", description="The project the model belongs to.")
     final_run_id: int
     experiment_id: str
     trial_id: int
@@ -86,6 +87,7 @@ class ModelVersionRead(ReadModel):
 
 class ModelRead(BaseModel):
     name: str
+    project: str = Field(default="", description="The project the model belongs to.")
     latest_version: int
     versions: int
     aliases: dict[str, int]

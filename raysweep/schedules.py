@@ -81,7 +81,8 @@ class ScheduleCreate(StrictModel):
         default=DEFAULT_PROJECT,
         pattern=PROJECT_PATTERN,
         description="The project the schedule, and what it runs, belong to: a `sweep` spec's "
-        "project is this one, a `retrain` model must be one of its models.",
+        "project is this one, a `retrain` model must be one of its models. Left out: the "
+        "token's project when the token has a role in one project only, else `default`.",
     )
     cron: str = Field(
         min_length=1, max_length=128, description="Five-field cron, e.g. `0 3 * * *`."

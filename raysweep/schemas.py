@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
 from raysweep.errors import Problem
+from raysweep.search_space import (
+    MAX_PARAMETERS,
+    PARAMETER_NAME_PATTERN,
+    SPACE_NAME_PATTERN,
+    Scalar,
+)
 from raysweep.strict import StrictModel
 
 
@@ -24,11 +30,7 @@ class ExperimentState(StrEnum):
 
     @property
     def is_final(self) -> bool:
-        return self in {
-            ExperimentState.completed,
-            ExperimentState.failed,
-            ExperimentState.cancelled,
-        }
+        return self in EXPERIMENT_ENDED
 
 
 class TrialState(StrEnum):
@@ -43,7 +45,7 @@ class TrialState(StrEnum):
 
     @property
     def is_final(self) -> bool:
-        return self not in {TrialState.pending, TrialState.running, TrialState.paused}
+        return self in TRIAL_ENDED
 
 
 class RungDecisionKind(StrEnum):
@@ -66,7 +68,22 @@ class FinalRunState(StrEnum):
 
     @property
     def is_final(self) -> bool:
-        return self in {FinalRunState.completed, FinalRunState.failed, FinalRunState.cancelled}
+        return self in FINAL_RUN_ENDED
+
+
+# The state sets, defined once for the server, its engine and the client (the engine may not
+# import service.states, the client no service module). Tuples in the enums' order, so that a
+# message listing one reads the same every time.
+
+# final: the run ended and stays so (``is_final``)
+EXPERIMENT_ENDED = (ExperimentState.completed, ExperimentState.failed, ExperimentState.cancelled)
+TRIAL_ENDED = (TrialState.completed, TrialState.pruned, TrialState.failed, TrialState.cancelled)
+FINAL_RUN_ENDED = (FinalRunState.completed, FinalRunState.failed, FinalRunState.cancelled)
+# active: its Ray job runs, or is being stopped
+EXPERIMENT_ACTIVE = (ExperimentState.running, ExperimentState.pausing, ExperimentState.cancelling)
+FINAL_RUN_ACTIVE = (FinalRunState.running, FinalRunState.cancelling)
+# a trial not ended: waiting to run, running, or paused at a rung (promotion ASHA)
+TRIAL_OPEN = (TrialState.pending, TrialState.running, TrialState.paused)
 
 
 class DeploymentState(StrEnum):
@@ -115,6 +132,10 @@ class FiringOutcome(StrEnum):
     cancelled = "cancelled"
 
 
+# a retrain firing whose re-tuning sweep or final run goes on
+FIRING_ACTIVE = (FiringOutcome.tuning, FiringOutcome.training)
+
+
 class Role(StrEnum):
     admin = "admin"
     member = "member"
@@ -157,6 +178,24 @@ class TrialSummary(ReadModel):
         "constraints. An infeasible trial is never the best and never promoted.",
     )
     notes: str | None = Field(default=None, description="A member's notes on the trial.")
+    space_version: int = Field(
+        default=1,
+        description="The version of the sweep's search space the trial was sampled from (see "
+        "the experiment's `search_spaces`; 1 until an extension changes the space).",
+    )
+
+
+class TrialClock(BaseModel):
+    """A running trial's clock in its sweep's read: whether it waits for resources and since
+    when, and when it last reported (what the web UI says a stuck sweep is doing)."""
+
+    trial_id: int
+    trial_number: int
+    iteration: int
+    started_at: datetime | None
+    last_reported_at: datetime | None = Field(description="Its latest result's; null before one.")
+    waiting_for: str | None = Field(description="As TrialRead's: what its worker group waits for.")
+    waiting_since: datetime | None = Field(description="When that wait began; null when none.")
 
 
 class ExperimentRead(ReadModel):
@@ -177,6 +216,11 @@ class ExperimentRead(ReadModel):
     driver_job_id: str | None
     driver_restarts: int
     extensions: int = Field(default=0, description="Times the sweep was extended.")
+    search_spaces: list[SpaceVersion] | None = Field(
+        default=None,
+        description="Every version of the search space, oldest first, once an extension "
+        "changed it (the spec holds the latest); null while the sweep has its first space only.",
+    )
     created_at: datetime
     updated_at: datetime
     started_at: datetime | None
@@ -199,6 +243,12 @@ class ExperimentRead(ReadModel):
         "front's ids by the first objective (at most 100; GET .../pareto has their values). "
         "Null for one metric, and in lists.",
     )
+    running: list[TrialClock] = Field(
+        default_factory=list,
+        description="Its running trials (and any other waiting for resources), with when each "
+        "began waiting and last reported: longest waiting first, then longest silent. As many "
+        "as run at once, which the cluster and max_concurrent_trials bound.",
+    )
 
 
 class TrialRead(TrialSummary):
@@ -211,6 +261,13 @@ class TrialRead(TrialSummary):
         description="Set while the trial's worker group waits for cluster resources: what it "
         "needs and what is free (a running trial at iteration 0 with this set is queued, not "
         "stuck).",
+    )
+    waiting_since: datetime | None = Field(
+        default=None,
+        description="With waiting_for: when this wait began (its `trial_waiting` event).",
+    )
+    last_reported_at: datetime | None = Field(
+        default=None, description="When its latest result was reported; null before its first."
     )
     early_stopping: str | None = Field(
         default=None,
@@ -317,14 +374,32 @@ class ConfigRow(BaseModel):
     values: list[Any] = Field(description="One value per entry of `params`.")
 
 
+class ConfigSample(StrEnum):
+    """Which trials a hyperparameter view gets when it cannot get all of them."""
+
+    best = "best"  # the best `limit`, by their best metric
+    random = "random"  # `limit` drawn at random, seeded by the sweep: the same ones each time
+    all = "all"  # every trial: sweeps up to CONFIGS_ALL_MAX trials only
+
+
+CONFIGS_ALL_MAX = 5000
+
+
 class ConfigTable(BaseModel):
-    """Hyperparameters against the metric, best trials first, for parallel coordinates."""
+    """Hyperparameters against the metric, best trials first, for parallel coordinates, the
+    slice and contour plots."""
 
     metric: str
     mode: str
     total_trials: int
     params: list[str]
     rows: list[ConfigRow]
+    sample: ConfigSample = Field(
+        default=ConfigSample.best, description="How `rows` were chosen from the trials."
+    )
+    all_max: int = Field(
+        default=CONFIGS_ALL_MAX, description="The most trials `sample=all` sends (else 422)."
+    )
 
 
 class ImportanceEvaluator(StrEnum):
@@ -335,6 +410,18 @@ class ImportanceEvaluator(StrEnum):
 class ParameterImportance(BaseModel):
     name: str
     importance: float = Field(description="Share of the importance, 0-1; all sum to 1.")
+
+
+class ImportanceWarning(BaseModel):
+    """A value of a choice parameter that holds a real share of the trials with a result but
+    next to none of those compared at `at_iteration`: most of its trials stopped earlier."""
+
+    parameter: str
+    value: str = Field(description="The value as text.")
+    trials: int = Field(description="Trials with a result that took this value.")
+    compared: int = Field(description="Of those, trials with a value at `at_iteration`.")
+    stopped_at: int = Field(description="The iteration where most of its other trials ended.")
+    message: str
 
 
 class Importance(BaseModel):
@@ -357,6 +444,24 @@ class Importance(BaseModel):
     importances: list[ParameterImportance]
     message: str | None = Field(
         default=None, description="Why there is no ranking yet (too few trials), else null."
+    )
+    trials_reached: int = Field(
+        default=0,
+        description="Trials with a value at `at_iteration`: the set compared (before "
+        "`trials_used` samples it).",
+    )
+    trials_reporting: int = Field(
+        default=0, description="Trials with any result: the set `trials_reached` is drawn from."
+    )
+    iterations: list[int] = Field(
+        default_factory=list,
+        description="The iterations `at_iteration` may be asked at: the sweep's rungs (ASHA's "
+        "milestones and max_t; max_t alone without early stopping).",
+    )
+    warnings: list[ImportanceWarning] = Field(
+        default_factory=list,
+        description="Values of a choice parameter that early stopping left out of the compared "
+        "set: the ranking says little about that parameter.",
     )
 
 
@@ -415,8 +520,12 @@ class History(BaseModel):
     edf: list[tuple[float, float]] = Field(
         default_factory=list,
         description="The empirical distribution of the finished trials' values (Optuna's EDF "
-        "plot): (value, fraction of the trials at or below it), ascending, at most 200 points "
-        "at evenly spaced ranks, the lowest and highest always among them.",
+        "plot), failed and infeasible ones left out: (value, fraction of the trials at or below "
+        "it), ascending, at most 200 points at evenly spaced ranks, the lowest and highest always "
+        "among them.",
+    )
+    edf_trials: int = Field(
+        default=0, description="The trials the distribution is of: finished, not failed, feasible."
     )
 
 
@@ -471,6 +580,40 @@ class ExtendRequest(StrictModel):
     )
     time_budget_s: StrictFloat | None = Field(
         default=None, gt=0, le=10**8, description="The extension's own time budget."
+    )
+    # checked with the whole spec (``check_spec``), so each problem is named at its parameter
+    # (``search_space.lr``) as a submitted spec's are, not at pydantic's union branches
+    search_space: dict[str, Any] | Annotated[str, Field(pattern=SPACE_NAME_PATTERN)] | None = Field(
+        default=None,
+        description="A new search space, as a spec's `search_space` (a mapping of parameters, "
+        "or a named space): ranges narrowed or widened, "
+        "parameters added or removed. The new configurations are sampled from it; the earlier "
+        "trials that lie in it (added parameters at `earlier_values`) are what its searcher is "
+        "told, the others are left out and counted in the `extended` event; continuing trials "
+        "keep their configs and checkpoints. The sweep's space gets a new version; each trial "
+        "says which one it was sampled from.",
+    )
+    earlier_values: dict[Annotated[str, Field(pattern=PARAMETER_NAME_PATTERN)], Scalar] = Field(
+        default_factory=dict,
+        max_length=MAX_PARAMETERS,
+        description="With `search_space`: for each sampled parameter it adds, the value the "
+        "earlier trials had (they ran without it); every added one must be named.",
+    )
+
+
+class SpaceVersion(BaseModel):
+    """One version of a sweep's search space: the first, or one an extension set."""
+
+    version: int = Field(description="1 for the space the sweep was submitted with, then 2, …")
+    extension: int = Field(description="The extension that set it (0: the submitted space).")
+    search_space: dict[str, Any]
+    added: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Parameters it added, each with the value the earlier trials had.",
+    )
+    removed: list[str] = Field(default_factory=list, description="Parameters it removed.")
+    changed: list[str] = Field(
+        default_factory=list, description="Parameters whose distribution it changed."
     )
 
 

@@ -31,6 +31,7 @@ from pydantic import (
 
 from raysweep.compute import FinalRunResources, Resources
 from raysweep.errors import Problem, SpecError
+from raysweep.mode import ModeName
 from raysweep.search_space import (
     PARAMETER_TYPES,
     SEARCH_SPACE_ADAPTER,
@@ -180,7 +181,7 @@ class Objective(StrictModel):
     """One metric a sweep optimises, in its direction."""
 
     metric: str = Field(min_length=1, max_length=128)
-    mode: Literal["min", "max"]
+    mode: ModeName
 
 
 class Constraint(StrictModel):
@@ -267,7 +268,15 @@ class PromotionOverrides(FinalRunResources):
         default=None,
         min_length=1,
         max_length=100,
-        description="Promote these trials (completed and feasible, of this sweep) instead.",
+        description="Promote these trials (completed and feasible, of this sweep) instead, "
+        "by id (as the API's trial reads key them).",
+    )
+    trial_numbers: list[StrictInt] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="Promote these trials instead, by their number in the sweep (`#3` in the "
+        "web UI and the CLI's tables); give trial_ids, trial_numbers or pick, one at most.",
     )
     pick: Pick | None = Field(
         default=None,
@@ -317,7 +326,9 @@ class Promotion(FinalRunResources):
     )
 
     def with_overrides(self, overrides: PromotionOverrides) -> Promotion:
-        update = overrides.model_dump(exclude_none=True, exclude={"trial_ids", "pick"})
+        update = overrides.model_dump(
+            exclude_none=True, exclude={"trial_ids", "trial_numbers", "pick"}
+        )
         # the override's GPU wish wins over the spec's: GPUs asked for mean use_gpu, and
         # use_gpu: false drops the spec's GPUs
         if update.get("gpus_per_worker", 0) > 0:
@@ -361,6 +372,13 @@ def training_source_problem(has_trainer: bool, has_code: bool) -> str | None:
 
 
 PACKAGE_HASH_PATTERN = r"^[0-9a-f]{64}$"
+# a pip requirement specifier: a name, extras, version clauses and an environment marker; no
+# option (`--index-url`), URL or path: what a member may make every node install is a name
+REQUIREMENT_PATTERN = (
+    r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}"  # the name
+    r"(\[[A-Za-z0-9._, -]{1,100}\])?"  # extras
+    r"[A-Za-z0-9._ ,<>=!~*+;'\"()-]{0,200}$"  # versions and a marker
+)
 ENTRYPOINT_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$"
 
 
@@ -381,14 +399,32 @@ class CodeRef(StrictModel):
         pattern=ENTRYPOINT_PATTERN,
         description="`module:function` inside the package, e.g. `train:train_loop`.",
     )
-    metrics: dict[Annotated[str, Field(min_length=1, max_length=128)], Literal["min", "max"]] = (
-        Field(
-            min_length=1,
-            max_length=256,
-            description="Every metric the function reports and its direction; must include the "
-            "experiment's metric and, unless early_stopping.scheduler is `none`, the "
-            "early-stopping time attribute (default `epoch`): a spec without them is a 422.",
-        )
+    metrics: dict[Annotated[str, Field(min_length=1, max_length=128)], ModeName] = Field(
+        min_length=1,
+        max_length=256,
+        description="Every metric the function reports and its direction; must include "
+        "every metric the spec reads (`metric`, or each of `objectives`, and `constraints`) "
+        "and, unless early_stopping.scheduler is `none`, the early-stopping time attribute "
+        "(default `epoch`): a spec (or schedule template) without them is a 422 naming each.",
+    )
+    requirements: list[Annotated[str, Field(pattern=REQUIREMENT_PATTERN)]] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Python packages the code needs beyond raysweep's own (torch, Ray, numpy, "
+        "...), as pip requirement specifiers (`torchvision==0.28.0`, `tomli-w>=1`): installed "
+        "by Ray's runtime environment into a virtualenv on each node that runs the sweep "
+        "(over raysweep's packages, cached per list), before its first trial starts. A "
+        "requirement pip cannot install fails the sweep with pip's error. Names and versions "
+        "only: no options, URLs or paths.",
+    )
+    process_group: Literal["torch", "none"] = Field(
+        default="torch",
+        description="`torch`: Ray Train sets up torch.distributed on the workers before the "
+        "function runs (gloo on CPUs, NCCL on GPUs), as its TorchTrainer does: what DDP "
+        "(`ray.train.torch.prepare_model`) needs. `none`: no process group, for code that does "
+        "not use torch.distributed (each worker still has its rank and world size from "
+        "`ray.train.get_context()`, and reports and checkpoints as usual); its trials' Ray "
+        "processes then never import torch, which saves seconds of start-up per trial.",
     )
     checkpoints: StrictBool = Field(
         default=True,
@@ -429,7 +465,8 @@ class ExperimentSpec(StrictModel):
         default=DEFAULT_PROJECT,
         pattern=PROJECT_PATTERN,
         description="The project the sweep belongs to: who may see it, whose quota and "
-        "budget it counts against.",
+        "budget it counts against. Submitted without one, a sweep goes to the token's project "
+        "when the token has a role in one project only, else to `default`.",
     )
     priority: Literal["high", "normal", "low"] = Field(
         default="normal",
@@ -441,7 +478,7 @@ class ExperimentSpec(StrictModel):
     metric: str | None = Field(
         default=None, min_length=1, max_length=128, description="The metric optimised."
     )
-    mode: Literal["min", "max"] | None = None
+    mode: ModeName | None = None
     objectives: list[Objective] | None = Field(
         default=None,
         min_length=2,

@@ -36,3 +36,9 @@ class Unauthorized(DomainError):
 
 class Forbidden(DomainError):
     code = "forbidden"
+
+
+class Busy(DomainError):
+    """The server's share of some work is taken for longer than a request should wait."""
+
+    code = "busy"

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import ExitStack, asynccontextmanager
 
@@ -64,6 +65,7 @@ def build_app(settings: Settings) -> FastAPI:
 
         ray = RayConnection(settings)
     metrics = Metrics(api_db)
+    work_arrived = threading.Event()  # the API sets it after a change; the controller wakes
     checks = {"database": database_check(engine)}
     if ray is not None:
         checks["ray"] = ray.check
@@ -76,12 +78,12 @@ def build_app(settings: Settings) -> FastAPI:
         with ExitStack() as stack:
             if ray is not None:
                 stack.enter_context(ray)
-                stack.enter_context(build_controller(settings, db, ray, metrics))
+                stack.enter_context(build_controller(settings, db, ray, metrics, work_arrived))
             yield
         api_engine.dispose()
         engine.dispose()
 
-    return create_app(settings, api_db, checks, lifespan, metrics)
+    return create_app(settings, api_db, checks, lifespan, metrics, work_arrived)
 
 
 def settle_heap() -> None:

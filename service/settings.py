@@ -56,6 +56,10 @@ class ClusterConfig(BaseModel):
 # a project's schedules each fire sweeps or retrains on their own: without a bound, one member's
 # script could queue work for every minute many times over
 MAX_SCHEDULES_PER_PROJECT = 100
+# Ray's own token file (``ray get-auth-token``); the embedded head makes it its owner's alone
+RAY_AUTH_TOKEN_PATH = Path.home() / ".ray" / "auth_token"
+# what one worker's output of one attempt keeps in its run's logs: the head and the latest lines
+TRIAL_LOG_MAX_BYTES = 8 << 20
 
 
 class Settings(BaseSettings):
@@ -141,6 +145,32 @@ class Settings(BaseSettings):
     controller_interval_s: float = Field(
         default=2.0, gt=0, description="Seconds between controller passes."
     )
+    webhook_interval_s: float = Field(
+        default=1.0, gt=0, description="Seconds between passes of the webhook sender's thread."
+    )
+    webhook_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        le=60,
+        description="How long one webhook delivery attempt may take (connect, send, answer).",
+    )
+    webhook_retry_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="Wait before a failed delivery's first retry; it doubles each retry, to at "
+        "most an hour.",
+    )
+    webhook_max_attempts: int = Field(
+        default=8, ge=1, le=50, description="Attempts of one delivery before it is marked failed."
+    )
+    webhook_delivery_retention_days: int = Field(
+        default=30,
+        ge=1,
+        le=3650,
+        description="Days a delivered or failed delivery stays in its webhook's delivery log "
+        "after its last attempt; the webhook sender's thread then deletes it (pending ones, "
+        "however old, are kept).",
+    )
     max_driver_restarts: int = Field(
         default=3, ge=0, description="Driver resubmissions before a sweep fails."
     )
@@ -173,6 +203,26 @@ class Settings(BaseSettings):
         ge=1,
         description="Most schedules one project may hold (each fires sweeps or retrains on its "
         "own): creating one more is a 409 naming the limit.",
+    )
+    trial_log_max_bytes: int = Field(
+        default=TRIAL_LOG_MAX_BYTES,
+        ge=4096,
+        le=1 << 30,
+        description="What each worker of a trial or final run keeps of its output per attempt "
+        "(its first quarter and its latest lines; the lines between are dropped and counted).",
+    )
+    views_at_once: int = Field(
+        default=2,
+        ge=1,
+        le=64,
+        description="Expensive views (curves, history, rungs, configs, importance, Pareto) one "
+        "API process computes at once; more wait for a slot (see RAYSWEEP_VIEW_WAIT_S).",
+    )
+    view_wait_s: float = Field(
+        default=30.0,
+        gt=0,
+        le=600,
+        description="How long a view waits for a slot before it is answered 503 with Retry-After.",
     )
     max_body_bytes: int = Field(default=1 << 20, ge=1024, description="Largest request body.")
     max_code_bytes: int = Field(

@@ -10,6 +10,7 @@ from typing import Protocol, TypeVar
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from raysweep.schemas import TRIAL_OPEN
 from raysweep.schemas import DeploymentState as D
 from raysweep.schemas import ExperimentState as E
 from raysweep.schemas import FinalRunState as F
@@ -170,9 +171,9 @@ def end_open_trials(session: Session, experiment_id: str, target: T) -> int:
     a rung (promotion ASHA) stays paused with a pausing sweep and ends there, pruned, with an
     ending one."""
     moved = 0
-    open_states = [T.pending.value, T.running.value]
-    if target is not T.pending:
-        open_states.append(T.paused.value)
+    open_states = [state.value for state in TRIAL_OPEN]
+    if target is T.pending:  # a trial paused at a rung stays paused with a pausing sweep
+        open_states.remove(T.paused.value)
     for trial in session.scalars(
         select(TrialRow).where(
             TrialRow.experiment_id == experiment_id, TrialRow.state.in_(open_states)

@@ -8,6 +8,11 @@ from typing import Any
 
 from pyarrow import fs
 
+# a Train run's logs (service.engine.trial_logs writes them, service.usecases.trial_logs reads
+# them): <run dir>/logs/<stream>.head.jsonl, then <stream>.<segment>.jsonl
+LOGS_DIR = "logs"
+LOG_HEAD = "head"
+
 
 def experiment_uri(storage_root: str, experiment_id: str) -> str:
     return f"{storage_root.rstrip('/')}/{experiment_id}"
@@ -16,6 +21,26 @@ def experiment_uri(storage_root: str, experiment_id: str) -> str:
 def train_runs_uri(storage_root: str, experiment_id: str) -> str:
     """Where the experiment's Ray Train runs live; each is named after its Tune trial."""
     return f"{experiment_uri(storage_root, experiment_id)}/train"
+
+
+def final_runs_uri(storage_root: str, experiment_id: str) -> str:
+    """Where the experiment's final runs' Ray Train runs live, each named ``final_run_name``."""
+    return f"{experiment_uri(storage_root, experiment_id)}/final"
+
+
+def final_run_name(final_run_id: int) -> str:
+    return f"final-{final_run_id}"
+
+
+def final_run_uri(storage_root: str, experiment_id: str, final_run_id: int) -> str:
+    """Where a final run's Ray Train run lives (its checkpoints, its workers' logs)."""
+    return f"{final_runs_uri(storage_root, experiment_id)}/{final_run_name(final_run_id)}"
+
+
+def driver_uri(storage_root: str, experiment_id: str) -> str:
+    """Where the sweep's drivers keep their own output (``<this>/logs``, one stream per
+    driver job)."""
+    return f"{experiment_uri(storage_root, experiment_id)}/driver"
 
 
 def code_package_uri(storage_root: str, sha256: str) -> str:
@@ -70,3 +95,21 @@ def read_json(uri: str) -> Any:
         return None
     with filesystem.open_input_stream(path) as stream:
         return json.loads(stream.read())
+
+
+def files_in(uri: str) -> list[tuple[str, int]]:
+    """(name, size) of a directory's files; none when it does not exist."""
+    filesystem, path = fs.FileSystem.from_uri(uri)
+    infos = filesystem.get_file_info(fs.FileSelector(path, allow_not_found=True))
+    return [(info.base_name, info.size or 0) for info in infos if info.type == fs.FileType.File]
+
+
+def read_text(uri: str) -> str:
+    """A text file's content; empty when it does not exist (it may be rotated away meanwhile)."""
+    filesystem, path = fs.FileSystem.from_uri(uri)
+    try:
+        with filesystem.open_input_stream(path) as stream:
+            data: bytes = stream.read()
+    except FileNotFoundError:
+        return ""
+    return data.decode("utf-8", "replace")

@@ -39,6 +39,59 @@ def readme_example() -> str:
     return match.group(1)
 
 
+# A training function with no model, for the tests of orchestration (pause, faults, outages)
+# rather than of training: its loss is a formula of lr and epoch (falling,
+# with a wobble: the best epoch is not always the last), an epoch lasts ``epoch_s``
+# (config, default 0.5), and it checkpoints every ``checkpoint_frequency`` epochs and resumes as
+# trainers/README.md says. It imports no torch: swept with ``code.process_group: none``, its
+# trials' Ray processes never load torch (each reports whether its process did), which makes a
+# trial start several seconds sooner than one of the bundled torch trainers.
+SCRIPTED_TRAINER = """
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+
+import ray.train
+
+
+def train_loop(config: dict) -> None:
+    rank = ray.train.get_context().get_world_rank()
+    start = 1
+    if checkpoint := ray.train.get_checkpoint():
+        with checkpoint.as_directory() as directory:
+            with open(os.path.join(directory, "state.json")) as file:
+                start = json.load(file)["epoch"] + 1
+    for epoch in range(start, config["epochs"] + 1):
+        time.sleep(config.get("epoch_s", 0.5))
+        metrics = {
+            "epoch": epoch,
+            "loss": 1.0 / (1.0 + 10.0 * config["lr"] * epoch) + 0.1 * math.sin(epoch),
+            "torch_loaded": float("torch" in sys.modules),
+        }
+        with tempfile.TemporaryDirectory() as directory:
+            saved = None
+            if rank == 0 and epoch % config["checkpoint_frequency"] == 0:
+                with open(os.path.join(directory, "state.json"), "w") as file:
+                    json.dump({"epoch": epoch}, file)
+                saved = ray.train.Checkpoint.from_directory(directory)
+            ray.train.report(metrics, checkpoint=saved)
+"""
+
+
+def scripted_code(package: str, **changes: object) -> dict:
+    """The ``code`` block of a sweep of SCRIPTED_TRAINER (uploaded as ``scripted.py``)."""
+    return {
+        "package": package,
+        "entrypoint": "scripted:train_loop",
+        "metrics": {"loss": "min", "epoch": "max", "torch_loaded": "min"},
+        "process_group": "none",
+        **changes,
+    }
+
+
 def code_spec(package: str, entrypoint: str = "train:train_loop", **changes: object) -> dict:
     """A sweep of user code reporting ``loss`` (min) per ``epoch``."""
     spec: dict = {

@@ -95,6 +95,17 @@ def test_the_image_bakes_in_no_secret_and_takes_its_base_as_an_argument() -> Non
     assert {"secrets", ".git", ".venv", "var"} <= set(ignored)
 
 
+def test_a_build_behind_a_tls_intercepting_proxy_trusts_its_ca_before_apt_fetches() -> None:
+    """The header promises the build secret's CA for apt, pip and npm: each must see it before
+    its first fetch (no engine here to build the image: `make deploy-test` does)."""
+    dockerfile = (REPO_ROOT / "Dockerfile").read_text()
+    web_stage, final_stage = dockerfile.split("FROM ${BASE_IMAGE}")
+    assert web_stage.index("NODE_EXTRA_CA_CERTS") < web_stage.index("npm install")
+    trusted = final_stage.index("/usr/local/share/ca-certificates/extra-ca.crt")
+    assert trusted < final_stage.index("apt-get update")
+    assert final_stage.index("/etc/pip.conf") < final_stage.index("pip install")
+
+
 def test_the_kuberay_manifest_mounts_the_same_secrets_and_storage_on_every_group() -> None:
     manifest = yaml.safe_load((REPO_ROOT / "deploy" / "kuberay-raycluster.yaml").read_text())
     assert manifest["apiVersion"] == "ray.io/v1" and manifest["kind"] == "RayCluster"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from raysweep.spec import ExperimentSpec
-from service.engine.gate import LEASE_TTL_S, Ledger
+from service.engine.gate import ENDED_KEPT_S, LEASE_TTL_S, Ledger
 from service.engine.trial import TrialPlan
 from service.resources import Capacity, ProjectShare, Request
 from tests.conftest import minimal_spec
@@ -421,14 +421,23 @@ def test_a_restarted_gate_keeps_a_group_registered_before_its_holder_renews() ->
     ]
 
 
-def test_notices_go_to_their_owners_driver_once() -> None:
-    ledger = Ledger(Clock())
+def test_notices_go_to_their_owners_driver_until_it_stores_them() -> None:
+    wall = Clock()
+    ledger = Ledger(Clock(), wall)
     ledger.notify("exp", "t1", "restarted", "rank 0: ValueError: boom", once="n1")
     ledger.notify("exp", "t1", "restarted", "rank 0: ValueError: boom", once="n1")  # a retry
     ledger.notify("other", "t9", "reclaimed", "removed pg9")
-    assert [(n.label, n.kind) for n in ledger.take_notices("exp")] == [("t1", "restarted")]
-    assert ledger.take_notices("exp") == []
-    assert [n.label for n in ledger.take_notices("other")] == ["t9"]
+    [restarted] = ledger.take_notices("exp")
+    assert (restarted.label, restarted.kind) == ("t1", "restarted")
+    # until the driver says it stored it (an answer lost to a timeout loses nothing)
+    assert ledger.take_notices("exp") == [restarted]
+    assert ledger.take_notices("exp", stored=[restarted.id]) == []
+    [reclaimed] = ledger.take_notices("other")
+    assert reclaimed.label == "t9" and reclaimed.id != restarted.id
+    # an owner whose driver never asks again loses its notices after ENDED_KEPT_S
+    ledger.notify("gone", "t3", "restarted", "rank 1: node lost")
+    wall.now += ENDED_KEPT_S + 1
+    assert ledger.take_notices("other") == [] and ledger.take_notices("gone") == []
 
 
 def test_a_long_wait_names_what_holds_the_resources_outside_the_leases() -> None:

@@ -215,7 +215,7 @@ def test_recorded_values_feasibility_front_best_and_promotion_choice(
             ),
             (
                 {"trial_ids": [ids[0]], "pick": {"objective": "val_accuracy"}},
-                {"pick": "give either trial_ids or pick, not both"},
+                {"pick": "give one of trial_ids, trial_numbers and pick, not trial_ids and pick"},
             ),
         ]:
             with pytest.raises(InvalidInput) as caught:

@@ -21,13 +21,13 @@ from service.db.models import (
     ModelVersionRow,
     TrialRow,
 )
-from service.errors import Conflict, InvalidInput
+from service.errors import Conflict, InvalidInput, NotFound
 from service.usecases.access import operator
 from service.usecases.experiments import delete_experiment
 from service.usecases.job_outcomes import start_final_run
-from service.usecases.models import get_alias, get_version
+from service.usecases.models import delete_alias, get_alias, get_version
 from service.usecases.promotion import cancel_final_run, promote_experiment
-from service.usecases.schedules import create_schedule
+from service.usecases.schedules import create_schedule, delete_schedule
 from tests.conftest import minimal_spec, row_counts
 from tests.factories import (
     CLUSTERS,
@@ -273,3 +273,31 @@ def test_a_firing_whose_champion_is_gone_fails_with_the_reason(
     assert "'production' names digits version 1, which no longer exists" in firing.message
     with db.begin() as session:  # no retrain final run was queued: only the two promotions
         assert session.scalars(select(FinalRunRow.purpose)).all() == ["promotion"] * 2
+
+
+def test_an_alias_a_retrain_schedule_follows_is_kept_until_the_schedule_goes(
+    db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    experiment_id = production_model(db)
+    schedule_id = retrain_schedule(db)
+    # every firing would fail without its champion: refused, naming the schedule
+    with pytest.raises(
+        Conflict,
+        match=rf"retrain schedule retrain \({schedule_id}\) follows alias 'production' of "
+        "model 'digits'",
+    ):
+        delete_alias(db, "digits", "production")
+    assert get_alias(db, "digits", "production").version == 1
+    delete_schedule(db, schedule_id)
+    delete_alias(db, "digits", "production")
+    with pytest.raises(NotFound, match="model 'digits' has no alias 'production'"):
+        get_alias(db, "digits", "production")
+    assert get_version(db, "digits", "1").aliases == []
+    with pytest.raises(NotFound, match="has no alias 'production'"):
+        delete_alias(db, "digits", "production")
+    with pytest.raises(NotFound, match="no model named 'nope'"):
+        delete_alias(db, "nope", "production")
+    # with no alias naming its version, the sweep can be deleted (as the 409 advised)
+    delete_experiment(db, str(tmp_path), experiment_id)
+    with db.begin() as session:
+        assert session.get(ExperimentRow, experiment_id) is None

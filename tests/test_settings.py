@@ -1,5 +1,6 @@
 """Settings from secret files (as Docker/Kubernetes mount them): read where no variable is set,
-and the database URL then reaches sweep and final-run jobs as the directory, never the value."""
+and the database URL then reaches sweep and final-run jobs as the directory, never the value;
+the README's bounds, and its record that marks this server's own Ray autoscaling."""
 
 from __future__ import annotations
 
@@ -54,3 +55,28 @@ def test_a_variable_wins_over_its_secret_file_and_then_travels_itself(
     env = RayJobsLauncher(settings, ray=None)._driver_env()  # type: ignore[arg-type]
     assert env["RAYSWEEP_DATABASE_URL"] == "sqlite:////tmp/other.db"
     assert "RAYSWEEP_SECRETS_DIR" not in env
+
+
+def test_the_servers_own_ray_is_marked_autoscaling_by_a_record_named_local_without_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("RAYSWEEP_SECRETS_DIR", "RAYSWEEP_CLUSTERS"):
+        monkeypatch.delenv(name, raising=False)
+    assert settings_from_environment().fixed_sweep_cluster == "local"  # the default: fixed
+    monkeypatch.setenv(
+        "RAYSWEEP_CLUSTERS", '[{"name": "local", "role": "both", "autoscaling": true}]'
+    )  # as the README's configuration section writes it
+    settings = settings_from_environment()
+    assert settings.sweep_cluster.address is None  # this server's own Ray
+    assert settings.fixed_sweep_cluster is None and settings.fixed_final_clusters == []
+
+
+def test_a_setting_past_its_documented_bound_stops_the_server_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("RAYSWEEP_SECRETS_DIR", raising=False)
+    for variable, value in (("RAYSWEEP_API_WORKERS", "65"), ("RAYSWEEP_TOKEN_CACHE_S", "61")):
+        monkeypatch.setenv(variable, value)
+        with pytest.raises(ValueError, match=variable.removeprefix("RAYSWEEP_").lower()):
+            settings_from_environment()
+        monkeypatch.delenv(variable)

@@ -14,8 +14,9 @@ from ray.tune.search import BasicVariantGenerator
 from ray.tune.search.optuna import OptunaSearch
 
 from raysweep.errors import RaysweepError, SpecError
-from raysweep.spec import load_spec, parse_search_space, parse_spec
+from raysweep.spec import ExperimentSpec, load_spec, parse_search_space, parse_spec
 from service.engine.search import search_algorithm, tune_domain
+from service.engine.trial import TrialPlan
 from service.errors import InvalidInput
 from service.settings import REPO_ROOT
 from service.specs import check_spec
@@ -322,3 +323,47 @@ def test_yaml_exponents_without_a_dot_are_numbers(tmp_path: Path) -> None:
     path.write_text(EXAMPLE.replace("search_space: digits_mlp", space))
     lr = parse_search_space(load_spec(path).search_space)["lr"]
     assert (lr.low, lr.high) == (1e-4, 0.3)  # type: ignore[union-attr]
+
+
+def test_code_requirements_are_names_and_versions_only() -> None:
+    """What a member may make every node install is a requirement specifier: no pip option, URL
+    or path (a requirements file line such as ``--index-url`` would redirect every install)."""
+    code = {
+        "package": "0" * 64,
+        "entrypoint": "train:train_loop",
+        "metrics": {"loss": "min", "epoch": "max"},
+    }
+    good = ["tomli-w==1.0.0", "torchvision>=0.20,<1", 'requests[socks]>=2; python_version>"3.8"']
+    spec = parse_spec(minimal_spec(trainer=None, code={**code, "requirements": good}))
+    assert spec.code is not None and spec.code.requirements == good
+    bad = ["--index-url http://evil.example/simple", "git+https://x.example/p.git", "./local",
+           "pkg @ https://x.example/p.whl", "ok==1\n--extra-index-url http://evil"]  # fmt: skip
+    with pytest.raises(SpecError) as refused:
+        parse_spec(minimal_spec(trainer=None, code={**code, "requirements": bad}))
+    paths = {p.path for p in refused.value.problems}
+    assert paths == {f"code.requirements.{i}" for i in range(len(bad))}, paths
+
+
+def test_code_sets_up_torch_distributed_unless_it_says_none() -> None:
+    """``code.process_group``: torch by default (what DDP needs), ``none`` for code without
+    torch.distributed; the trials' plan follows it, and a bundled trainer always gets torch."""
+    code = {
+        "package": "0" * 64,
+        "entrypoint": "train:train_loop",
+        "metrics": {"loss": "min", "epoch": "max"},
+    }
+
+    def plan(spec: ExperimentSpec) -> TrialPlan:
+        return TrialPlan.from_spec(
+            spec, epochs=1, num_workers=1, storage_path="/s", owner="e", resource_wait_s=0
+        )
+
+    default = parse_spec(minimal_spec(trainer=None, code=code))
+    assert default.code is not None and default.code.process_group == "torch"
+    assert plan(default).torch_process_group
+    none = parse_spec(minimal_spec(trainer=None, code={**code, "process_group": "none"}))
+    assert not plan(none).torch_process_group
+    assert plan(parse_spec(minimal_spec())).torch_process_group  # the bundled digits_mlp
+    with pytest.raises(SpecError) as refused:
+        parse_spec(minimal_spec(trainer=None, code={**code, "process_group": "nccl"}))
+    assert [p.path for p in refused.value.problems] == ["code.process_group"]

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import pytest
 
+from raysweep.schemas import (
+    EXPERIMENT_ACTIVE,
+    EXPERIMENT_ENDED,
+    FINAL_RUN_ACTIVE,
+    FINAL_RUN_ENDED,
+    TRIAL_ENDED,
+    TRIAL_OPEN,
+    FinalRunState,
+)
 from raysweep.schemas import ExperimentState as E
 from raysweep.schemas import TrialState as T
 from service.db.models import ExperimentRow, TrialRow
 from service.states import (
     EXPERIMENT_MOVES,
+    FINAL_RUN_MOVES,
     TRIAL_MOVES,
     IllegalTransition,
     move_experiment,
@@ -68,3 +78,16 @@ def test_the_documented_lifecycles_are_allowed_and_finals_are_final() -> None:
     for state in (T.paused, T.running, T.paused, T.pruned):
         move_trial(row, state)
     assert row.finished_at is not None
+
+
+def test_the_state_sets_split_each_kind_of_state_as_its_moves_say() -> None:
+    """An ended state has no move on but the ones that start a run again (an extension); an
+    open trial is every trial not ended; an active sweep or final run is one its job holds."""
+    assert set(TRIAL_OPEN) == set(T) - set(TRIAL_ENDED)
+    assert [s for s in T if s.is_final] == list(TRIAL_ENDED)
+    assert [s for s in E if s.is_final] == list(EXPERIMENT_ENDED)
+    assert [s for s in FinalRunState if s.is_final] == list(FINAL_RUN_ENDED)
+    assert all(FINAL_RUN_MOVES[s] == frozenset() for s in FINAL_RUN_ENDED)
+    assert all(EXPERIMENT_MOVES[s] <= {E.queued} for s in EXPERIMENT_ENDED)
+    assert set(EXPERIMENT_ACTIVE) == {E.running, E.pausing, E.cancelling}
+    assert set(FINAL_RUN_ACTIVE) == {FinalRunState.running, FinalRunState.cancelling}

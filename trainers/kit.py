@@ -1,6 +1,7 @@
 """Ray Train glue for the bundled trainers: one training loop for every ``Task``, checkpoints that
 carry model, optimizer, LR schedule, grad scaler and every rank's RNG state, and per-epoch
-metrics (validation, throughput, all-reduce share) reported to Ray Train.
+metrics (validation, throughput, all-reduce share) reported to Ray Train and written as TensorBoard
+scalars beside the run's checkpoints (``trainers.tensorboard``).
 
 A bundled trainer is a module with ``build_task(config) -> Task`` (plain torch, see
 ``trainers.practices``); the registry names it, and ``train_loop_per_worker`` runs it.
@@ -20,18 +21,20 @@ import ray.train
 import ray.train.torch
 import torch
 
-from trainers import distributed, performance, practices
+from trainers import distributed, performance, practices, tensorboard
 from trainers.distributed import world
 from trainers.practices import Task, TrainSettings
-from trainers.registry import TASK_KEY, YIELD_VIA_KEY, YIELDED_KEY, load_reference
+from trainers.registry import (
+    REPORTS_FILE,
+    TASK_KEY,
+    YIELD_VIA_KEY,
+    YIELDED_KEY,
+    load_reference,
+)
 
 log = logging.getLogger(__name__)
 
 STATE_FILE = "state.pt"
-# beside the state: the reports of the epochs since the previous checkpoint, which carried none.
-# A report reaches Ray Train before the sweep's driver stores it; when the driver dies (or the
-# sweep pauses) in between, the next driver reads the reports back from the checkpoints.
-REPORTS_FILE = "reports.json"
 
 
 class Runtime(Protocol):
@@ -55,6 +58,9 @@ class RayTrain:
         return ray.train.get_checkpoint()
 
     def report(self, metrics: dict[str, float], checkpoint: ray.train.Checkpoint | None) -> None:
+        # TensorBoard scalars beside the run's checkpoints (rank 0; never fails the run), before
+        # the report, so a result the sweep has seen is already on TensorBoard
+        tensorboard.scalar_writer().write(metrics, step=int(metrics.get("epoch", 0)))
         ray.train.report(metrics, checkpoint=checkpoint)
 
     def prepare_model(self, model: torch.nn.Module, ddp: dict[str, Any]) -> torch.nn.Module:

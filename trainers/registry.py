@@ -30,6 +30,14 @@ TASK_KEY = "raysweep_task"  # train config key telling the kit's loop which task
 YIELD_VIA_KEY = "raysweep_yield_via"
 # reported (1.0) with the checkpoint at which the kit's loop stopped to yield its workers
 YIELDED_KEY = "raysweep_yielded"
+# in a Train run's directory on storage, beside its checkpoints: the TensorBoard event files of
+# its reported metrics (trainers.tensorboard writes them; ``raysweep tensorboard`` opens them)
+TENSORBOARD_DIR = "tensorboard"
+# in a kit checkpoint, beside its state: the reports of the epochs since the previous checkpoint,
+# which carried none. A report reaches Ray Train before the sweep's driver stores it; when the
+# driver dies (or the sweep pauses) in between, the next driver reads the reports back from the
+# checkpoints (here, not in the kit, so the driver reads the name without importing torch)
+REPORTS_FILE = "reports.json"
 
 # what the kit's loop reports for every trainer (allreduce_share only with >= 2 workers)
 KIT_METRICS: dict[str, Mode] = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -22,17 +23,22 @@ from service.api.routes import (
     code,
     experiments,
     health,
+    logs,
     models,
     operator_metrics,
     projects,
     promotion,
     schedules,
+    tensorboard,
     trials,
     views,
     web,
+    webhooks,
 )
 from service.api.timing import RequestTimingMiddleware
 from service.api.token_first import TokenBeforeBody
+from service.api.view_slots import ViewSlots
+from service.api.wake import ControllerWakeMiddleware
 from service.metrics import Metrics
 from service.settings import Settings
 from service.usecases.access import Owners
@@ -51,8 +57,12 @@ def create_app(
     ready_checks: dict[str, Callable[[], str | None]],
     lifespan: Any = None,
     metrics: Metrics | None = None,
+    work_arrived: threading.Event | None = None,
 ) -> FastAPI:
+    """``work_arrived``: set after every request that changed something (the controller, where
+    this process runs it, waits on it between passes)."""
     app = FastAPI(title="raysweep", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    work_arrived = work_arrived or threading.Event()
     metrics = metrics or Metrics(db)
     app.state.raysweep = AppState(
         settings=settings,
@@ -61,6 +71,8 @@ def create_app(
         metrics=metrics,
         recent_tokens=RecentTokens(),
         owners=Owners(),
+        view_slots=ViewSlots(settings.views_at_once, settings.view_wait_s),
+        work_arrived=work_arrived,
     )
     install_error_handlers(app)
     # JSON above 1 KiB compressed for clients that accept gzip (a page of 500 trials: ~10x less)
@@ -73,12 +85,15 @@ def create_app(
     # outside the body limit: a request without a valid token is a 401 whatever its body
     app.add_middleware(TokenBeforeBody)
     app.add_middleware(RequestTimingMiddleware, metrics=metrics)
+    app.add_middleware(ControllerWakeMiddleware, work_arrived=work_arrived)
     # outermost (the last added): every answer carries the headers, the body limit's own 413s too
     app.add_middleware(SecurityHeadersMiddleware)
     routers = (
         health.router,
         experiments.router,
         trials.router,
+        tensorboard.router,
+        logs.router,
         views.router,
         code.router,
         promotion.router,
@@ -86,6 +101,7 @@ def create_app(
         clusters.router,
         schedules.router,
         projects.router,
+        webhooks.router,
         operator_metrics.router,
     )
     for router in routers:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -12,6 +13,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import Role, TokenRead
+from service.api.view_slots import ViewSlots
 from service.db.base import MAX_BIGINT
 from service.errors import Forbidden, Unauthorized
 from service.metrics import Metrics
@@ -35,6 +37,8 @@ class AppState:
     metrics: Metrics
     recent_tokens: RecentTokens
     owners: Owners
+    view_slots: ViewSlots
+    work_arrived: threading.Event  # set after a change; the controller's runner waits on it
 
 
 def app_state(request: Request) -> AppState:
@@ -120,6 +124,19 @@ def owned(kind: Owned, role: Role) -> Callable[..., Awaitable[TokenRead]]:
 
 
 Db = Annotated[sessionmaker[Session], Depends(database)]
+
+
+async def view_slot(request: Request) -> AsyncIterator[None]:
+    """Holds one of the process's view slots while the route computes (``ViewSlots``)."""
+    slots = app_state(request).view_slots
+    await slots.take()
+    try:
+        yield
+    finally:
+        slots.give_back()
+
+
+ViewSlot = Annotated[None, Depends(view_slot)]
 Viewer = Annotated[TokenRead, Depends(require(Role.viewer))]
 Member = Annotated[TokenRead, Depends(require(Role.member))]
 Admin = Annotated[TokenRead, Depends(require(Role.admin))]

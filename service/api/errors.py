@@ -15,6 +15,7 @@ from raysweep.errors import Problem
 from raysweep.schemas import ErrorBody, ErrorResponse
 from service.errors import (
     BadRequest,
+    Busy,
     Conflict,
     DomainError,
     Forbidden,
@@ -31,6 +32,7 @@ STATUS = {
     Conflict: 409,
     Unauthorized: 401,
     Forbidden: 403,
+    Busy: 503,
 }
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -43,7 +45,11 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (409, "Not allowed in the object's current state"),
         (413, "The body is larger than the route's limit"),
         (422, "Invalid input; every problem is listed in `details`"),
-        (503, "The database did not answer in time or cannot be reached; retry"),
+        (
+            503,
+            "The database did not answer in time or cannot be reached, or the server's "
+            "view slots stayed taken (`busy`); retry after `Retry-After` seconds",
+        ),
     ]
 }
 
@@ -71,7 +77,13 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(_: Request, error: DomainError) -> JSONResponse:
         status = next(s for cls, s in STATUS.items() if isinstance(error, cls))
-        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        headers = (
+            {"WWW-Authenticate": "Bearer"}
+            if status == 401
+            else {"Retry-After": "1"}
+            if status == 503
+            else None
+        )
         return error_response(status, error.code, error.message, error.details, headers)
 
     @app.exception_handler(IllegalTransition)

@@ -16,6 +16,7 @@ from service.controller.capacity import CapacityObserver
 from service.controller.jobs import JobDispatcher, JobReconciler
 from service.controller.promoter import Promoter
 from service.controller.schedules import ScheduleFirer
+from service.controller.webhooks import DeliveryPruner, WebhookSender
 from service.engine.cluster import RayConnection
 from service.engine.launcher import Launcher, RayJobsLauncher
 from service.engine.serving import Deployer
@@ -32,11 +33,22 @@ class LoopService(Protocol):
     def run_once(self) -> int: ...
 
 
+# the shortest time between two passes, however often requests wake the runner
+MIN_GAP_S = 0.2
+
+
 class Runner:
     def __init__(
-        self, services: Sequence[LoopService], interval_s: float, metrics: Metrics | None = None
+        self,
+        services: Sequence[LoopService],
+        interval_s: float,
+        metrics: Metrics | None = None,
+        work_arrived: threading.Event | None = None,
     ):
+        """A pass every ``interval_s``, and at once when ``work_arrived`` is set (by the API,
+        after a request that changed something)."""
         self.services, self.interval_s, self.metrics = services, interval_s, metrics
+        self.work_arrived = work_arrived or threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="raysweep-controller", daemon=True)
 
@@ -45,6 +57,7 @@ class Runner:
 
     def stop(self) -> None:
         self._stop.set()
+        self.work_arrived.set()
         self._thread.join(timeout=30)
 
     def run_once(self) -> None:
@@ -53,7 +66,7 @@ class Runner:
             try:
                 acted = service.run_once()
                 if acted:
-                    log.info("%s acted on %d experiment(s)", service.name, acted)
+                    log.info("%s acted on %d item(s)", service.name, acted)
             except Exception:  # one bad pass must not kill the loop
                 failed = True
                 log.exception("%s failed; will retry", service.name)
@@ -63,7 +76,11 @@ class Runner:
     def _loop(self) -> None:
         while not self._stop.is_set():
             self.run_once()
-            self._stop.wait(self.interval_s)
+            # set while that pass ran: the next pass starts at once, but no sooner than
+            # MIN_GAP_S after this one (a script's stream of requests must not spin the loop)
+            self._stop.wait(min(MIN_GAP_S, self.interval_s))
+            self.work_arrived.wait(max(0.0, self.interval_s - MIN_GAP_S))
+            self.work_arrived.clear()
 
 
 @contextmanager
@@ -72,6 +89,7 @@ def build_controller(
     db: sessionmaker[Session],
     ray: RayConnection,
     metrics: Metrics | None = None,
+    work_arrived: threading.Event | None = None,
 ) -> Iterator[Runner]:
     connections = {
         record.name: ray
@@ -108,9 +126,17 @@ def build_controller(
         ],
         settings.controller_interval_s,
         metrics,
+        work_arrived,
     )
+    # webhooks on a runner of their own: a receiver that never answers delays no controller pass
+    # (the delivery log's pruning goes there too, between the sender's passes)
+    sender = WebhookSender(db, settings)
+    webhooks = Runner([sender, DeliveryPruner(db, settings)], settings.webhook_interval_s, metrics)
     runner.start()
+    webhooks.start()
     try:
         yield runner
     finally:
+        webhooks.stop()
+        sender.close()
         runner.stop()

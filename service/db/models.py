@@ -34,6 +34,7 @@ from raysweep.schemas import (
     ScheduleKind,
     TrialState,
 )
+from raysweep.webhooks import DeliveryState
 from service.db.base import Base, BigId, stored_enum, utcnow
 
 DEFAULT_PROJECT = "default"
@@ -93,6 +94,9 @@ class ExperimentRow(Base):
     driver_attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # times the sweep was extended: the latest extension runs as its own Tune run
     extensions: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # every version of the search space once an extension changed it (``SpaceVersion`` dicts,
+    # oldest first); None while the sweep has its first space only
+    search_spaces: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     best_trial_id: Mapped[int | None] = mapped_column(
         ForeignKey("trials.id", ondelete="SET NULL", use_alter=True)
     )
@@ -154,6 +158,8 @@ class TrialRow(Base):
     feasible: Mapped[bool | None] = mapped_column(Boolean)
     checkpoint_uri: Mapped[str | None] = mapped_column(Text)
     restarts: Mapped[int] = mapped_column(Integer, default=0)
+    # the version of the sweep's search space it was sampled from (1 until a space change)
+    space_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     error: Mapped[str | None] = mapped_column(Text)
     # what its worker group waits for while the cluster cannot place it yet
     waiting_for: Mapped[str | None] = mapped_column(Text)
@@ -558,4 +564,54 @@ class ScheduleFiringRow(Base):
     __table_args__ = (
         UniqueConstraint("schedule_id", "scheduled_for"),
         Index("ix_schedule_firings_schedule_id_outcome", "schedule_id", "outcome"),
+    )
+
+
+class WebhookRow(Base):
+    """A project's webhook: the events it wants POSTed to ``url``, signed with ``secret``.
+    ``url`` and ``secret`` are secrets: the API shows them redacted (``raysweep.webhooks``)."""
+
+    __tablename__ = "webhooks"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    project: Mapped[str] = mapped_column(ForeignKey("projects.name"), index=True)
+    url: Mapped[str] = mapped_column(Text)
+    events: Mapped[list[str]] = mapped_column(JSON)
+    secret: Mapped[str] = mapped_column(String(256))
+    format: Mapped[str] = mapped_column(String(8))
+    enabled: Mapped[bool] = mapped_column(Boolean)
+    created_by: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    __table_args__ = (NEVER_REUSED_IDS,)
+
+
+class WebhookDeliveryRow(Base):
+    """The outbox: one event for one webhook, written in the transaction that made the event
+    happen (``service.db.outbox``), sent and retried by the controller's webhook sender."""
+
+    __tablename__ = "webhook_deliveries"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    webhook_id: Mapped[int] = mapped_column(BigId, ForeignKey("webhooks.id", ondelete="CASCADE"))
+    event: Mapped[str] = mapped_column(String(32))
+    # what it is about (an experiment id, a model name, a schedule id): trial.failed's rate limit
+    subject: Mapped[str | None] = mapped_column(String(160))
+    payload: Mapped[dict[str, Any]]
+    state: Mapped[DeliveryState] = stored_enum(DeliveryState)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # pending: when it is due (its first attempt, its next retry, or a claim's lease running out)
+    next_attempt_at: Mapped[datetime | None]
+    last_attempt_at: Mapped[datetime | None]
+    delivered_at: Mapped[datetime | None]
+    response_code: Mapped[int | None] = mapped_column(Integer)
+    error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        Index("ix_webhook_deliveries_state_next_attempt_at", "state", "next_attempt_at"),
+        Index("ix_webhook_deliveries_webhook_id_id", "webhook_id", "id"),
+        Index("ix_webhook_deliveries_webhook_id_event_subject", "webhook_id", "event", "subject"),
+        NEVER_REUSED_IDS,
     )

@@ -25,6 +25,7 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.schema import CallableColumnDefault, ScalarElementColumnDefault
 
+from raysweep.mode import Mode
 from raysweep.schemas import Page, TrialState
 from service.db.base import Base
 from service.db.models import (
@@ -66,6 +67,15 @@ def next_trial_number(session: Session, experiment_id: str) -> int:
         select(func.max(TrialRow.number)).where(TrialRow.experiment_id == experiment_id)
     )
     return (highest or 0) + 1
+
+
+def space_version(session: Session, experiment_id: str) -> int:
+    """The version of the experiment's search space new trials are sampled from: 1 until an
+    extension changes it (``ExperimentRow.search_spaces``)."""
+    spaces = session.scalar(
+        select(ExperimentRow.search_spaces).where(ExperimentRow.id == experiment_id)
+    )
+    return len(spaces) if spaces else 1
 
 
 def add_event(
@@ -169,7 +179,8 @@ def labels_of(session: Session, experiment_ids: Sequence[str]) -> dict[str, dict
 
 def metric_order(column: Any, mode: str) -> ColumnElement[Any]:
     """Best first for the experiment's mode; trials without a value last."""
-    return (column.desc() if mode == "max" else column.asc()).nulls_last()
+    ordered: ColumnElement[Any] = Mode(mode).order(column)
+    return ordered.nulls_last()
 
 
 def json_number(session: Session, column: Any, key: str) -> ColumnElement[Any]:
@@ -226,6 +237,50 @@ def best_trial(session: Session, experiment_id: str, mode: str) -> TrialRow | No
         .order_by(metric_order(TrialRow.best_metric, mode), TrialRow.id)
         .limit(1)
     ).one_or_none()
+
+
+def last_reports(session: Session, trial_ids: Sequence[int]) -> dict[int, datetime]:
+    """When each trial reported its latest result (a trial without results: absent)."""
+    if not trial_ids:
+        return {}
+    rows = session.execute(
+        select(ResultRow.trial_id, func.max(ResultRow.reported_at))
+        .where(ResultRow.trial_id.in_(trial_ids))
+        .group_by(ResultRow.trial_id)
+    )
+    return {trial_id: at for trial_id, at in rows}
+
+
+def waits_began(session: Session, trials: Sequence[TrialRow]) -> dict[int, datetime]:
+    """When each trial's current wait for resources began: its latest ``trial_waiting`` event,
+    which the recorder adds only as a wait begins (a trial not waiting: absent)."""
+    waiting = [t for t in trials if t.waiting_for is not None]
+    if not waiting:
+        return {}
+    rows = session.execute(
+        select(EventRow.trial_id, func.max(EventRow.created_at))
+        .where(
+            EventRow.experiment_id.in_({t.experiment_id for t in waiting}),
+            EventRow.kind == "trial_waiting",
+            EventRow.trial_id.in_([t.id for t in waiting]),
+        )
+        .group_by(EventRow.trial_id)
+    )
+    return {trial_id: at for trial_id, at in rows if trial_id is not None}
+
+
+def live_trials(session: Session, experiment_ids: Sequence[str]) -> list[TrialRow]:
+    """The experiments' running trials and any pending one waiting for resources (by the
+    experiment and state index: never a scan of a large sweep's ended trials)."""
+    if not experiment_ids:
+        return []
+    rows = session.scalars(
+        select(TrialRow).where(
+            TrialRow.experiment_id.in_(experiment_ids),
+            TrialRow.state.in_([TrialState.running, TrialState.pending]),
+        )
+    )
+    return [t for t in rows if t.state is TrialState.running or t.waiting_for is not None]
 
 
 def insert_ignoring_duplicates(

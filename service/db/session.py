@@ -15,6 +15,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import ORMExecuteState, Session, sessionmaker
 
+from service.db.outbox import capture
+
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
@@ -129,6 +131,8 @@ SQLITE_WRITE_LOCK = "UPDATE alembic_version SET version_num = version_num WHERE 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     factory = sessionmaker(engine, expire_on_commit=False)
+    # what a flush writes that a webhook can ask for becomes its deliveries, in that transaction
+    event.listen(factory, "before_flush", capture)
     if engine.dialect.name == "sqlite":
         event.listen(factory, "do_orm_execute", _lock_before_reading_for_update)
     return factory

@@ -14,7 +14,7 @@ import os
 import re
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -24,6 +24,7 @@ from ray.tune.experiment import Trial
 from ray.tune.result import AUTO_RESULT_KEYS
 from sqlalchemy.exc import DBAPIError
 
+from raysweep.mode import Mode
 from raysweep.schemas import TrialState
 from service.engine.gate import Notice
 from service.engine.recorder import Recorder
@@ -105,7 +106,9 @@ class DriverContext:
     waiting: dict[str, str] = field(default_factory=dict)
     # what the gate noticed about this sweep's runs: worker-group restarts, reclaimed
     # reservations
-    read_notices: Callable[[], list[Notice]] | None = None
+    # (given the ids of those stored, which the gate then forgets; the others come again)
+    read_notices: Callable[[Collection[str]], list[Notice]] | None = None
+    stored_notices: set[str] = field(default_factory=set)
     # the driver got SIGTERM (its job was stopped): Tune was interrupted to save its state
     terminated: bool = False
     # the stored early-stopping decisions (a restored driver's scheduler rebuilds from them)
@@ -195,11 +198,14 @@ class DriverContext:
         if self.read_notices is None:
             return
         try:
-            notices = self.read_notices()
-        except Exception:  # the gate restarting: its notices are lost, the sweep goes on
+            notices = self.read_notices(self.stored_notices)
+        except Exception:  # the gate restarting or slow: they come again next time
             log.warning("cannot read the gate's notices", exc_info=True)
             return
         for notice in notices:
+            if notice.id in self.stored_notices:
+                continue
+            self.stored_notices.add(notice.id)
             if notice.kind == "restarted":
                 self.recorder.submit(TrialRestarted(notice.label, notice.message))
             else:
@@ -327,6 +333,16 @@ def code_load_message(error_text: str) -> str:
     return lines[-1].split(marker, 1)[1].strip() if lines else error_text.strip()[-2000:]
 
 
+def requirements_message(error_text: str) -> str | None:
+    """Why Ray could not set up the trial's runtime environment (installing the code's
+    requirements), in pip's words; None for any other error."""
+    if "RuntimeEnvSetupError" not in error_text:
+        return None
+    said = [line.strip() for line in error_text.splitlines() if line.strip().startswith("ERROR:")]
+    why = "; ".join(said[-3:]) if said else error_line(error_text)
+    return f"cannot install the code's requirements: {why}"
+
+
 def failure_fingerprint(error_text: str) -> str:
     """What makes two failures the same one: the exception's type and message with numbers,
     addresses and ids blanked (they differ between trials hitting the same bug)."""
@@ -424,6 +440,11 @@ class RecordingCallback(tune.Callback):
         if CodeLoadError.__name__ in text and context.sweep_error is None:
             context.sweep_error = code_load_message(text)
             log.error("trial %s cannot load its code; failing the sweep", trial.trial_id)
+        # every trial's process needs the same environment: the first that cannot have it
+        # fails the sweep
+        if (unmet := requirements_message(text)) and context.sweep_error is None:
+            context.sweep_error = unmet
+            log.error("trial %s: %s; failing the sweep", trial.trial_id, unmet)
         if TrialFailedBefore.__name__ not in text:  # counted when it first failed
             context.trial_failed(text)
         context.recorder.submit(TrialEnded(named(trial), TrialState.failed, text))
@@ -448,7 +469,7 @@ class SweepStopper(tune.Stopper):
         if (
             context.target is not None
             and isinstance(value, int | float)
-            and (value >= context.target if context.mode == "max" else value <= context.target)
+            and Mode(context.mode).reached(value, context.target)
         ):
             # the name the database knows the trial by (Tune reports its config with the result)
             config = result.get("config")

@@ -14,10 +14,9 @@ from pathlib import Path
 
 from ray.job_submission import JobSubmissionClient
 
-from service.settings import Settings
+from service.settings import RAY_AUTH_TOKEN_PATH, Settings
 
 HEAD_START_TIMEOUT_S = 120
-RAY_AUTH_TOKEN_PATH = Path.home() / ".ray" / "auth_token"
 # gcs_server, the raylet and the runtime-env agent take over 15 s to act on SIGTERM (measured:
 # every stop of an idle head ran into the old 15 s grace); the embedded head keeps no state worth
 # a clean stop, so a short grace and then SIGKILL ends it without a 15 s wait at every shutdown

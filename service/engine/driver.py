@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, TrialState
+from raysweep.schemas import EXPERIMENT_ACTIVE, ExperimentState, TrialState
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.models import TrialRow
@@ -31,23 +31,24 @@ from service.engine.callback import (
     reported_metrics,
 )
 from service.engine.gate import gate
+from service.engine.launcher import DRIVER_JOB_ENV
 from service.engine.leftovers import Leftovers, remove_dead_attempts, remove_own_leftovers
 from service.engine.recorder import Recorder
 from service.engine.retention import TRAIN_SNAPSHOT, prune_experiment
+from service.engine.trial_logs import kept_output
 from service.engine.tuner import build_tuner, runtime_env, time_attr_of
-from service.settings import get_settings
-from service.storage import read_json, train_runs_uri
+from service.settings import Settings, get_settings
+from service.storage import driver_uri, read_json, train_runs_uri
 from service.usecases.convergence import ConvergenceCheck
 from service.usecases.decisions import RungDecided, stored_decisions
 from service.usecases.extension import History, starting_history
 from service.usecases.job_outcomes import DriverOutcome, finish_sweep
 from service.usecases.projects import budget_spent, project_share
 from service.usecases.recording import ResultReported
-from trainers.kit import REPORTS_FILE
+from trainers.registry import REPORTS_FILE
 
 log = logging.getLogger("raysweep.driver")
 
-ACTIVE = (ExperimentState.running, ExperimentState.cancelling, ExperimentState.pausing)
 RECORDER_DRAIN_TIMEOUT_S = 600
 # Tune's state snapshot (what a resubmitted driver restores) every N seconds instead of Tune's
 # adaptive >= 10 s: a driver killed between snapshots loses less searcher and trial state
@@ -215,14 +216,25 @@ def project_pusher(db: sessionmaker[Session], project: str) -> Callable[[], None
 
 
 def run(experiment_id: str) -> int:
+    """Drive the sweep, this process's output kept with it (``storage.driver_uri``: Tune's
+    progress, what Ray forwards from the trials' processes, the driver's own log and errors),
+    one stream per driver job."""
     settings = get_settings()
+    attempt = os.environ.get(DRIVER_JOB_ENV) or f"pid{os.getpid()}"
+    with kept_output(
+        driver_uri(settings.storage_root, experiment_id), attempt, 0, settings.trial_log_max_bytes
+    ):
+        return drive(experiment_id, settings)
+
+
+def drive(experiment_id: str, settings: Settings) -> int:
     os.environ.setdefault("TUNE_GLOBAL_CHECKPOINT_S", TUNE_SNAPSHOT_INTERVAL_S)
     engine = create_db_engine(settings.database_url_value)
     db = session_factory(engine)
     state, spec_data, extensions = with_db_retry(
         lambda: read_experiment(db, experiment_id), "reading the experiment"
     )
-    if state not in ACTIVE:
+    if state not in EXPERIMENT_ACTIVE:
         log.warning("experiment %s is %s; nothing to drive", experiment_id, state.value)
         return 0
     spec = ExperimentSpec.model_validate(spec_data)
@@ -239,7 +251,9 @@ def run(experiment_id: str) -> int:
         target=spec.stop.target,
         pause_wait_s=settings.cancel_grace_s * 0.75,
         read_waiting=lambda: ray.get(gate().waiting.remote(experiment_id), timeout=5),
-        read_notices=lambda: ray.get(gate().take_notices.remote(experiment_id), timeout=5),
+        read_notices=lambda stored: ray.get(
+            gate().take_notices.remote(experiment_id, list(stored)), timeout=5
+        ),
         read_decisions=lambda: with_db_retry(
             lambda: read_decisions(db, experiment_id), "reading early-stopping decisions"
         ),

@@ -23,9 +23,7 @@ from typing import Any
 import ray
 import torch
 from ray.train import Checkpoint
-from ray.train.v2._internal.execution.context import TrainRunContext
 from ray.train.v2.api.callback import UserCallback
-from ray.train.v2.torch.torch_trainer import TorchTrainer  # V2's, as trial.py says
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.spec import ExperimentSpec
@@ -33,10 +31,17 @@ from service.db.session import create_db_engine, session_factory
 from service.engine.callback import LEDGER_POLL_S, reported_metrics
 from service.engine.driver import with_db_retry
 from service.engine.gate import admitted, gate
-from service.engine.trial import TrialPlan, build_trainer, failure_summary, train_config
+from service.engine.ray_compat import TrainRunContext
+from service.engine.trial import (
+    LeanTrainer,
+    TrialPlan,
+    build_trainer,
+    failure_summary,
+    train_config,
+)
 from service.engine.tuner import runtime_env
 from service.settings import REPO_ROOT, Settings, get_settings
-from service.storage import artifact_uri, experiment_uri
+from service.storage import artifact_uri, final_run_name, final_runs_uri
 from service.usecases.job_outcomes import (
     FinalRunJob,
     FinalRunOutcome,
@@ -51,10 +56,6 @@ from trainers.loading import load_task
 
 log = logging.getLogger("raysweep.final_run")
 CHECKPOINTS_KEPT = 2
-
-
-def final_runs_uri(storage_root: str, experiment_id: str) -> str:
-    return f"{experiment_uri(storage_root, experiment_id)}/final"
 
 
 class StoreFinalRunResults(UserCallback):
@@ -101,7 +102,7 @@ class StoreFinalRunResults(UserCallback):
         )
 
 
-def trainer_for(job: FinalRunJob, settings: Settings) -> tuple[TrialPlan, TorchTrainer]:
+def trainer_for(job: FinalRunJob, settings: Settings) -> tuple[TrialPlan, LeanTrainer]:
     plan = TrialPlan.from_spec(
         job.spec,
         epochs=job.epochs,
@@ -109,6 +110,7 @@ def trainer_for(job: FinalRunJob, settings: Settings) -> tuple[TrialPlan, TorchT
         storage_path=final_runs_uri(settings.storage_root, job.experiment_id),
         owner=f"final-{job.final_run_id}",
         resource_wait_s=settings.trial_resource_wait_s,
+        log_max_bytes=settings.trial_log_max_bytes,
     )
     if job.resources is not None:  # promotion asked for other ones than the sweep's
         plan = dataclasses.replace(
@@ -121,7 +123,7 @@ def trainer_for(job: FinalRunJob, settings: Settings) -> tuple[TrialPlan, TorchT
     if job.warm_start_uri:
         config["warm_start_from"] = job.warm_start_uri
     store = StoreFinalRunResults(job.final_run_id, job.experiment_id, settings.database_url_value)
-    name = f"final-{job.final_run_id}"
+    name = final_run_name(job.final_run_id)
     return plan, build_trainer(plan, config, name, CHECKPOINTS_KEPT, [store])
 
 

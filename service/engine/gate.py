@@ -39,7 +39,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+import uuid
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -48,6 +49,7 @@ import ray
 from ray.util.placement_group import PlacementGroup
 
 from service.engine import reservations
+from service.engine.ray_compat import HEAD_NODE_RESOURCE
 from service.resources import Capacity, HeldSegment, ProjectShare, Request, describe
 
 log = logging.getLogger(__name__)
@@ -93,6 +95,7 @@ class Notice:
     kind: str
     message: str
     at: float  # wall clock
+    id: str  # the driver acknowledges it by this id once stored
 
 
 @dataclass(frozen=True)
@@ -338,16 +341,20 @@ class Ledger:
             if once in self.notice_ids:
                 return
             self.notice_ids[once] = self.wall()
-        self.notices.append(Notice(owner, label, kind, message, self.wall()))
+        notice_id = once or uuid.uuid4().hex
+        self.notices.append(Notice(owner, label, kind, message, self.wall(), notice_id))
 
-    def take_notices(self, owner: str) -> list[Notice]:
-        """The owner's notices, each handed out once; others' wait (a while) for their
-        drivers."""
+    def take_notices(self, owner: str, stored: Collection[str] = ()) -> list[Notice]:
+        """The owner's notices not yet stored: its driver names those it has ``stored`` since
+        it last asked, which go; the others come again until it does (an answer lost to a
+        timeout loses no notice). Each waits ``ENDED_KEPT_S`` at most (for a restored driver)."""
         wall = self.wall()
         self.notice_ids = {k: at for k, at in self.notice_ids.items() if wall - at <= ENDED_KEPT_S}
-        taken = [n for n in self.notices if n.owner == owner]
-        self.notices = [n for n in self.notices if n.owner != owner and wall - n.at <= ENDED_KEPT_S]
-        return taken
+        acknowledged = set(stored)
+        self.notices = [
+            n for n in self.notices if n.id not in acknowledged and wall - n.at <= ENDED_KEPT_S
+        ]
+        return [n for n in self.notices if n.owner == owner]
 
     def _end(self, key: str, at: float, why: str = "its run ended") -> None:
         entry = self.entries.pop(key, None)
@@ -641,9 +648,9 @@ class ResourceGate:
         with self._lock:
             self.ledger.notify(owner, label, kind, message, once)
 
-    def take_notices(self, owner: str) -> list[Notice]:
+    def take_notices(self, owner: str, stored: Collection[str] = ()) -> list[Notice]:
         with self._lock:
-            return self.ledger.take_notices(owner)
+            return self.ledger.take_notices(owner, stored)
 
     def yield_now(self, key: str) -> str | None:
         with self._lock:
@@ -737,7 +744,11 @@ class ResourceGate:
 
 
 def gate() -> Any:
-    """The cluster's gate actor, created by whichever run needs it first."""
+    """The cluster's gate actor, created by whichever run needs it first, on the head node: a
+    worker node lost with the runs it held would take the gate's ledger and notices with it
+    (a restarted gate relearns leases from their renewals, but a notice of the lost runs'
+    restarts would be gone); the head outlives every worker node (Ray Train pins its own state
+    actor there the same way)."""
     return (
         ray.remote(ResourceGate)
         .options(
@@ -746,6 +757,7 @@ def gate() -> Any:
             lifetime="detached",
             get_if_exists=True,
             num_cpus=0,
+            resources={HEAD_NODE_RESOURCE: 0.001},
             max_restarts=-1,
         )
         .remote()

@@ -12,6 +12,9 @@ from ray.util.state import list_nodes
 from service.engine.cluster import RayConnection
 from service.settings import Settings
 
+# the driver job's id, in its environment: it names the driver's own log stream
+DRIVER_JOB_ENV = "RAYSWEEP_DRIVER_JOB"
+
 
 def driver_job_id(experiment_id: str, attempt: int) -> str:
     """Derived from the experiment and attempt: a retried submit can never start a second driver."""
@@ -60,6 +63,7 @@ class RayJobsLauncher:
             "RAYSWEEP_HOME": str(settings.home.resolve()),
             "RAYSWEEP_SEARCH_SPACES_DIR": str(settings.search_spaces_dir),
             "RAYSWEEP_CANCEL_GRACE_S": str(settings.cancel_grace_s),
+            "RAYSWEEP_TRIAL_LOG_MAX_BYTES": str(settings.trial_log_max_bytes),
             # how long a run waits for resources the cluster lacks: only a cluster that can
             # grow is worth waiting for
             "RAYSWEEP_TRIAL_RESOURCE_WAIT_S": str(
@@ -76,6 +80,10 @@ class RayJobsLauncher:
             # a failed one; only an autoscaling cluster drains nodes, and on a fixed one the
             # actor is one more process to start for every trial
             "RAY_TRAIN_ENABLE_PREEMPTION_WATCHER": "1" if self.autoscaling else "0",
+            # Ray Train patches a worker's print to write each line twice, to stdout and to its
+            # logger (stderr): a trial's logs (service.engine.trial_logs) would hold every line
+            # twice; unpatched, a print is one line on stdout, as the user wrote it
+            "RAY_TRAIN_ENABLE_PRINT_PATCH": "0",
             **{k: os.environ[k] for k in PASSED_RAY_TRAIN_VARIABLES if k in os.environ},
         }
         if settings.database_url_in_secrets_dir:
@@ -104,7 +112,8 @@ class RayJobsLauncher:
             self.ray.jobs.submit_job(
                 entrypoint=entrypoint,
                 submission_id=job_id,
-                runtime_env={"env_vars": self._driver_env()},
+                # the job id names the driver's own log stream (storage.driver_uri)
+                runtime_env={"env_vars": {**self._driver_env(), DRIVER_JOB_ENV: job_id}},
                 metadata=metadata,
                 entrypoint_num_cpus=0,
             )

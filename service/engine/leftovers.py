@@ -17,12 +17,12 @@ import time
 from dataclasses import dataclass, field
 
 import ray
-from ray._raylet import ActorID, PlacementGroupID
 from ray.util.placement_group import PlacementGroup, remove_placement_group
 from ray.util.state import list_actors, list_jobs, list_placement_groups
 
 from service.engine.gate import gate
 from service.engine.launcher import driver_job_id
+from service.engine.ray_compat import ActorID, PlacementGroupID, core_worker
 
 log = logging.getLogger(__name__)
 
@@ -83,14 +83,12 @@ def remove(job_ids: set[str]) -> Leftovers:
         return found
     for group_id in found.placement_groups:
         remove_placement_group(PlacementGroup(PlacementGroupID.from_hex(group_id)))
-    worker = ray._private.worker.global_worker
     deadline = time.monotonic() + GONE_TIMEOUT_S
     while (remaining := find(job_ids)) and time.monotonic() < deadline:
         for actor in remaining.actors:
             try:  # outside any group, or its owner is gone too: kill it by id (no public API
                 # kills an unnamed actor we hold no handle to; core_worker is set at ray.init)
-                core = worker.core_worker  # type: ignore[attr-defined]
-                core.kill_actor(ActorID.from_hex(actor.split()[-1]), True)
+                core_worker().kill_actor(ActorID.from_hex(actor.split()[-1]), True)
             except Exception:
                 log.debug("could not kill %s", actor, exc_info=True)
         time.sleep(1)

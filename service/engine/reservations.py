@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import ray
-import ray._private.state as ray_state
-from ray._raylet import PlacementGroupID
 from ray.core.generated import gcs_pb2
 from ray.util.placement_group import PlacementGroup, remove_placement_group
 from ray.util.state import list_actors, list_jobs, list_placement_groups
 
+from service.engine.ray_compat import PlacementGroupID, gcs_placement_group_table, ray_state
 from service.resources import describe
 
 log = logging.getLogger(__name__)
@@ -69,9 +68,8 @@ def abandoned_groups(jobs: Iterable[str]) -> list[Abandoned]:
     wanted = set(jobs)
     if not wanted:
         return []
-    accessor = ray_state.state._connect_and_get_accessor()  # private: Ray's own state module
     found = []
-    for raw in accessor.get_placement_group_table():
+    for raw in gcs_placement_group_table():
         row = GroupRecord.FromString(raw)
         group = row.placement_group_id.hex()
         if (

@@ -16,12 +16,13 @@ import posixpath
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import TrialState
+from raysweep.mode import Mode
+from raysweep.schemas import TRIAL_ENDED
 from service.db.models import CheckpointRow, TrialRow
 from service.storage import delete_tree, read_json, subdirectories, write_bytes
 
 log = logging.getLogger(__name__)
-FINAL = [state.value for state in TrialState if state.is_final]
+FINAL = [state.value for state in TRIAL_ENDED]
 CHECKPOINT_PREFIX = "checkpoint_"  # how Ray Train names a run's checkpoint directories
 TRAIN_SNAPSHOT = "checkpoint_manager_snapshot.json"  # Ray Train's record of a run's checkpoints
 
@@ -33,7 +34,7 @@ def checkpoints_to_delete(
     kept = {row[0] for row in sorted(rows, key=lambda r: r[1])[-keep_latest:]}
     scored = [(row[0], row[1], row[2]) for row in rows if row[2] is not None]
     if scored:
-        sign = 1.0 if mode == "max" else -1.0
+        sign = Mode(mode).sign
         # the earliest of equal bests
         kept.add(max(scored, key=lambda r: (sign * r[2], -r[1]))[0])
     return [row[0] for row in rows if row[0] not in kept]

@@ -33,7 +33,7 @@ from raysweep.search_space import (
     Uniform,
 )
 from raysweep.spec import Constraint, ExperimentSpec
-from service.engine.asha import PromotionASHA, RecordingASHA
+from service.engine.asha import PromotionASHA, StoppingASHA
 from service.engine.callback import DriverContext
 from service.engine.trial import RUN_KEY
 from service.usecases.extension import Evaluated, History
@@ -275,7 +275,7 @@ def scheduler(spec: ExperimentSpec, time_attr: str, max_running: int) -> TrialSc
             max_running=max_running,
             seed=spec.search.seed,
         )
-    return RecordingASHA(
+    return StoppingASHA(
         time_attr=time_attr,
         max_t=early.max_t,
         grace_period=early.grace_period,

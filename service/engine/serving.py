@@ -17,7 +17,6 @@ from urllib.parse import urlparse
 
 import torch
 from ray import serve
-from ray.dashboard.modules.serve.sdk import ServeSubmissionClient
 from ray.serve import Application
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -27,6 +26,7 @@ from starlette.responses import JSONResponse
 from raysweep.schemas import DeploymentState
 from service.db.models import ModelDeploymentRow, ModelVersionRow
 from service.engine.cluster import RayConnection
+from service.engine.ray_compat import ServeSubmissionClient
 from service.settings import Settings
 from service.usecases.models import AppStatus, record_deployment_statuses
 from trainers.loading import load_task

@@ -1,4 +1,6 @@
-"""The Tune function trial: one Ray Train (V2) TorchTrainer run of the spec's trainer."""
+"""The Tune function trial: one Ray Train (V2) run of the spec's trainer or code, with
+torch.distributed set up on its workers as Ray's TorchTrainer does (unless the code asks for no
+process group)."""
 
 from __future__ import annotations
 
@@ -12,26 +14,27 @@ from typing import Any
 
 import ray
 from ray import tune
-from ray.train.v2._internal.callbacks.datasets import DatasetsCallback
-from ray.train.v2._internal.callbacks.placement_group_callback import (
-    PlacementGroupCleanerCallback,
-)
-from ray.train.v2._internal.execution.callback import (
-    ControllerCallback,
-    WorkerGroupCallback,
-)
-from ray.train.v2._internal.execution.context import TrainRunContext
-from ray.train.v2._internal.execution.failure_handling import FailureDecision
+from ray.train import BackendConfig
 from ray.train.v2.api.callback import RayTrainCallback
 
 # Train V2's own classes: ray.train and ray.train.torch re-export them at runtime when V2 is on
 # (it is in 2.60), but type checkers read the V1 names those modules import first
 from ray.train.v2.api.config import CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
-from ray.train.v2.torch.torch_trainer import TorchTrainer
+from ray.train.v2.api.data_parallel_trainer import DataParallelTrainer
 from ray.tune.integration.ray_train import TuneReportCallback
 
 from raysweep.spec import ExperimentSpec
 from service.engine.gate import admitted, gate, lease_key, yield_via
+from service.engine.ray_compat import (
+    ControllerCallback,
+    DatasetsCallback,
+    FailureDecision,
+    PlacementGroupCleanerCallback,
+    TrainRunContext,
+    WorkerGroupCallback,
+    train_session,
+)
+from service.engine.trial_logs import LoggedFunction
 from service.resources import (
     PRIORITIES,
     TRIAL_FUNCTION_RESOURCES,
@@ -39,6 +42,7 @@ from service.resources import (
     min_workers,
     worker_bundle,
 )
+from service.settings import TRIAL_LOG_MAX_BYTES
 from trainers.registry import (
     KIT_LOOP,
     TASK_KEY,
@@ -110,6 +114,10 @@ class TrialPlan:
     # whose share and quota the worker group counts against, and its place in that project
     project: str = "default"
     priority: int = 0
+    # what each worker's output keeps in its run's logs/ (service.engine.trial_logs)
+    log_max_bytes: int = TRIAL_LOG_MAX_BYTES
+    # Ray Train sets up torch.distributed on the workers (code.process_group: torch)
+    torch_process_group: bool = True
 
     @classmethod
     def from_spec(
@@ -122,6 +130,7 @@ class TrialPlan:
         owner: str,
         resource_wait_s: float,
         finished_trials: frozenset[str] = frozenset(),
+        log_max_bytes: int = TRIAL_LOG_MAX_BYTES,
     ) -> TrialPlan:
         """The spec's trainer or code, fault tolerance, resources and seed; the sweep's trials
         and the final runs differ only in budget, workers and where their runs live."""
@@ -143,6 +152,8 @@ class TrialPlan:
             resource_wait_s=resource_wait_s,
             project=spec.project,
             priority=PRIORITIES[spec.priority],
+            log_max_bytes=log_max_bytes,
+            torch_process_group=spec.code is None or spec.code.process_group == "torch",
         )
 
     def resources_per_worker(self) -> dict[str, float]:
@@ -263,8 +274,10 @@ class WorkerGroupWatch(ControllerCallback, WorkerGroupCallback):
             tell_gate("notify", self.owner, self.label, "restarted", self.last_failure, once)
 
 
-class LeanTorchTrainer(TorchTrainer):
-    """A TorchTrainer without two helper processes every raysweep run would start for nothing.
+class LeanTrainer(DataParallelTrainer):
+    """A Ray Train run without two helper processes every raysweep run would start for nothing.
+    Given ``torch_backend()`` (as ``build_trainer`` does unless the code asks for no process
+    group) it is Ray's TorchTrainer, which is a DataParallelTrainer with a ``TorchConfig``.
 
     - Ray Train starts a DatasetManager actor for each worker group even when it is given no
       Ray Datasets (raysweep's training functions load their own data): a process that imports
@@ -279,15 +292,25 @@ class LeanTorchTrainer(TorchTrainer):
       and can miss its controller's death, #62753). A final run's controller lives and dies
       with its driver job, whose end removes its groups.
 
-    This overrides a private method: if Ray renames it, the override is simply not called and
-    the helpers come back, which costs time but changes no result."""
+    This overrides a private method, and the two classes come from ``ray_compat``: if Ray renames
+    any of them, the override is not called or drops nothing, and the helpers come back, which
+    costs time but changes no result."""
 
     def _create_default_callbacks(self) -> list[Any]:
         callbacks = super()._create_default_callbacks()
-        unneeded: tuple[type, ...] = (PlacementGroupCleanerCallback,)
+        unneeded: list[type | None] = [PlacementGroupCleanerCallback]
         if not self.datasets:
-            unneeded += (DatasetsCallback,)
-        return [c for c in callbacks if not isinstance(c, unneeded)]
+            unneeded.append(DatasetsCallback)
+        dropped = tuple(kind for kind in unneeded if kind is not None)
+        return [c for c in callbacks if not isinstance(c, dropped)]
+
+
+def torch_backend() -> BackendConfig:
+    """Ray's TorchConfig (gloo on CPUs, NCCL on GPUs, as TorchTrainer picks), imported only for
+    runs that set up torch.distributed: the module imports torch, seconds of CPU per process."""
+    from ray.train.torch import TorchConfig
+
+    return TorchConfig()
 
 
 def build_trainer(
@@ -296,12 +319,15 @@ def build_trainer(
     name: str,
     checkpoints_to_keep: int | None,
     callbacks: list[RayTrainCallback],
-) -> TorchTrainer:
+) -> LeanTrainer:
     """One Ray Train run of the plan. Its name is stable (a trial id, a final run's id), so a
     resubmitted run finds its checkpoints and the workers continue from the latest one."""
-    return LeanTorchTrainer(
-        load_training_function(plan),
+    return LeanTrainer(
+        LoggedFunction(
+            load_training_function(plan), f"{plan.storage_path}/{name}", plan.log_max_bytes
+        ),
         train_loop_config=config,
+        backend_config=torch_backend() if plan.torch_process_group else BackendConfig(),
         scaling_config=ScalingConfig(
             num_workers=plan.num_workers,
             use_gpu=plan.use_gpu,
@@ -333,9 +359,7 @@ def wait_until_tune_has_the_last_result(limit_s: float = 30.0) -> None:
     report's artifacts between taking it and queueing it). Private session attributes: if Ray
     renames them, this waits for nothing."""
     try:
-        from ray.train._internal.session import get_session
-
-        session = get_session()
+        session = train_session()
         relay = getattr(session, "_inter_actor_queue", None)
         local = getattr(session, "result_queue", None)
         if relay is None or local is None:
@@ -354,9 +378,7 @@ def wait_until_tune_has_the_last_result(limit_s: float = 30.0) -> None:
 def reports_so_far() -> int:
     """How many results this trial actor has handed Tune (its session's iteration count)."""
     try:
-        from ray.train._internal.session import get_session
-
-        session = get_session()
+        session = train_session()
         return int(getattr(session, "iteration", 1)) if session is not None else 1
     except Exception:  # a private attribute: if Ray renames it, nothing is reported again
         return 1

@@ -36,13 +36,17 @@ def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object]:
     """What every process the job starts on Ray gets: the cluster's address (Ray sets it for
     the job's driver alone; without it whatever looks the cluster up inside a trial, Ray's own
     code or the user's, fails on a host running more than one Ray instance), and user code as
-    the job's working_dir (a zip on storage; this process never imports it). The job has a
-    runtime env anyway (the launcher's env vars), so this adds no process starts."""
+    the job's working_dir (a zip on storage; this process never imports it), with the code's
+    pip requirements. The job has a runtime env anyway (the launcher's env vars), so this adds
+    no process starts (requirements add their install, once per node)."""
     env: dict[str, object] = {}
     if address := os.environ.get("RAY_ADDRESS"):
         env["env_vars"] = {"RAY_ADDRESS": address}
     if spec.code is not None:
         env["working_dir"] = code_package_uri(settings.storage_root, spec.code.package)
+        if spec.code.requirements:
+            # a virtualenv over this interpreter's packages, made once per list and node
+            env["pip"] = {"packages": list(spec.code.requirements), "pip_check": False}
     return env
 
 
@@ -57,6 +61,7 @@ def trial_plan(
         owner=experiment_id,
         resource_wait_s=settings.trial_resource_wait_s,
         finished_trials=finished,
+        log_max_bytes=settings.trial_log_max_bytes,
     )
 
 

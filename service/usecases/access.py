@@ -5,15 +5,16 @@ does not exist (a 404 with the same words), so nobody learns what other projects
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from datetime import UTC, datetime
 from enum import StrEnum
 
+from cachetools import LRUCache
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import Role, TokenRead
 from service.db.models import (
+    DEFAULT_PROJECT,
     CodePackageProjectRow,
     ExperimentRow,
     FinalRunRow,
@@ -37,6 +38,14 @@ def has_role_somewhere(caller: TokenRead, role: Role) -> bool:
     if caller.role is Role.admin:
         return True
     return any(ROLE_RANK[r] >= ROLE_RANK[role] for r in caller.projects.values())
+
+
+def home_project(caller: TokenRead) -> str:
+    """Where the caller's sweeps, code and schedules go when they name no project: the one
+    project of a token bound to one (it could create nowhere else), otherwise ``default``."""
+    if caller.role is not Role.admin and len(caller.projects) == 1:
+        return next(iter(caller.projects))
+    return DEFAULT_PROJECT
 
 
 def visible_projects(caller: TokenRead, narrowed_to: str | None = None) -> list[str] | None:
@@ -122,25 +131,18 @@ class Owners:
     recently used out."""
 
     def __init__(self, size: int = 100_000):
-        self.size = size
-        self.entries: OrderedDict[tuple[Owned, str], list[str]] = OrderedDict()
-        self.lock = threading.Lock()
+        self.entries: LRUCache[tuple[Owned, str], list[str]] = LRUCache(maxsize=size)
+        self.lock = threading.Lock()  # cachetools' caches are not thread-safe
 
     def get(self, kind: Owned, key: str) -> list[str] | None:
         with self.lock:
-            found = self.entries.get((kind, key))
-            if found is not None:
-                self.entries.move_to_end((kind, key))
-            return found
+            return self.entries.get((kind, key))
 
     def put(self, kind: Owned, key: str, projects: list[str]) -> None:
         if not projects:  # not there (yet): never cached, it may be created
             return
         with self.lock:
             self.entries[(kind, key)] = projects
-            self.entries.move_to_end((kind, key))
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
 
     def read(self, db: sessionmaker[Session], kind: Owned, key: str) -> list[str]:
         with db.begin() as session:

@@ -65,11 +65,16 @@ def trial_never_fits(session: Session, spec: ExperimentSpec, cluster: str | None
     )
 
 
+def never_fits_error(reason: str) -> InvalidInput:
+    """``trial_never_fits``'s reason as a request is refused."""
+    return InvalidInput(
+        "the sweep cluster can never run one trial of this sweep",
+        [Problem(path="resources", message=reason)],
+    )
+
+
 def check_trial_fits(session: Session, spec: ExperimentSpec, cluster: str | None) -> None:
     """Refuse a sweep whose one trial can never be placed (it would wait forever)."""
     message = trial_never_fits(session, spec, cluster)
     if message is not None:
-        raise InvalidInput(
-            "the sweep cluster can never run one trial of this sweep",
-            [Problem(path="resources", message=message)],
-        )
+        raise never_fits_error(message)

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from raysweep.mode import Mode
 from raysweep.schemas import RungDecisionKind as Kind
 from raysweep.schemas import TrialState
 from service.db import repositories as repo
@@ -25,7 +26,8 @@ EVENT_KINDS = {Kind.pause: "trial_paused", Kind.promote: "trial_promoted"}
 
 def percentile(values: list[float], q: float, *, ordered: bool = False) -> float:
     """Linear interpolation between closest ranks, as numpy's default (ASHA's cutoff uses it);
-    ``ordered``: the values are sorted already."""
+    ``ordered``: the values are sorted already (the demo's 100,000-trial rungs are kept sorted,
+    where numpy would copy and partition every rung for every trial)."""
     ranked = values if ordered else sorted(values)
     rank = (len(ranked) - 1) * q / 100
     low, high = math.floor(rank), math.ceil(rank)
@@ -45,7 +47,7 @@ def asha_cutoff(
     if not values:
         return None
     keep = 100 / reduction_factor
-    return percentile(values, 100 - keep if mode == "max" else keep, ordered=ordered)
+    return percentile(values, 100 - keep if Mode(mode) is Mode.max else keep, ordered=ordered)
 
 
 def promotion_milestones(
@@ -85,11 +87,11 @@ class RungDecided:
         if self.cutoff is None or self.value is None:
             compared = f"{value}, the first at this rung" if self.rung_size <= 1 else value
         else:
-            better = self.value > self.cutoff if mode == "max" else self.value < self.cutoff
+            larger = Mode(mode) is Mode.max
             sign = (
-                ("≥" if mode == "max" else "≤")
-                if better or self.value == self.cutoff
-                else ("<" if mode == "max" else ">")
+                ("≥" if larger else "≤")
+                if Mode(mode).better(self.value, self.cutoff) or self.value == self.cutoff
+                else ("<" if larger else ">")
             )
             compared = f"{value} {sign} cutoff {self.cutoff:.4g}"
         detail = ", ".join(part for part in (compared, standing) if part)

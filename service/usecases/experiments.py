@@ -11,6 +11,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import (
+    EXPERIMENT_ENDED,
     DeploymentState,
     EventRead,
     ExperimentCreated,
@@ -32,7 +33,6 @@ from service.db.models import (
     ModelAliasRow,
     ModelDeploymentRow,
     ModelVersionRow,
-    ProjectRow,
     TrialRow,
 )
 from service.errors import Conflict
@@ -45,9 +45,10 @@ from service.states import (
     move_trial,
 )
 from service.storage import delete_tree, experiment_uri
-from service.usecases.clusters import check_trial_fits
+from service.usecases.access import home_project
+from service.usecases.admission import Refusal, admit_sweep, queue_refusal
 from service.usecases.code import python_files_of
-from service.usecases.projects import admit_sweep, sweep_refusal
+from service.usecases.trials import running_clocks
 from service.usecases.view_cache import CACHE, all_experiments_version, cached
 
 MAX_PAGE = 500
@@ -82,6 +83,13 @@ def spec_project(data: Any) -> str:
     return project if isinstance(project, str) else DEFAULT_PROJECT
 
 
+def in_home_project(data: Any, caller: TokenRead) -> Any:
+    """The spec, in the caller's home project (``access.home_project``) when it names none."""
+    if isinstance(data, dict) and data.get("project") is None:
+        return {**data, "project": home_project(caller)}
+    return data
+
+
 def submit_experiment(
     db: sessionmaker[Session],
     data: Any,
@@ -93,7 +101,9 @@ def submit_experiment(
     """Validate completely (raising ``InvalidInput`` with every problem), then store as queued
     in the spec's project, which the caller must be a member of and whose queue, quota and
     budget must allow it. Code packages and warm-start sweeps are looked up in that project
-    only. With ``fixed_sweep_cluster`` (a cluster that does not autoscale) a trial must fit it."""
+    only; a spec naming no project goes to the caller's home project (``access.home_project``).
+    With ``fixed_sweep_cluster`` (a cluster that does not autoscale) a trial must fit it."""
+    data = in_home_project(data, caller)
     project = spec_project(data)
     spec = check_spec(
         data,
@@ -105,8 +115,7 @@ def submit_experiment(
     source = data.get("search_space") if isinstance(data, dict) else None
     created_by = caller.name
     with db.begin() as session:
-        admit_sweep(session, caller, spec)
-        check_trial_fits(session, spec, fixed_sweep_cluster)
+        admit_sweep(session, caller, spec, fixed_sweep_cluster)
         row = add_experiment(
             session,
             spec,
@@ -116,6 +125,23 @@ def submit_experiment(
         )
     notes = spec.code.gives_up if spec.code is not None else []
     return ExperimentCreated(id=row.id, state=ExperimentState.queued, notes=notes)
+
+
+def queue_sweep(
+    session: Session,
+    spec: ExperimentSpec,
+    message: str,
+    created_by: str | None,
+    data: dict[str, Any] | None = None,
+    fixed_sweep_cluster: str | None = None,
+) -> ExperimentRow | Refusal:
+    """For the service's own submissions (a schedule's firing, a retrain's re-tuning sweep):
+    store the sweep as ``add_experiment`` does once it passes the admission a submit does
+    (``admission.queue_refusal``); else the refusal, and nothing is stored."""
+    refusal = queue_refusal(session, spec, fixed_sweep_cluster)
+    if refusal is not None:
+        return refusal
+    return add_experiment(session, spec, message, created_by, data)
 
 
 def add_experiment(
@@ -160,6 +186,7 @@ def to_reads(session: Session, rows: Sequence[ExperimentRow]) -> list[Experiment
     one query each; a best trial so far (a sweep not ended) in one query per such sweep."""
     ids = [row.id for row in rows]
     labels, counts = repo.labels_of(session, ids), repo.trial_counts(session, ids)
+    running = running_clocks(session, [row.id for row in rows if not row.state.is_final])
     # the driver stores the best trial when the sweep ends; until then it is the best so far
     stored = [row.best_trial_id for row in rows if row.best_trial_id is not None]
     best = {
@@ -180,6 +207,7 @@ def to_reads(session: Session, rows: Sequence[ExperimentRow]) -> list[Experiment
                     "labels": labels.get(row.id, {}),
                     "trial_counts": counts.get(row.id, {}),
                     "best_trial": TrialSummary.model_validate(trial) if trial else None,
+                    "running": running.get(row.id, []),
                 }
             )
         )
@@ -294,9 +322,8 @@ def resume_experiment(db: sessionmaker[Session], experiment_id: str) -> Experime
         if state is not ExperimentState.paused:  # a finished sweep is extended, not resumed
             raise IllegalTransition("experiment", state, ExperimentState.queued)
         # queueing it again passes the admission a submit does (quota, queue, budget)
-        spec = ExperimentSpec.model_validate(row.spec)
-        if refusal := sweep_refusal(session, session.get_one(ProjectRow, row.project), spec):
-            raise refusal
+        if refusal := queue_refusal(session, ExperimentSpec.model_validate(row.spec)):
+            raise refusal.error
         move_experiment(row, ExperimentState.queued)
         row.stop_requested_at = None  # the pause it asked for is over
         repo.add_event(session, row.id, "resume_requested", "resume requested")
@@ -331,12 +358,7 @@ def end_trials_without_checkpoint(session: Session, experiment_id: str) -> None:
         )
 
 
-DELETABLE = (
-    ExperimentState.completed,
-    ExperimentState.failed,
-    ExperimentState.cancelled,
-    ExperimentState.paused,
-)
+DELETABLE = (*EXPERIMENT_ENDED, ExperimentState.paused)
 
 
 def delete_experiment(db: sessionmaker[Session], storage_root: str, experiment_id: str) -> None:

@@ -9,7 +9,9 @@ own name, before the new configurations.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -17,20 +19,26 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.errors import Problem
-from raysweep.schemas import ExperimentRead, ExperimentState, ExtendRequest, TrialState
-from raysweep.search_space import Constant, Grid
+from raysweep.schemas import (
+    TRIAL_OPEN,
+    ExperimentRead,
+    ExperimentState,
+    ExtendRequest,
+    SpaceVersion,
+    TrialState,
+)
+from raysweep.search_space import Constant, Grid, LogUniform, Parameter, Uniform
 from raysweep.spec import ExperimentSpec, problems_from_error
 from service.db import repositories as repo
-from service.db.models import ProjectRow, TrialRow
+from service.db.models import ExperimentRow, TrialRow
 from service.errors import Conflict, InvalidInput
+from service.specs import check_spec
 from service.states import move_experiment, move_trial
-from service.usecases.experiments import to_read
-from service.usecases.projects import sweep_refusal
+from service.usecases.admission import queue_refusal
+from service.usecases.experiments import package_files, stored_spec, to_read
 from service.usecases.studies import finite, params_in, stored_values
 
 EXTENDABLE = (ExperimentState.completed, ExperimentState.cancelled, ExperimentState.paused)
-# trials a paused sweep left open: the extension continues them
-OPEN = (TrialState.pending, TrialState.running, TrialState.paused)
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,8 @@ class History:
     continuing: list[tuple[str, dict[str, Any], int]] = field(default_factory=list)
     new_samples: int = 0  # configurations the searcher suggests after them
     extends: bool = True  # an extension: the spec's points_to_evaluate have been run
+    # ended trials outside the current search space (a changed one): not told to the searcher
+    left_out: int = 0
 
 
 def sampled_names(spec: ExperimentSpec) -> list[str]:
@@ -95,12 +105,30 @@ def starting_history(
     return replace(own, evaluated=warm_start_points(session, spec) + own.evaluated)
 
 
+def in_latest_space(
+    config: dict[str, Any], version: int, spaces: list[dict[str, Any]] | None
+) -> dict[str, Any]:
+    """A trial's config sampled from space ``version``, as the latest space sees it: each
+    parameter a later version added at the value the earlier trials had (``added``) unless the
+    config has its own (a parameter removed and added again)."""
+    mapped = dict(config)
+    for later in (spaces or [])[version:]:
+        for name, value in later.get("added", {}).items():
+            mapped.setdefault(name, value)
+    return mapped
+
+
 def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) -> History:
     """The stored trials as an extension to ``spec`` (already extended) sees them: those with
     budget left (completed or cancelled below ``max_t``) continue (under promotion ASHA, also
     the pruned ones: each was paused at its
-    rung when the sweep ended, and waits there again for a promotion as the rungs grow); the
-    other final ones inform the searcher (a trial whose config was never stored does not)."""
+    rung when the sweep ended, and waits there again for a promotion as the rungs grow), with
+    their configs (plus the values of parameters a changed space added); the other final ones
+    inform the searcher when they lie in the current space (a trial whose config was never
+    stored does not; one outside a changed space is counted in ``left_out``)."""
+    spaces = session.scalar(
+        select(ExperimentRow.search_spaces).where(ExperimentRow.id == experiment_id)
+    )
     rows = session.execute(
         select(
             TrialRow.tune_trial_id,
@@ -109,26 +137,31 @@ def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) ->
             TrialRow.iteration,
             TrialRow.last_metric,
             TrialRow.objective_values,
+            TrialRow.space_version,
         )
         .where(TrialRow.experiment_id == experiment_id)
         .order_by(TrialRow.id)
     ).all()
-    names = sampled_names(spec)
+    space = spec.search_space if isinstance(spec.search_space, dict) else {}
     max_t = spec.early_stopping.max_t
     waiting = TrialState.pruned if spec.early_stopping.scheduler == "asha_promotion" else None
     history = History(new_samples=max(0, spec.search.num_samples - len(rows)))
     objectives = spec.all_objectives if spec.multi_objective else []
-    for tune_id, config, state, iteration, value, stored in rows:
+    left_out = 0
+    for tune_id, config, state, iteration, value, stored, version in rows:
+        config = in_latest_space(config, version, spaces)
         # completed below the new max_t, or stopped by a cancel before it
         budget_left = state in (TrialState.completed, TrialState.cancelled) and iteration < max_t
-        if state in OPEN or state is waiting or budget_left:
-            history.continuing.append((tune_id, dict(config), iteration))
-        elif state in (TrialState.completed, TrialState.pruned, TrialState.failed):
-            params = {name: config[name] for name in names if name in config}
-            if len(params) == len(names):
-                multi = stored_values(stored, value, objectives) if objectives else None
-                history.evaluated.append(Evaluated(params, finite(value), state, multi))
-    return history
+        # trials a paused sweep left open: the extension continues them
+        if state in TRIAL_OPEN or state is waiting or budget_left:
+            history.continuing.append((tune_id, config, iteration))
+        elif state in (TrialState.completed, TrialState.pruned, TrialState.failed) and config:
+            if (params := params_in(space, config)) is None:
+                left_out += 1
+                continue
+            multi = stored_values(stored, value, objectives) if objectives else None
+            history.evaluated.append(Evaluated(params, finite(value), state, multi))
+    return replace(history, left_out=left_out)
 
 
 def trials_without_checkpoint(session: Session, experiment_id: str, history: History) -> list[str]:
@@ -149,8 +182,29 @@ def trials_without_checkpoint(session: Session, experiment_id: str, history: His
     return [f"#{number}" for number in numbers]
 
 
-def extended_spec(spec: ExperimentSpec, request: ExtendRequest) -> ExperimentSpec:
-    """The spec with the request's changes, or ``InvalidInput`` naming every problem."""
+# the whole check a submitted spec passes (``specs.check_spec``, with the sweep's project's
+# packages and sweeps), for a spec whose search space an extension changes
+SpecCheck = Callable[[dict[str, Any]], ExperimentSpec]
+
+
+@dataclass(frozen=True)
+class Extended:
+    """An extension's spec, and the search-space version it adds (None: the space is kept)."""
+
+    spec: ExperimentSpec
+    space: SpaceVersion | None = None
+
+
+def extended_spec(
+    spec: ExperimentSpec,
+    request: ExtendRequest,
+    check: SpecCheck | None = None,
+    extensions: int = 0,
+    versions: int = 1,
+) -> Extended:
+    """The spec with the request's changes, or ``InvalidInput`` naming every problem. A new
+    ``search_space`` is checked as a submitted spec's is (``check``); ``extensions`` and
+    ``versions`` are the sweep's so far (the new space's version follows them)."""
     problems = []
     search, early = spec.search, spec.early_stopping
     space = spec.search_space if isinstance(spec.search_space, dict) else {}
@@ -161,7 +215,7 @@ def extended_spec(spec: ExperimentSpec, request: ExtendRequest) -> ExperimentSpe
                 message="a grid sweep cannot be extended: its grid is fixed",
             )
         )
-    elif not sampled_names(spec):
+    elif not sampled_names(spec) and request.search_space is None:
         problems.append(
             Problem(path="search_space", message="nothing is sampled: there is nothing to extend")
         )
@@ -175,10 +229,17 @@ def extended_spec(spec: ExperimentSpec, request: ExtendRequest) -> ExperimentSpe
         problems.append(
             Problem(path="max_t", message=f"must be at least the sweep's {early.max_t}")
         )
-    if request.num_samples is None and request.max_t is None and request.time_budget_s is None:
-        problems.append(Problem(path="", message="give num_samples, max_t or time_budget_s"))
-    if problems:
-        raise InvalidInput("the extension is not valid", problems)
+    if (
+        request.num_samples is None
+        and request.max_t is None
+        and request.time_budget_s is None
+        and request.search_space is None
+    ):
+        problems.append(
+            Problem(path="", message="give num_samples, max_t, time_budget_s or search_space")
+        )
+    if request.earlier_values and request.search_space is None:
+        problems.append(Problem(path="earlier_values", message="only with a new search_space"))
     data = spec.model_dump(mode="json")
     if request.num_samples is not None:
         data["search"]["num_samples"] = request.num_samples
@@ -189,31 +250,155 @@ def extended_spec(spec: ExperimentSpec, request: ExtendRequest) -> ExperimentSpe
     # an extension asks for more trials: the terminator would judge the trials it judged
     # before and end the extension at once
     data["stop"]["converged"] = None
+    if request.search_space is not None:
+        if check is None:
+            raise ValueError("a new search space needs the spec check")
+        try:  # the new space's problems are named with the others
+            extension = new_space(spec, request, data, check, extensions, versions)
+        except InvalidInput as error:
+            problems += error.details
+        if problems:
+            raise InvalidInput("the extension is not valid", problems)
+        return extension
+    if problems:
+        raise InvalidInput("the extension is not valid", problems)
     try:
-        return ExperimentSpec.model_validate(data)
+        return Extended(ExperimentSpec.model_validate(data))
     except ValidationError as error:
         raise InvalidInput("the extension is not valid", problems_from_error(error)) from None
 
 
+def new_space(
+    spec: ExperimentSpec,
+    request: ExtendRequest,
+    data: dict[str, Any],
+    check: SpecCheck,
+    extensions: int,
+    versions: int,
+) -> Extended:
+    """The extended spec with the request's search space, checked as a submitted spec is
+    (every problem at its path, the request's names: ``search_space.lr``), and the version it
+    adds; the points to evaluate were run by the first run and are dropped (they may not lie in
+    the new space)."""
+    old = spec.search_space if isinstance(spec.search_space, dict) else {}
+    data["search_space"] = request.search_space
+    data["search"]["points_to_evaluate"] = []
+    checked = check(data)
+    space = checked.search_space if isinstance(checked.search_space, dict) else {}
+    added = [name for name in space if name not in old]
+    sampled_added = [name for name in added if not isinstance(space[name], Constant)]
+    problems = [
+        Problem(
+            path=f"earlier_values.{name}",
+            message=f"the new space adds {name}: give the value the earlier trials had "
+            "(they ran without it)",
+        )
+        for name in sampled_added
+        if name not in request.earlier_values
+    ] + [
+        Problem(
+            path=f"earlier_values.{name}",
+            message=f"{name} is not a sampled parameter the new space adds",
+        )
+        for name in request.earlier_values
+        if name not in sampled_added
+    ]
+    if problems:
+        raise InvalidInput("the extension is not valid", problems)
+    changed = [
+        name for name in space if name in old and space[name].model_dump() != old[name].model_dump()
+    ]
+    removed = [name for name in old if name not in space]
+    if not (added or removed or changed):  # the same space: no new version, its points kept
+        points = {"points_to_evaluate": spec.search.points_to_evaluate}
+        return Extended(
+            checked.model_copy(update={"search": checked.search.model_copy(update=points)})
+        )
+    version = SpaceVersion(
+        version=versions + 1,
+        extension=extensions + 1,
+        search_space={name: p.model_dump(mode="json") for name, p in space.items()},
+        added={
+            name: as_parameter_value(space[name], request.earlier_values.get(name))
+            for name in sampled_added
+        },
+        removed=removed,
+        changed=changed,
+    )
+    return Extended(checked, version)
+
+
+def as_parameter_value(parameter: Parameter, value: Any) -> Any:
+    """An earlier value as the parameter's own trials hold it: a float parameter's ``0`` is
+    ``0.0`` (JSON from a browser has no ``0.0``)."""
+    real = isinstance(parameter, Uniform | LogUniform)
+    if real and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def space_versions(spec: ExperimentSpec, stored: list[dict[str, Any]] | None) -> list[SpaceVersion]:
+    """The sweep's space versions so far: the stored ones, or its first (the spec's)."""
+    if stored:
+        return [SpaceVersion.model_validate(v) for v in stored]
+    space = spec.search_space if isinstance(spec.search_space, dict) else {}
+    first = {name: p.model_dump(mode="json") for name, p in space.items()}
+    return [SpaceVersion(version=1, extension=0, search_space=first)]
+
+
+def extendable(row: ExperimentRow) -> None:
+    """``Conflict`` unless the sweep is completed, cancelled or paused."""
+    if row.state not in EXTENDABLE:
+        hint = "; pause it first" if row.state is ExperimentState.running else ""
+        raise Conflict(
+            f"the sweep is {row.state.value}: only a completed, cancelled or paused sweep "
+            f"can be extended{hint}"
+        )
+
+
 def extend_experiment(
-    db: sessionmaker[Session], experiment_id: str, request: ExtendRequest
+    db: sessionmaker[Session],
+    experiment_id: str,
+    request: ExtendRequest,
+    search_spaces_dir: Path,
+    final_clusters: list[str] | None = None,
 ) -> ExperimentRead:
     """Queue the sweep again with its spec extended; an ``extended`` event says what changed.
     A sweep that is not completed, cancelled or paused is a ``Conflict``; an extension that
-    would run nothing (every trial at the budget, no new configuration) is ``InvalidInput``."""
+    would run nothing (every trial at the budget, no new configuration) is ``InvalidInput``.
+    A new search space is checked as a submitted spec is (its named file under
+    ``search_spaces_dir``, the project's code packages and sweeps), outside the write
+    transaction: the sweep is read again under its lock, and one changed meanwhile is a
+    ``Conflict``."""
+    with db.begin() as session:
+        row = repo.get_experiment_row(session, experiment_id)
+        extendable(row)
+        stored, project = row.spec, row.project
+        extensions, spaces = row.extensions, row.search_spaces
+    spec = ExperimentSpec.model_validate(stored)
+    versions = space_versions(spec, spaces)
+
+    def check(data: dict[str, Any]) -> ExperimentSpec:
+        return check_spec(
+            data,
+            search_spaces_dir,
+            lambda sha256: package_files(db, sha256, project),
+            final_clusters,
+            lambda source_id: stored_spec(db, source_id, project),
+        )
+
+    extension = extended_spec(spec, request, check, extensions, len(versions))
+    extended = extension.spec
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
-        if row.state not in EXTENDABLE:
-            hint = "; pause it first" if row.state is ExperimentState.running else ""
-            raise Conflict(
-                f"the sweep is {row.state.value}: only a completed, cancelled or paused sweep "
-                f"can be extended{hint}"
-            )
-        spec = ExperimentSpec.model_validate(row.spec)
-        extended = extended_spec(spec, request)
+        extendable(row)
+        if row.spec != stored or row.extensions != extensions:
+            raise Conflict("the sweep changed while the extension was checked: extend it again")
         # queueing it again passes the admission a submit does (quota, queue, budget)
-        if refusal := sweep_refusal(session, session.get_one(ProjectRow, row.project), extended):
-            raise refusal
+        if refusal := queue_refusal(session, extended):
+            raise refusal.error
+        if extension.space is not None:
+            row.search_spaces = [v.model_dump(mode="json") for v in [*versions, extension.space]]
         history = sweep_history(session, experiment_id, extended)
         if not history.continuing and not history.new_samples:
             raise InvalidInput(
@@ -248,6 +433,8 @@ def extend_experiment(
             )
             if before != after
         ] + (["stop.converged dropped"] if spec.stop.converged else [])
+        if (version := extension.space) is not None:
+            changes.append(space_change_text(version))
         continuing = {name for name, _, _ in history.continuing}
         for trial in session.scalars(
             select(TrialRow).where(
@@ -270,12 +457,29 @@ def extend_experiment(
             row.id,
             "extended",
             f"extended ({', '.join(changes) or 'unchanged'}): {len(history.continuing)} "
-            f"trial(s) continue, {history.new_samples} new configuration(s)",
+            f"trial(s) continue, {history.new_samples} new configuration(s)"
+            + (
+                f"; {history.left_out} earlier trial(s) outside the new space left out of the "
+                "searcher's history"
+                if history.left_out
+                else ""
+            ),
             data={
                 "extension": row.extensions,
                 "continuing": len(history.continuing),
                 "new_samples": history.new_samples,
+                "told_to_searcher": len(history.evaluated),
+                "left_out": history.left_out,
+                "space_version": len(row.search_spaces or []) or 1,
             },
         )
         session.flush()
         return to_read(session, row)
+
+
+def space_change_text(version: SpaceVersion) -> str:
+    """``search space v2: lr changed, momentum added (earlier 0.9), dropout removed``."""
+    parts = [f"{name} changed" for name in version.changed]
+    parts += [f"{name} added (earlier {value!r})" for name, value in version.added.items()]
+    parts += [f"{name} removed" for name in version.removed]
+    return f"search space v{version.version}: {', '.join(parts)}"

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import (
+    FIRING_ACTIVE,
     FiringOutcome,
     Misfire,
     Overlap,
@@ -21,11 +22,10 @@ from raysweep.spec import ExperimentSpec
 from service.cron import due_between, next_due
 from service.db.models import ExperimentRow, FinalRunRow, ScheduleFiringRow, ScheduleRow
 from service.states import move_firing
-from service.usecases.clusters import trial_never_fits
-from service.usecases.experiments import add_experiment, request_cancel
-from service.usecases.projects import project_refusal
+from service.usecases.admission import Refusal
+from service.usecases.experiments import queue_sweep, request_cancel
 from service.usecases.promotion import request_final_run_cancel
-from service.usecases.retrain import ACTIVE, end, start_retrain
+from service.usecases.retrain import end, start_retrain
 from service.usecases.schedules import BATCH
 
 
@@ -134,7 +134,7 @@ class Firing:
                 select(ScheduleFiringRow)
                 .where(
                     ScheduleFiringRow.schedule_id == self.row.id,
-                    ScheduleFiringRow.outcome.in_(ACTIVE),
+                    ScheduleFiringRow.outcome.in_(FIRING_ACTIVE),
                 )
                 .limit(1)
                 .with_for_update()
@@ -231,19 +231,18 @@ class Firing:
                 "labels": {**spec.labels, "schedule": row.name},
             }
         )
-        never_fits = trial_never_fits(self.session, spec, self.fixed_sweep_cluster)
-        refused = never_fits or project_refusal(self.session, spec)
-        if refused is not None:
-            move_firing(firing, FiringOutcome.failed)
-            firing.message += f"not submitted: {refused}"
-            return
-        experiment = add_experiment(
+        experiment = queue_sweep(
             self.session,
             spec,
             f"submitted by schedule {row.name} for {firing.scheduled_for.isoformat()}",
             f"schedule:{row.name}"[:64],
             {"schedule_id": row.id, "scheduled_for": firing.scheduled_for.isoformat()},
+            self.fixed_sweep_cluster,
         )
+        if isinstance(experiment, Refusal):
+            move_firing(firing, FiringOutcome.failed)
+            firing.message += f"not submitted: {experiment.reason}"
+            return
         firing.experiment_id = experiment.id
         firing.message += f"submitted sweep {experiment.id}"
 

@@ -16,7 +16,12 @@ from typing import Generic, Protocol, TypeVar
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, FinalRunState
+from raysweep.schemas import (
+    EXPERIMENT_ACTIVE,
+    FINAL_RUN_ACTIVE,
+    ExperimentState,
+    FinalRunState,
+)
 from service.db import repositories as repo
 from service.db.base import utcnow
 from service.db.models import ExperimentRow, FinalRunRow
@@ -27,10 +32,8 @@ Id = TypeVar("Id", bound=Hashable)
 Id_co = TypeVar("Id_co", bound=Hashable, covariant=True)
 
 BATCH = 50
-# the states in which a sweep's driver job exists (or is being stopped) and holds a sweep slot
-SWEEP_ACTIVE = (ExperimentState.running, ExperimentState.cancelling, ExperimentState.pausing)
-# the same for final runs, per final cluster
-FINAL_RUN_ACTIVE = (FinalRunState.running, FinalRunState.cancelling)
+# an active sweep's driver job exists (or is being stopped) and holds a sweep slot; an active
+# final run's job holds its final cluster's
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ class SweepJobs:
             busy = session.scalar(
                 select(func.count())
                 .select_from(ExperimentRow)
-                .where(ExperimentRow.state.in_(SWEEP_ACTIVE))
+                .where(ExperimentRow.state.in_(EXPERIMENT_ACTIVE))
             )
             free = pool.limit - (busy or 0)
             if free <= 0:
@@ -125,7 +128,8 @@ class SweepJobs:
                     ExperimentRow.stop_requested_at,
                 )
                 .where(
-                    ExperimentRow.state.in_(SWEEP_ACTIVE), ExperimentRow.driver_job_id.is_not(None)
+                    ExperimentRow.state.in_(EXPERIMENT_ACTIVE),
+                    ExperimentRow.driver_job_id.is_not(None),
                 )
                 .order_by(ExperimentRow.updated_at)
                 .limit(BATCH)
@@ -159,7 +163,7 @@ class SweepJobs:
     def job_lost(self, id: str, job_id: str, reason: str, resubmittable: bool) -> Lost:
         with self.db.begin() as session:
             row = repo.get_experiment_row(session, id, for_update=True)
-            if row.driver_job_id != job_id or row.state not in SWEEP_ACTIVE:
+            if row.driver_job_id != job_id or row.state not in EXPERIMENT_ACTIVE:
                 return Lost(False)  # the driver finished its bookkeeping meanwhile
             reason = f"driver {reason}"
             if row.state in STOPPED:

@@ -14,8 +14,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.mode import Mode
 from raysweep.registry import AliasRead, DeploymentRead, ModelRead, ModelVersionRead
-from raysweep.schemas import DeploymentState, Page
+from raysweep.schemas import DeploymentState, Page, ScheduleKind
 from service.db.base import MAX_INT
 from service.db.models import (
     ExperimentRow,
@@ -24,6 +25,7 @@ from service.db.models import (
     ModelAliasRow,
     ModelDeploymentRow,
     ModelVersionRow,
+    ScheduleRow,
 )
 from service.errors import Conflict, NotFound
 from service.states import move_deployment
@@ -83,7 +85,13 @@ def _version_read(row: ModelVersionRow, aliases: dict[str, int]) -> ModelVersion
 
 def list_models(db: sessionmaker[Session], projects: list[str] | None = None) -> list[ModelRead]:
     """Every model (``projects``: theirs only), by name."""
-    query = select(ModelVersionRow.name, func.max(ModelVersionRow.version), func.count())
+    # a model name is one project's for good: every version has the same project
+    query = select(
+        ModelVersionRow.name,
+        func.max(ModelVersionRow.project),
+        func.max(ModelVersionRow.version),
+        func.count(),
+    )
     if projects is not None:
         query = query.where(ModelVersionRow.project.in_(projects))
     with db.begin() as session:
@@ -92,9 +100,13 @@ def list_models(db: sessionmaker[Session], projects: list[str] | None = None) ->
         ).all()
         return [
             ModelRead(
-                name=name, latest_version=latest, versions=count, aliases=_aliases(session, name)
+                name=name,
+                project=project,
+                latest_version=latest,
+                versions=count,
+                aliases=_aliases(session, name),
             )
-            for name, latest, count in rows
+            for name, project, latest, count in rows
         ]
 
 
@@ -177,11 +189,37 @@ def move_alias(session: Session, name: str, alias: str, version: int, set_by: st
     session.flush()
 
 
+def delete_alias(db: sessionmaker[Session], name: str, alias: str) -> None:
+    """Remove ``alias`` from its version (its history stays), so the version, and the sweep it
+    came from, can be deleted. Refused (``Conflict`` naming them) while a retrain schedule
+    follows the alias: each of its firings would fail for want of a champion."""
+    with db.begin() as session:
+        row = session.get(ModelAliasRow, (name, alias), with_for_update=True)
+        if row is None:
+            must_exist(session, name)
+            raise NotFound(f"model {name!r} has no alias {alias!r}")
+        followers = [
+            f"{schedule.name} ({schedule.id})"
+            for schedule in session.scalars(
+                select(ScheduleRow)
+                .where(ScheduleRow.kind == ScheduleKind.retrain)
+                .order_by(ScheduleRow.name)
+            )
+            # retrain settings are stored whole (alias included), as JSON: compared here
+            if (schedule.retrain or {}).get("model") == name
+            and (schedule.retrain or {}).get("alias") == alias
+        ]
+        if followers:
+            raise Conflict(
+                f"retrain schedule {', '.join(followers)} follows alias {alias!r} of model "
+                f"{name!r}: delete the schedule first, or move the alias instead"
+            )
+        session.delete(row)
+
+
 def beats(challenger: float, champion: float, mode: str, margin: float) -> bool:
     """Strictly better by more than ``margin``: a tie never replaces the champion."""
-    if mode == "max":
-        return challenger > champion + margin
-    return challenger < champion - margin
+    return Mode(mode).better(challenger, champion, margin)
 
 
 def challenge_champion(

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.mode import Mode
 from raysweep.schemas import ObjectiveRead, Pareto, ParetoTrial, TrialState
 from raysweep.spec import ExperimentSpec, Objective
 from service.db.models import ExperimentRow, TrialRow
@@ -44,7 +45,7 @@ def non_dominated(points: Sequence[Sequence[float]]) -> list[bool]:
 
 
 def minimised(values: Sequence[float], objectives: Sequence[Objective]) -> list[float]:
-    return [v if o.mode == "min" else -v for v, o in zip(values, objectives, strict=True)]
+    return [-Mode(o.mode).sign * v for v, o in zip(values, objectives, strict=True)]
 
 
 # a completed trial's id, its objective values and whether it kept the constraints

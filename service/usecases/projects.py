@@ -1,5 +1,5 @@
-"""Projects: create, read, change; what a new sweep must keep to (its project's queue, quota
-and monthly budget); the compute ledger's sums."""
+"""Projects: create, read, change; the compute ledger's sums. What a new sweep must keep to (its
+project's queue, quota and monthly budget) is ``service/usecases/admission.py``."""
 
 from __future__ import annotations
 
@@ -7,18 +7,17 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.errors import Problem
 from raysweep.projects import ProjectCreate, ProjectRead, ProjectUpdate, Usage, UsageRead
-from raysweep.schemas import ExperimentState, Role, TokenRead
-from raysweep.spec import ComputeBudget, ExperimentSpec
+from raysweep.schemas import Role, TokenRead
+from raysweep.spec import ComputeBudget
 from service.db.base import utcnow
-from service.db.models import ComputeUsageRow, ExperimentRow, ProjectRow
-from service.errors import Conflict, DomainError, InvalidInput, NotFound
-from service.resources import HeldSegment, ProjectShare, min_workers
+from service.db.models import ComputeUsageRow, ProjectRow
+from service.errors import Conflict, NotFound
+from service.resources import HeldSegment, ProjectShare
 from service.usecases.access import (
     Owned,
     check_role,
@@ -26,8 +25,6 @@ from service.usecases.access import (
     projects_of,
     visible_projects,
 )
-
-WAITING_STATES = (ExperimentState.queued,)
 
 
 def month_start(now: datetime) -> datetime:
@@ -93,92 +90,6 @@ def check_project(session: Session, caller: TokenRead, name: str, role: Role) ->
 def in_project(db: sessionmaker[Session], caller: TokenRead, name: str, role: Role) -> None:
     with db.begin() as session:
         check_project(session, caller, name, role)
-
-
-def admit_sweep(session: Session, caller: TokenRead, spec: ExperimentSpec) -> None:
-    """A member of the sweep's project may queue it while the project's queue, quota and
-    monthly budget allow: a trial larger than the quota is a 422 (it could never run), a full
-    queue or a spent budget a 409, each with the numbers."""
-    project = check_project(session, caller, spec.project, Role.member)
-    refusal = sweep_refusal(session, project, spec)
-    if refusal is not None:
-        raise refusal
-
-
-def sweep_refusal(
-    session: Session, project: ProjectRow, spec: ExperimentSpec
-) -> DomainError | None:
-    """Why the project cannot queue the sweep now (its quota, queue or monthly budget), as the
-    error a submit answers; None when it can. Schedules' firings ask it too."""
-    problems = trial_quota_problems(project, spec)
-    if problems:
-        return InvalidInput(
-            f"one trial of this sweep is larger than the quota of project {project.name!r}",
-            problems,
-        )
-    if project.max_queued is not None:
-        queued = session.scalar(
-            select(func.count())
-            .select_from(ExperimentRow)
-            .where(ExperimentRow.project == project.name, ExperimentRow.state.in_(WAITING_STATES))
-        )
-        if (queued or 0) >= project.max_queued:
-            return Conflict(
-                f"project {project.name!r} has {queued} sweeps queued, its most "
-                f"(max_queued {project.max_queued}); wait for one to start or cancel one"
-            )
-    now = utcnow()
-    spent = usage_totals(session, [project.name], month_start(now), now)
-    for kind, limit, hours in (
-        ("worker", project.monthly_worker_hours, spent.worker_seconds / 3600),
-        ("GPU", project.monthly_gpu_hours, spent.gpu_seconds / 3600),
-    ):
-        if limit is not None and hours >= limit:
-            return Conflict(
-                f"project {project.name!r} has spent {hours:.2f} of its {limit:g} {kind} "
-                f"hours this month (since {month_start(now):%Y-%m-%d}); no new sweeps until "
-                "the next month or a larger budget"
-            )
-    return None
-
-
-def refusal_text(refusal: DomainError) -> str:
-    """The refusal in one line, with every problem it names."""
-    details = "; ".join(f"{p.path}: {p.message}" for p in refusal.details)
-    return refusal.message + (f" ({details})" if details else "")
-
-
-def project_refusal(session: Session, spec: ExperimentSpec) -> str | None:
-    """For the service's own submissions (a schedule firing, a retrain's re-tuning sweep): why
-    the sweep's project refuses it now, in one line; None when it takes it."""
-    project = session.get(ProjectRow, spec.project)
-    if project is None:
-        return f"project {spec.project!r} no longer exists"
-    refusal = sweep_refusal(session, project, spec)
-    return None if refusal is None else refusal_text(refusal)
-
-
-def trial_quota_problems(project: ProjectRow, spec: ExperimentSpec) -> list[Problem]:
-    """What one trial's worker group (at its smallest) holds beyond the project's quota."""
-    resources = spec.resources
-    workers = min_workers(resources.num_workers)
-    held = {
-        "max_workers": (workers, "num_workers"),
-        "max_cpus": (workers * resources.cpus_per_worker, "cpus_per_worker"),
-        "max_gpus": (workers * resources.gpus_per_worker, "gpus_per_worker"),
-    }
-    problems = []
-    for quota, (amount, field) in held.items():
-        limit = getattr(project, quota)
-        if limit is not None and amount > limit:
-            problems.append(
-                Problem(
-                    path=f"resources.{field}",
-                    message=f"one trial holds {amount:g} ({quota.removeprefix('max_')}); "
-                    f"project {project.name!r} allows {limit:g} at once",
-                )
-            )
-    return problems
 
 
 # --- the compute ledger -------------------------------------------------------------------------

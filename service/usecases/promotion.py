@@ -11,8 +11,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.compute import FinalRunResources
 from raysweep.errors import Problem
+from raysweep.mode import Mode
 from raysweep.registry import FinalRunRead
 from raysweep.schemas import (
+    EXPERIMENT_ENDED,
     ExperimentState,
     FinalRunState,
     Page,
@@ -72,17 +74,29 @@ def chosen_trials(
     overrides: PromotionOverrides,
     top_k: int,
 ) -> list[TrialRow]:
-    """The trials a promotion trains: ``trial_ids``; else the Pareto front's by ``pick``; else
-    the top_k completed feasible ones by the metric (with objectives: the front's by the first).
-    A trial that cannot be promoted, or a pick nothing on the front keeps, is ``InvalidInput``;
-    no completed trial at all is a ``Conflict``."""
-    if overrides.trial_ids is not None and overrides.pick is not None:
-        message = "give either trial_ids or pick, not both"
+    """The trials a promotion trains: ``trial_ids`` or ``trial_numbers``; else the Pareto
+    front's by ``pick``; else the top_k completed feasible ones by the metric (with objectives:
+    the front's by the first). A trial that cannot be promoted, more than one way of choosing,
+    or a pick nothing on the front keeps, is ``InvalidInput``; no completed trial at all is a
+    ``Conflict``."""
+    ways = [
+        name
+        for name, value in (
+            ("trial_ids", overrides.trial_ids),
+            ("trial_numbers", overrides.trial_numbers),
+            ("pick", overrides.pick),
+        )
+        if value is not None
+    ]
+    if len(ways) > 1:
+        message = f"give one of trial_ids, trial_numbers and pick, not {' and '.join(ways)}"
         raise InvalidInput(
-            "the promotion cannot run as asked", [Problem(path="pick", message=message)]
+            "the promotion cannot run as asked", [Problem(path=ways[-1], message=message)]
         )
     if overrides.trial_ids is not None:
         return named_trials(session, row.id, overrides.trial_ids)
+    if overrides.trial_numbers is not None:
+        return named_trials(session, row.id, overrides.trial_numbers, by_number=True)
     if overrides.pick is None and not spec.multi_objective:
         winners = top_completed_trials(session, row.id, row.mode, top_k)
     else:
@@ -97,32 +111,37 @@ def chosen_trials(
     return winners[:top_k]
 
 
-def named_trials(session: Session, experiment_id: str, trial_ids: list[int]) -> list[TrialRow]:
+def named_trials(
+    session: Session, experiment_id: str, keys: list[int], by_number: bool = False
+) -> list[TrialRow]:
+    """The trials named by id, or with ``by_number`` by their number in the sweep (``#3``),
+    in the order named; each must be completed and feasible, else ``InvalidInput`` naming it."""
+    column = TrialRow.number if by_number else TrialRow.id
     rows = {
-        t.id: t
+        (t.number if by_number else t.id): t
         for t in session.scalars(
-            select(TrialRow).where(
-                TrialRow.experiment_id == experiment_id, TrialRow.id.in_(trial_ids)
-            )
+            select(TrialRow).where(TrialRow.experiment_id == experiment_id, column.in_(keys))
         )
     }
+    field = "trial_numbers" if by_number else "trial_ids"
     problems = []
-    for index, trial_id in enumerate(trial_ids):
-        trial = rows.get(trial_id)
+    for index, key in enumerate(keys):
+        trial = rows.get(key)
+        name = f"trial #{key}" if by_number else f"trial {key}"
         why = (
-            f"no trial {trial_id} in experiment {experiment_id}"
+            f"no {name} in experiment {experiment_id}"
             if trial is None
-            else f"trial {trial_id} is {trial.state}; only a completed trial can be promoted"
+            else f"{name} is {trial.state}; only a completed trial can be promoted"
             if trial.state is not TrialState.completed
-            else f"trial {trial_id} is infeasible: its latest result breaks a constraint"
+            else f"{name} is infeasible: its latest result breaks a constraint"
             if trial.feasible is False
             else None
         )
         if why:
-            problems.append(Problem(path=f"trial_ids.{index}", message=why))
+            problems.append(Problem(path=f"{field}.{index}", message=why))
     if problems:
         raise InvalidInput("the promotion cannot run as asked", problems)
-    return [rows[i] for i in dict.fromkeys(trial_ids)]
+    return [rows[k] for k in dict.fromkeys(keys)]
 
 
 def picked(front: list[TrialRow], spec: ExperimentSpec, pick: Pick) -> list[TrialRow]:
@@ -163,8 +182,8 @@ def picked(front: list[TrialRow], spec: ExperimentSpec, pick: Pick) -> list[Tria
                 )
             ],
         )
-    sign = 1.0 if objectives[pick.objective].mode == "min" else -1.0
-    return sorted(kept, key=lambda t: (sign * value(t, pick.objective), t.id))
+    sign = Mode(objectives[pick.objective].mode).sign  # best first
+    return sorted(kept, key=lambda t: (-sign * value(t, pick.objective), t.id))
 
 
 def promotion_problems(
@@ -305,7 +324,6 @@ class Promoted:
 
 
 # a sweep that ended without completing all its trials can still promote those that did
-PROMOTABLE = (ExperimentState.completed, ExperimentState.cancelled, ExperimentState.failed)
 
 
 def reserve_model_name(session: Session, name: str, project: str) -> bool:
@@ -336,7 +354,7 @@ def promote_experiment(
     ``fixed_clusters`` (those that do not autoscale) can never hold is ``InvalidInput``."""
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
-        if row.state not in PROMOTABLE:
+        if row.state not in EXPERIMENT_ENDED:
             raise Conflict(
                 f"experiment {experiment_id} is {row.state}; only a sweep that has ended "
                 "(completed, cancelled or failed) can be promoted"
@@ -370,12 +388,14 @@ def promote_experiment(
             )
         )
         created = []
+        numbers = {}
         for rank, trial in enumerate(winners, start=1):
             if trial.id in promoted:
                 continue
             final = new_final_run(session, spec, trial, promotion, model_name, cluster, rank)
             session.add(final)
             created.append(final)
+            numbers[trial.id] = trial.number
         session.flush()
         if created:
             row.promotion = PromotionStatus.promoted
@@ -384,7 +404,10 @@ def promote_experiment(
                 experiment_id,
                 "promoted",
                 f"{len(created)} trial(s) promoted by {requested_by or 'auto-promotion'}: "
-                + ", ".join(f"trial {f.trial_id} as final run {f.id}" for f in created)
+                + ", ".join(
+                    f"trial #{numbers[f.trial_id]} (id {f.trial_id}) as final run {f.id}"
+                    for f in created
+                )
                 + (
                     f" (the sweep was {row.state.value}: its completed trials only)"
                     if row.state is not ExperimentState.completed

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
+from raysweep.mode import Mode
 from raysweep.schemas import TrialState
 from raysweep.spec import Constraint, ExperimentSpec
 from service.db import repositories as repo
@@ -108,7 +109,7 @@ Op = (
 
 
 def is_better(value: float, than: float | None, mode: str) -> bool:
-    return than is None or (value > than if mode == "max" else value < than)
+    return Mode(mode).better(value, than)
 
 
 def best_metrics(session: Session, trial_ids: set[int]) -> dict[int, float | None]:
@@ -340,6 +341,8 @@ class ResultStore:
             for tune_id, op in first.items()
         }
         first_number = repo.next_trial_number(session, self.experiment_id)
+        # the space cannot change while a driver runs (only an ended sweep is extended)
+        version = repo.space_version(session, self.experiment_id)
         created = {
             tune_id: TrialRow(
                 experiment_id=self.experiment_id,
@@ -349,6 +352,7 @@ class ResultStore:
                 state=TrialState.running,
                 iteration=0,
                 restarts=0,
+                space_version=version,
                 started_at=now,
             )
             for index, (tune_id, config) in enumerate(configs.items())
@@ -394,6 +398,16 @@ class ResultStore:
                 self.experiment_id,
                 "trial_waiting",
                 f"trial {op.tune_id} is {op.reason}",
+                trial_id=trial_id,
+            )
+        elif op.reason is None and row.waiting_for is not None:
+            # the wait's end, as the gate saw it (the timeline's bar ends here, not at the
+            # trial's first result after it)
+            repo.add_event(
+                session,
+                self.experiment_id,
+                "trial_placed",
+                f"trial {op.tune_id}'s workers were placed",
                 trial_id=trial_id,
             )
         row.waiting_for = op.reason

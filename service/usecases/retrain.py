@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.compute import FinalRunResources
 from raysweep.errors import Problem
 from raysweep.schedules import RetrainSettings, Retune
-from raysweep.schemas import ExperimentState, FinalRunState, FiringOutcome
+from raysweep.schemas import FIRING_ACTIVE, ExperimentState, FinalRunState, FiringOutcome
 from raysweep.search_space import Constant
 from raysweep.spec import ExperimentSpec, PromotionOverrides
 from service.db import repositories as repo
@@ -32,9 +32,8 @@ from service.db.models import (
     ScheduleRow,
 )
 from service.states import move_firing
-from service.usecases.clusters import trial_never_fits
-from service.usecases.experiments import add_experiment
-from service.usecases.projects import project_refusal
+from service.usecases.admission import Refusal
+from service.usecases.experiments import queue_sweep
 from service.usecases.promotion import (
     cluster_problem,
     final_run_resources,
@@ -43,7 +42,6 @@ from service.usecases.promotion import (
     top_completed_trials,
 )
 
-ACTIVE = (FiringOutcome.tuning, FiringOutcome.training)
 BATCH = 20
 
 
@@ -185,20 +183,19 @@ def start_retrain(
         return
     if settings.retune is not None:
         spec = retune_spec(session, champion, settings.retune, schedule.name, firing.scheduled_for)
-        never_fits = trial_never_fits(session, spec, fixed_sweep_cluster)
-        refused = never_fits or project_refusal(session, spec)
-        if refused is not None:
-            move_firing(firing, FiringOutcome.failed)
-            tell(firing, f"the re-tuning sweep was not submitted: {refused}")
-            return
-        experiment = add_experiment(
+        experiment = queue_sweep(
             session,
             spec,
             f"re-tuning {settings.model} version {champion.version.version} for schedule "
             f"{schedule.name} ({firing.scheduled_for.isoformat()})",
             f"schedule:{schedule.name}"[:64],
             {"schedule_id": schedule.id, "scheduled_for": firing.scheduled_for.isoformat()},
+            fixed_sweep_cluster,
         )
+        if isinstance(experiment, Refusal):
+            move_firing(firing, FiringOutcome.failed)
+            tell(firing, f"the re-tuning sweep was not submitted: {experiment.reason}")
+            return
         move_firing(firing, FiringOutcome.tuning)
         firing.experiment_id = experiment.id
         tell(
@@ -290,7 +287,7 @@ def advance_retrains(db: sessionmaker[Session], final_clusters: list[str]) -> in
     with db.begin() as session:
         firings = session.scalars(
             select(ScheduleFiringRow)
-            .where(ScheduleFiringRow.outcome.in_(ACTIVE))
+            .where(ScheduleFiringRow.outcome.in_(FIRING_ACTIVE))
             .order_by(ScheduleFiringRow.id)
             .limit(BATCH)
             .with_for_update(skip_locked=True)

@@ -27,6 +27,7 @@ from service.db.models import ProjectRow, ScheduleFiringRow, ScheduleRow
 from service.errors import Conflict, InvalidInput, NotFound
 from service.settings import MAX_SCHEDULES_PER_PROJECT
 from service.specs import check_spec
+from service.usecases.access import home_project
 from service.usecases.clusters import check_trial_fits
 from service.usecases.experiments import package_files, stored_spec
 from service.usecases.projects import in_project
@@ -63,8 +64,9 @@ def create_schedule(
     its first due time. With ``fixed_sweep_cluster`` a template's trial must fit it, as a
     submitted sweep's must. The schedule belongs to its template's project (a retrain: its
     model's), where the caller must be a member; a project holding ``max_per_project``
-    schedules takes no more (``Conflict``)."""
-    project = request.project
+    schedules takes no more (``Conflict``). A request naming no project is the caller's home
+    project's (``access.home_project``)."""
+    project = request.project if "project" in request.model_fields_set else home_project(caller)
     in_project(db, caller, project, Role.member)
     problems = [
         Problem(path=k, message=v) for k, v in cron_problem(request.cron, request.timezone).items()

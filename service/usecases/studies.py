@@ -16,6 +16,7 @@ from optuna.distributions import (
     IntDistribution,
 )
 
+from raysweep.mode import Mode
 from raysweep.search_space import Choice, Constant, Grid, IntRange, LogUniform, Parameter, Uniform
 from raysweep.spec import Constraint, ExperimentSpec, Objective
 
@@ -111,7 +112,7 @@ def completed_study(
     points: list[tuple[dict[str, Any], float]],
 ) -> optuna.Study:
     """A study whose trials are ``points`` (params, value), completed, in that order."""
-    study = optuna.create_study(direction="maximize" if mode == "max" else "minimize")
+    study = optuna.create_study(direction=Mode(mode).direction)
     study.add_trials(
         [
             optuna.trial.create_trial(params=params, distributions=distributions, value=value)

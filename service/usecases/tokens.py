@@ -7,10 +7,10 @@ import os
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from datetime import timedelta
 from pathlib import Path
 
+from cachetools import LRUCache
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -114,9 +114,9 @@ class RecentTokens:
     a revoked one is refused once the moment has passed."""
 
     def __init__(self, size: int = 1024):
-        self.size = size
-        self.entries: OrderedDict[str, tuple[float, TokenRead]] = OrderedDict()
-        self.lock = threading.Lock()
+        # the age is checked on each read: the moment is a setting the caller passes
+        self.entries: LRUCache[str, tuple[float, TokenRead]] = LRUCache(maxsize=size)
+        self.lock = threading.Lock()  # cachetools' caches are not thread-safe
 
     def get(self, token: str, max_age_s: float) -> TokenRead | None:
         if max_age_s <= 0:
@@ -132,9 +132,6 @@ class RecentTokens:
         digest = hash_token(token)
         with self.lock:
             self.entries[digest] = (time.monotonic(), caller)
-            self.entries.move_to_end(digest)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
 
 
 def authenticate(db: sessionmaker[Session], token: str) -> TokenRead:

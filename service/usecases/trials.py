@@ -8,6 +8,7 @@ import operator
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
@@ -15,11 +16,13 @@ from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
 from raysweep.errors import Problem
+from raysweep.mode import Mode
 from raysweep.schemas import (
     CheckpointRead,
     Page,
     ResultRead,
     RungDecisionRead,
+    TrialClock,
     TrialRead,
     TrialState,
 )
@@ -30,7 +33,7 @@ from service.usecases.view_cache import cached
 
 # the trials' own columns a filter or sort names; anything else is a config key
 # (``config.<key>`` names a config key that shares a column's name)
-COLUMNS = ("best_metric", "last_metric", "iteration")
+COLUMNS = ("best_metric", "last_metric", "iteration", "space_version")
 KEY = r"[A-Za-z_][A-Za-z0-9_.-]{0,127}"
 SORT_PATTERN = rf"^(best_metric|last_metric|iteration|created_at|config\.{KEY})$"
 # no NUL in a value: PostgreSQL text cannot hold one
@@ -154,17 +157,63 @@ def trials_page(
         keys = [getattr(TrialRow, sort)]
         direction = order
     if direction == "best":
-        mode = experiment.mode if sort in ("best_metric", "last_metric") else "max"
+        mode = experiment.mode if sort in ("best_metric", "last_metric") else Mode.max
         ordering = [repo.metric_order(keys[0], mode)]
     else:
         ordering = [(k.asc() if direction == "asc" else k.desc()).nulls_last() for k in keys]
     ordered = query.order_by(*ordering, TrialRow.id)
-    return repo.page(session, ordered, limit, offset, TrialRead.model_validate)
+    return repo.page_rows(session, ordered, limit, offset, lambda rows: trial_reads(session, rows))
+
+
+def trial_reads(session: Session, rows: Sequence[TrialRow]) -> list[TrialRead]:
+    """The trials as API models with when each last reported and began its wait: two queries
+    for the lot."""
+    reports = repo.last_reports(session, [row.id for row in rows])
+    waits = repo.waits_began(session, rows)
+    return [
+        TrialRead.model_validate(row).model_copy(
+            update={"last_reported_at": reports.get(row.id), "waiting_since": waits.get(row.id)}
+        )
+        for row in rows
+    ]
+
+
+LONG_AGO = datetime.min.replace(tzinfo=UTC)
+
+
+def running_clocks(session: Session, experiment_ids: Sequence[str]) -> dict[str, list[TrialClock]]:
+    """Each experiment's running trials' clocks (ExperimentRead.running): longest waiting
+    first, then longest silent. Three queries for all of them."""
+    trials = repo.live_trials(session, experiment_ids)
+    reports = repo.last_reports(session, [trial.id for trial in trials])
+    waits = repo.waits_began(session, trials)
+    clocks: dict[str, list[TrialClock]] = {}
+    for trial in trials:
+        clocks.setdefault(trial.experiment_id, []).append(
+            TrialClock(
+                trial_id=trial.id,
+                trial_number=trial.number,
+                iteration=trial.iteration,
+                started_at=trial.started_at,
+                last_reported_at=reports.get(trial.id),
+                waiting_for=trial.waiting_for,
+                waiting_since=waits.get(trial.id),
+            )
+        )
+    for listed in clocks.values():
+        listed.sort(
+            key=lambda c: (
+                c.waiting_for is None,
+                c.waiting_since or c.last_reported_at or c.started_at or LONG_AGO,
+                c.trial_number,
+            )
+        )
+    return clocks
 
 
 def get_trial(db: sessionmaker[Session], trial_id: int) -> TrialRead:
     with db.begin() as session:
-        return TrialRead.model_validate(repo.get_trial_row(session, trial_id))
+        return trial_reads(session, [repo.get_trial_row(session, trial_id)])[0]
 
 
 def set_trial_notes(db: sessionmaker[Session], trial_id: int, notes: str) -> TrialRead:
@@ -174,7 +223,7 @@ def set_trial_notes(db: sessionmaker[Session], trial_id: int, notes: str) -> Tri
         row = repo.get_trial_row(session, trial_id)
         row.notes = notes or None
         session.flush()
-        return TrialRead.model_validate(row)
+        return trial_reads(session, [row])[0]
 
 
 def list_results(

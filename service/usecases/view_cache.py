@@ -12,10 +12,10 @@ The same key gives the same object, so the API serializes each one once
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from cachetools import LRUCache
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -30,21 +30,17 @@ class ViewCache:
     """The newest ``size`` reads by key; a key names its version, so nothing is invalidated."""
 
     def __init__(self, size: int = 128):
-        self.size = size
-        self.entries: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-        self.lock = threading.Lock()
+        self.entries: LRUCache[tuple[Any, ...], Any] = LRUCache(maxsize=size)
+        self.lock = threading.Lock()  # cachetools' caches are not thread-safe
 
     def get(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
         with self.lock:
             if key in self.entries:
-                self.entries.move_to_end(key)
-                cached: T = self.entries[key]
+                cached: T = self.entries[key]  # a read makes it the most recently used
                 return cached
         value = compute()
         with self.lock:
             self.entries[key] = value
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
         return value
 
 

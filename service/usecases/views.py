@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import bisect
+import hashlib
+import heapq
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -12,8 +14,11 @@ from typing import Any, TypeVar
 from sqlalchemy import Row, Select, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.mode import Mode
 from raysweep.schemas import (
+    CONFIGS_ALL_MAX,
     ConfigRow,
+    ConfigSample,
     ConfigTable,
     Curves,
     CurveSeries,
@@ -29,6 +34,7 @@ from raysweep.schemas import (
 )
 from service.db import repositories as repo
 from service.db.models import EventRow, ExperimentRow, ResultRow, RungDecisionRow, TrialRow
+from service.errors import InvalidInput
 from service.usecases.decisions import milestones
 from service.usecases.experiments import experiment_read
 from service.usecases.view_cache import cached, cached_in
@@ -239,24 +245,56 @@ def rungs(session: Session, experiment: ExperimentRow) -> Rungs:
     )
 
 
-def experiment_configs(db: sessionmaker[Session], experiment_id: str, limit: int) -> ConfigTable:
-    return cached(db, experiment_id, configs, limit)
+def experiment_configs(
+    db: sessionmaker[Session],
+    experiment_id: str,
+    limit: int,
+    sample: ConfigSample = ConfigSample.best,
+) -> ConfigTable:
+    return cached(db, experiment_id, configs, limit, sample)
 
 
-def configs(session: Session, experiment: ExperimentRow, limit: int) -> ConfigTable:
+def configs(
+    session: Session,
+    experiment: ExperimentRow,
+    limit: int,
+    sample: ConfigSample = ConfigSample.best,
+) -> ConfigTable:
+    """The trials' configs and best metric, best first: the best ``limit``, ``limit`` drawn at
+    random (``random_ids``), or every trial of a sweep of at most ``CONFIGS_ALL_MAX`` (past it
+    ``InvalidInput``: the browser draws each as an SVG element)."""
     query = select(TrialRow).where(TrialRow.experiment_id == experiment.id)
     total = repo.count(session, query)
-    trials = session.scalars(
-        query.order_by(repo.metric_order(TrialRow.best_metric, experiment.mode), TrialRow.id).limit(
-            limit
+    best_first = (repo.metric_order(TrialRow.best_metric, experiment.mode), TrialRow.id)
+    if sample is ConfigSample.all:
+        if total > CONFIGS_ALL_MAX:
+            raise InvalidInput(
+                f"sample=all sends sweeps of at most {CONFIGS_ALL_MAX:,} trials; this one has "
+                f"{total:,}: ask for the best or a random sample"
+            )
+        trials: Sequence[TrialRow] = session.scalars(query.order_by(*best_first)).all()
+    elif sample is ConfigSample.random and total > limit:
+        chosen = random_ids(session, experiment.id, limit)
+        trials = [
+            row
+            for chunk in chunks(chosen, 500)
+            for row in session.scalars(query.where(TrialRow.id.in_(chunk)))
+        ]
+        sign = Mode(experiment.mode).sign
+        trials = sorted(
+            trials,
+            key=lambda t: (t.best_metric is None, -sign * (t.best_metric or 0.0), t.id),
         )
-    ).all()
+    else:
+        trials = session.scalars(query.order_by(*best_first).limit(limit)).all()
     params = sorted({key for t in trials for key in t.config})
     return ConfigTable(
         metric=experiment.metric,
         mode=experiment.mode,
         total_trials=total,
         params=params,
+        sample=sample,
+        all_max=CONFIGS_ALL_MAX,
         rows=[
             ConfigRow(
                 trial_id=t.id,
@@ -270,6 +308,19 @@ def configs(session: Session, experiment: ExperimentRow, limit: int) -> ConfigTa
     )
 
 
+def random_ids(session: Session, experiment_id: str, limit: int) -> list[int]:
+    """``limit`` of the sweep's trial ids in a random order seeded by the sweep: each trial's
+    rank is a hash of its id and the sweep's, so the sample is the same on every read, and a
+    new trial displaces at most one of it."""
+    ids = session.scalars(select(TrialRow.id).where(TrialRow.experiment_id == experiment_id))
+    salt = experiment_id.encode()
+
+    def rank(trial_id: int) -> bytes:
+        return hashlib.blake2b(str(trial_id).encode(), digest_size=8, key=salt[:64]).digest()
+
+    return sorted(heapq.nsmallest(limit, ids, key=rank))
+
+
 def experiment_history(db: sessionmaker[Session], experiment_id: str, max_points: int) -> History:
     return cached(db, experiment_id, history, max_points)
 
@@ -278,7 +329,8 @@ def history(session: Session, experiment: ExperimentRow, max_points: int) -> His
     """Optuna's history plot: each finished trial's best value in end order, and the best so
     far, which picks as ``repo.best_trial`` does (feasible, never failed or pruned): its last
     point is the best finished trial's. The best is kept over every trial; only what is sent is
-    thinned. The distribution (EDF) is of the trials that did not fail."""
+    thinned. The distribution (EDF) is of the trials that neither failed nor broke a constraint:
+    a failed trial's last value is no result, and one far from the rest set the EDF's range."""
     rows = session.execute(
         select(TrialRow.id, TrialRow.best_metric, TrialRow.feasible, TrialRow.state)
         .where(
@@ -288,18 +340,18 @@ def history(session: Session, experiment: ExperimentRow, max_points: int) -> His
         )
         .order_by(TrialRow.finished_at, TrialRow.id)
     ).all()
-    better = max if experiment.mode == "max" else min
+    better = max if Mode(experiment.mode) is Mode.max else min
     best: float | None = None
     # (trial id, value, best so far, feasible) as plain tuples: at 100,000 trials only the
     # points sent become models, and only their states are read
     ended: list[tuple[int, float, float | None, bool | None]] = []
     improved: set[int] = set()  # indexes into ended
-    failed: set[int] = set()  # indexes into ended
+    left_out: set[int] = set()  # indexes into ended: failed or infeasible, not in the EDF
     for trial_id, value, feasible, state in rows:
         if value is None or not math.isfinite(value):  # the query leaves out None already
             continue
-        if state is TrialState.failed:
-            failed.add(len(ended))
+        if state is TrialState.failed or feasible is False:
+            left_out.add(len(ended))
         eligible = feasible is not False and state not in repo.NEVER_BEST
         if eligible and (best is None or better(best, value) != best):
             best = value
@@ -329,7 +381,8 @@ def history(session: Session, experiment: ExperimentRow, max_points: int) -> His
         mode=experiment.mode,
         finished_trials=finished,
         points=points,
-        edf=edf([point[1] for i, point in enumerate(ended) if i not in failed]),
+        edf=edf([point[1] for i, point in enumerate(ended) if i not in left_out]),
+        edf_trials=finished - len(left_out),
     )
 
 

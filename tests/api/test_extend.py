@@ -62,7 +62,14 @@ def test_a_completed_sweep_is_extended_in_place_and_its_history_is_what_the_sear
     assert all(set(e.params) == {"lr", "hidden", "optimizer"} for e in history.evaluated)
     assert {e.state for e in history.evaluated} <= {TrialState.pruned, TrialState.failed}
     assert history.new_samples == 14 - 10
-    assert extended["data"] == {"extension": 1, "continuing": len(completed), "new_samples": 4}
+    assert extended["data"] == {
+        "extension": 1,
+        "continuing": len(completed),
+        "new_samples": 4,
+        "told_to_searcher": len(history.evaluated),
+        "left_out": 0,
+        "space_version": 1,
+    }
 
 
 def test_a_bad_extension_names_every_problem_and_changes_nothing(
@@ -80,7 +87,10 @@ def test_a_bad_extension_names_every_problem_and_changes_nothing(
         "max_t": "must be at least the sweep's 6",
     }
     empty = extend(server, sweep)
-    assert empty.status_code == 422 and "give num_samples, max_t or time_budget_s" in empty.text
+    assert (
+        empty.status_code == 422
+        and "give num_samples, max_t, time_budget_s or search_space" in empty.text
+    )
     # every trial at the budget and no new configuration: nothing would run
     nothing = extend(server, sweep, time_budget_s=60)
     assert nothing.status_code == 422 and "would run nothing" in nothing.text
@@ -222,3 +232,99 @@ def test_an_extension_that_would_retrain_a_trial_without_a_checkpoint_is_refused
         assert client.get(f"/api/v1/experiments/{sweep}").json()["state"] == "completed"
     # more configurations continue nothing: that extension is fine
     assert extend(server, sweep, num_samples=12).status_code == 200
+
+
+def test_an_extension_changes_the_search_space_telling_the_searcher_what_lies_in_it(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    """Narrow lr, add dropout (the earlier trials ran at 0.0), drop optimizer: a bad new space
+    changes nothing; a good one is version 2, its searcher hears only the trials inside it."""
+    sweep = seed_sweep(db, trials=12, max_t=9, running=0, state=ExperimentState.completed)
+    space = {
+        "lr": {"type": "loguniform", "low": 1e-3, "high": 1e-1},
+        "hidden": {"type": "int", "low": 16, "high": 256},
+        "dropout": {"type": "uniform", "low": 0.0, "high": 0.5},
+    }
+    before = row_counts(db)
+    with db.begin() as session:
+        stored_spec = session.get_one(ExperimentRow, sweep).spec
+
+    # each problem named, nothing changed: a bound the wrong way round, a parameter the
+    # trainer does not take, a missing earlier value, an earlier value for no added parameter
+    wrong_way = {**space, "lr": {"type": "loguniform", "low": 1e-1, "high": 1e-3}}
+    unknown = {**space, "momentum": {"type": "uniform", "low": 0.8, "high": 0.99}}
+    for bad, path in ((wrong_way, "search_space.lr"), (unknown, "search_space.momentum")):
+        refused = extend(
+            server, sweep, num_samples=16, search_space=bad, earlier_values={"dropout": 0.0}
+        )
+        assert refused.status_code == 422, refused.text
+        assert [d["path"] for d in refused.json()["error"]["details"]] == [path]
+    refused = extend(server, sweep, num_samples=16, search_space=space, earlier_values={"depth": 2})
+    assert refused.status_code == 422, refused.text
+    assert {d["path"] for d in refused.json()["error"]["details"]} == {
+        "earlier_values.dropout",
+        "earlier_values.depth",
+    }
+    assert extend(server, sweep, earlier_values={"dropout": 0.0}).status_code == 422
+    assert row_counts(db) == before
+    with db.begin() as session:
+        row = session.get_one(ExperimentRow, sweep)
+        assert row.spec == stored_spec and row.search_spaces is None and row.extensions == 0
+
+    answer = extend(  # 0, as a browser's JSON says 0.0: stored as the float parameter's 0.0
+        server, sweep, num_samples=16, max_t=12, search_space=space, earlier_values={"dropout": 0}
+    )
+
+    assert answer.status_code == 200, answer.text
+    read = answer.json()
+    assert read["spec"]["search_space"]["lr"]["low"] == 1e-3
+    assert "optimizer" not in read["spec"]["search_space"]
+    first, second = read["search_spaces"]
+    assert (first["version"], first["extension"]) == (1, 0)
+    submitted = ExperimentSpec.model_validate(stored_spec).search_space
+    assert isinstance(submitted, dict)
+    assert first["search_space"] == {n: p.model_dump(mode="json") for n, p in submitted.items()}
+    assert (second["version"], second["extension"]) == (2, 1)
+    assert second["added"] == {"dropout": 0.0} and second["removed"] == ["optimizer"]
+    assert second["changed"] == ["lr"]
+    with db.begin() as session:
+        trials = session.scalars(select(TrialRow).where(TrialRow.experiment_id == sweep)).all()
+        spec = ExperimentSpec.model_validate(session.get_one(ExperimentRow, sweep).spec)
+        history = sweep_history(session, sweep, spec)
+    ended = [t for t in trials if t.state in (TrialState.pruned, TrialState.failed)]
+    inside = [t for t in ended if t.config["lr"] >= 1e-3]
+    assert inside and len(inside) < len(ended), "the seed should put trials on both sides"
+    # the searcher is told the ones inside, mapped: dropout at its earlier value, no optimizer
+    assert sorted(p.params["lr"] for p in history.evaluated) == sorted(
+        t.config["lr"] for t in inside
+    )
+    assert all(set(p.params) == {"lr", "hidden", "dropout"} for p in history.evaluated)
+    assert all(p.params["dropout"] == 0.0 for p in history.evaluated)
+    assert history.left_out == len(ended) - len(inside)
+    # continuing trials keep their configs (optimizer too), with dropout as they had it
+    assert history.continuing
+    for name, config, _ in history.continuing:
+        stored = next(t.config for t in trials if t.tune_trial_id == name)
+        assert config == {**stored, "dropout": 0.0}
+    with server.client() as client:
+        events = client.get(f"/api/v1/experiments/{sweep}/events").json()["items"]
+        extended = next(e for e in events if e["kind"] == "extended")
+        assert (
+            "search space v2: lr changed, dropout added (earlier 0.0), optimizer removed"
+            in (extended["message"])
+        )
+        assert f"{history.left_out} earlier trial(s) outside the new space" in extended["message"]
+        assert extended["data"]["left_out"] == history.left_out
+        assert extended["data"]["space_version"] == 2
+        # every stored trial was sampled from version 1; a filter by version finds them
+        listed = client.get(
+            f"/api/v1/experiments/{sweep}/trials", params={"where": "space_version=1"}
+        ).json()
+        assert listed["total"] == len(trials)
+        assert {t["space_version"] for t in listed["items"]} == {1}
+        assert (
+            client.get(
+                f"/api/v1/experiments/{sweep}/trials", params={"where": "space_version=2"}
+            ).json()["total"]
+            == 0
+        )

@@ -12,12 +12,14 @@ import httpx
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.schemas import Role
 from service.db.models import ExperimentRow, FinalRunRow, ModelNameRow, TrialRow
 from service.engine.recorder import Recorder
 from service.resources import HeldSegment
 from service.usecases.projects import store_held
 from service.usecases.promotion import reserve_model_name
 from service.usecases.recording import ResultReported, TrialStarted
+from service.usecases.tokens import grant_token
 from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
 from tests.factories import production_model, retrain_schedule, submit
 from tests.packages import code_spec, readme_example, zip_of
@@ -167,6 +169,43 @@ def test_a_token_of_another_project_gets_the_404_of_a_missing_object_on_every_ro
     with db.begin() as session:  # nothing the refusals touched changed
         states = dict(session.execute(select(ExperimentRow.id, ExperimentRow.state)).all())
     assert states[queued] == "queued"
+
+
+def test_a_token_of_one_project_creates_there_when_it_names_no_project(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as admin:
+        for name in ("solo", "other"):
+            assert admin.post("/api/v1/projects", json={"name": name}).status_code == 201
+    solo = server.create_token("solo-member", "member", project="solo")
+    both = server.create_token("two-projects", "member", project="solo")
+    grant_token(db, "two-projects", "other", Role.member)
+    with server.client(solo) as client:
+        submitted = client.post("/api/v1/experiments", json=minimal_spec(name="homed"))
+        assert submitted.status_code == 201, submitted.text
+        shown = client.get(f"/api/v1/experiments/{submitted.json()['id']}").json()
+        assert shown["project"] == "solo"
+        uploaded = client.post(
+            "/api/v1/code",
+            content=zip_of({"train.py": readme_example()}),
+            headers={"Content-Type": "application/zip"},
+        )
+        assert uploaded.status_code == 201, uploaded.text
+        assert client.get("/api/v1/code", params={"project": "solo"}).json()["total"] == 1
+        schedule = client.post(
+            "/api/v1/schedules",
+            json={"name": "nightly", "cron": "0 3 * * *", "spec": minimal_spec(name="n")},
+        )
+        assert schedule.status_code == 201, schedule.text
+        assert schedule.json()["project"] == "solo"
+        assert schedule.json()["template"]["project"] == "solo"
+        # a project it names is still the one used
+        elsewhere = client.post("/api/v1/experiments", json=spec_in("other"))
+        assert elsewhere.status_code == 404
+    with server.client(both) as client:  # two projects: which one is not guessed
+        refused = client.post("/api/v1/experiments", json=minimal_spec(name="unhomed"))
+        assert refused.status_code == 404
+        assert "no project 'default'" in refused.json()["error"]["message"]
 
 
 def held(key: str, start: datetime, seconds: float, workers: int = 2) -> HeldSegment:

@@ -143,10 +143,17 @@ def test_registry_versions_and_aliases(server: ServerProcess, db: sessionmaker[S
     viewer = server.create_token("viewer-m", "viewer")
     with server.client(viewer) as client:
         assert client.get("/api/v1/models").json() == [
-            {"name": "demo", "latest_version": 2, "versions": 2, "aliases": {}}
+            {
+                "name": "demo",
+                "project": "default",
+                "latest_version": 2,
+                "versions": 2,
+                "aliases": {},
+            }
         ]
         versions = client.get("/api/v1/models/demo/versions").json()["items"]
         assert [v["version"] for v in versions] == [2, 1]
+        assert {v["project"] for v in versions} == {"default"}  # the model page names it
         assert versions[1]["final_run_id"] == runs[0]["id"] and versions[1]["data_fingerprint"]
         assert (
             client.put("/api/v1/models/demo/aliases/prod", json={"version": 1}).status_code == 403
@@ -169,6 +176,75 @@ def test_registry_versions_and_aliases(server: ServerProcess, db: sessionmaker[S
         assert client.get("/api/v1/models/demo/versions/1").json()["aliases"] == []
         assert client.get("/api/v1/models/demo/versions/2").json()["aliases"] == ["prod"]
         assert client.get("/api/v1/models").json()[0]["aliases"] == {"prod": 2}
+    with server.client(viewer) as client:  # removing an alias is a member's change
+        assert client.delete("/api/v1/models/demo/aliases/prod").status_code == 403
+    with server.client(member) as client:
+        assert client.delete("/api/v1/models/demo/aliases/prod").status_code == 204
+        assert client.get("/api/v1/models/demo/aliases/prod").status_code == 404
+        assert client.get("/api/v1/models/demo/versions/2").json()["aliases"] == []
+        gone = client.delete("/api/v1/models/demo/aliases/prod")
+        assert gone.status_code == 404
+        assert gone.json()["error"]["message"] == "model 'demo' has no alias 'prod'"
+        # with no alias naming its versions, the sweep can be deleted
+        assert client.delete(f"/api/v1/experiments/{done}").status_code == 204
+
+
+def test_trials_are_promoted_by_their_number_and_lineage_names_it(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    """The web UI and the CLI name trials by number (#3), the API keys them by id: a promote
+    takes either, and final runs, model versions and the promoted event carry both."""
+    seed_sweep(db, trials=3, max_t=2, running=0)  # trial ids now differ from numbers
+    done = seed_sweep(
+        db, trials=4, max_t=2, running=1, state=ExperimentState.completed, prune=False
+    )
+    with db.begin() as session:
+        trials = session.scalars(
+            select(TrialRow).where(TrialRow.experiment_id == done).order_by(TrialRow.number)
+        ).all()
+        by_number = {t.number: (t.id, t.state) for t in trials}
+    completed = [n for n, (_, state) in by_number.items() if state == "completed"]
+    unfinished = next(n for n, (_, state) in by_number.items() if state != "completed")
+    wanted = completed[-1]
+    assert all(trial_id != number for number, (trial_id, _) in by_number.items())
+    with server.client() as client:
+        url = f"/api/v1/experiments/{done}/promote"
+        refused = client.post(url, json={"trial_numbers": [unfinished, 99]})
+        assert refused.status_code == 422
+        assert {d["path"]: d["message"] for d in refused.json()["error"]["details"]} == {
+            "trial_numbers.0": f"trial #{unfinished} is {by_number[unfinished][1]}; only a "
+            "completed trial can be promoted",
+            "trial_numbers.1": f"no trial #99 in experiment {done}",
+        }
+        both = client.post(url, json={"trial_numbers": [wanted], "trial_ids": [1]})
+        assert both.status_code == 422
+        assert both.json()["error"]["details"][0]["message"] == (
+            "give one of trial_ids, trial_numbers and pick, not trial_ids and trial_numbers"
+        )
+        promoted = client.post(url, json={"trial_numbers": [wanted]})
+        assert promoted.status_code == 201, promoted.text
+        [run] = promoted.json()["items"]
+        assert (run["trial_id"], run["trial_number"]) == (by_number[wanted][0], wanted)
+        listed = client.get(f"/api/v1/experiments/{done}/final-runs").json()["items"]
+        assert [(r["trial_id"], r["trial_number"]) for r in listed] == [
+            (by_number[wanted][0], wanted)
+        ]
+        events = client.get(f"/api/v1/experiments/{done}/events").json()["items"]
+        [event] = [e for e in events if e["kind"] == "promoted"]
+        assert (
+            f"trial #{wanted} (id {by_number[wanted][0]}) as final run {run['id']}"
+            in (event["message"])
+        )
+    with db.begin() as session:  # what a finished final run records
+        row = session.get_one(FinalRunRow, run["id"])
+        row.metrics, row.checkpoint_uri = {"val_accuracy": 0.9}, "/ckpt/x"
+        register_version(session, row, "digits_mlp", {"raysweep": "0.1.0"}, "f" * 64)
+    with server.client() as client:
+        version = client.get("/api/v1/models/demo/versions/1").json()
+        assert (version["trial_id"], version["trial_number"]) == (by_number[wanted][0], wanted)
+        assert client.get("/api/v1/models/demo/versions").json()["items"][0]["trial_number"] == (
+            wanted
+        )
 
 
 def test_clusters_are_listed_without_tokens_and_specs_must_name_a_final_one(

@@ -27,7 +27,8 @@ SEED = 20261124
 
 # operations whose bodies carry meaning JSON Schema cannot state (a search space or cluster that
 # must exist, a cron expression, an archive's contents, which fields a kind needs, an integer
-# written 3.0, a budget above the sweep's own, a trial filter's `KEY OP VALUE` conditions): a
+# written 3.0, a budget above the sweep's own, a trial filter's `KEY OP VALUE` conditions, an
+# importance's iteration that must be one of the sweep's rungs): a
 # schema-valid request may still be refused there with the documented 422;
 # everywhere else a schema-valid request must succeed (or find nothing, 404, or a state that
 # forbids it, 409)
@@ -38,6 +39,7 @@ SEMANTIC_VALIDATION = [
     ("POST", "/api/v1/experiments/{experiment_id}/extend"),
     ("POST", "/api/v1/schedules"),
     ("GET", "/api/v1/experiments/{experiment_id}/trials"),
+    ("GET", "/api/v1/experiments/{experiment_id}/importance"),
     ("POST", "/api/v1/projects"),
     ("PATCH", "/api/v1/projects/{name}"),
 ]

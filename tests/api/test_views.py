@@ -3,6 +3,9 @@ rungs, configs, the changes since a cursor, checkpoints, and who may read them."
 
 from __future__ import annotations
 
+import threading
+import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -12,13 +15,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
+from service.api.view_slots import ViewSlots
 from service.db.models import ResultRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.recorder import Recorder
 from service.usecases.decisions import asha_cutoff, milestones, percentile
 from service.usecases.recording import ResultReported, TrialStarted
 from service.usecases.views import downsample, edf
-from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
+from tests.conftest import BOTH_BACKENDS, InProcessServer, ServerProcess, minimal_spec
 
 
 @pytest.fixture
@@ -205,10 +209,15 @@ def test_history_is_the_finished_trials_in_end_order_with_the_best_so_far(
     assert all(p == points[p["order"] - 1] for p in kept)
     last_improvement = max(i for i in range(1, 27) if points[i]["best"] != points[i - 1]["best"])
     assert points[last_improvement] in kept
-    # the EDF: every finished value but failed trials' (thinning the points does not thin it),
-    # ascending, each with the fraction of values at or below it
-    values = sorted(v for (_, v), state in zip(expected, states, strict=True) if state != "failed")
-    assert TrialState.failed in states and len(values) < 27
+    # the EDF: every finished value but failed and infeasible trials' (thinning the points does
+    # not thin it), ascending, each with the fraction of values at or below it
+    values = sorted(
+        v
+        for i, ((_, v), state) in enumerate(zip(expected, states, strict=True))
+        if state != "failed" and i != 3
+    )
+    assert TrialState.failed in states and len(values) < 26
+    assert body["edf_trials"] == len(values) and 2.0 not in values
     assert body["edf"] == thinned["edf"]
     assert body["edf"] == [[v, sum(w <= v for w in values) / len(values)] for v in values]
 
@@ -443,3 +452,69 @@ def test_trials_are_filtered_and_sorted_by_config_over_all_of_them(
         assert too_many.status_code == 422
         unsorted = client.get(url, params={"sort": "config.it's"})
         assert unsorted.status_code == 422 and "sort" in unsorted.text
+
+
+def test_expensive_views_wait_for_a_slot_and_say_busy_past_the_wait(
+    db_url: str, tmp_path: Path, sweep: str
+) -> None:
+    """One slot, held here as a long view would hold it: the next view waits for it, and past
+    RAYSWEEP_VIEW_WAIT_S is answered 503 busy with Retry-After (not queued without end, and the
+    server stays free for everything else); once the slot frees, the same view answers."""
+    env = {"RAYSWEEP_VIEWS_AT_ONCE": "1", "RAYSWEEP_VIEW_WAIT_S": "0.3"}
+    running = InProcessServer(tmp_path / "home", db_url, env).start()
+    try:
+        assert running.uvicorn is not None
+        slots: ViewSlots = running.uvicorn.config.app.state.raysweep.view_slots
+        with running.client() as client:
+            with slots.held():
+                busy = client.get(f"/api/v1/experiments/{sweep}/curves")
+                other = client.get(f"/api/v1/experiments/{sweep}")  # not a view: no slot
+            assert busy.status_code == 503, busy.text
+            assert busy.headers["Retry-After"] == "1"
+            assert busy.json()["error"]["code"] == "busy"
+            assert "RAYSWEEP_VIEW_WAIT_S" in busy.json()["error"]["message"]
+            assert other.status_code == 200
+            for view in ("curves", "history", "rungs", "configs", "importance", "pareto"):
+                answer = client.get(f"/api/v1/experiments/{sweep}/{view}")
+                assert answer.status_code == 200, (view, answer.text)
+    finally:
+        running.stop()
+
+
+def test_views_waiting_for_a_slot_take_none_of_the_threads_cheap_requests_need(
+    db_url: str, tmp_path: Path, sweep: str
+) -> None:
+    """Two API threads, the one view slot held, four views waiting for it: a cheap read still
+    answers (the views wait on threads of their own); then every view answers."""
+    env = {
+        "RAYSWEEP_VIEWS_AT_ONCE": "1",
+        "RAYSWEEP_VIEW_WAIT_S": "60",
+        "RAYSWEEP_API_THREADS": "2",
+    }
+    running = InProcessServer(tmp_path / "home", db_url, env).start()
+    answers: list[int] = []
+    try:
+        assert running.uvicorn is not None
+        slots: ViewSlots = running.uvicorn.config.app.state.raysweep.view_slots
+
+        def view(name: str) -> None:
+            with running.client() as client:
+                answers.append(client.get(f"/api/v1/experiments/{sweep}/{name}").status_code)
+
+        with slots.held():
+            waiting = [
+                threading.Thread(target=view, args=(name,))
+                for name in ("curves", "history", "configs", "rungs")
+            ]
+            for thread in waiting:
+                thread.start()
+            time.sleep(0.5)  # all four are waiting for the slot now
+            with running.client() as client:
+                cheap = client.get(f"/api/v1/experiments/{sweep}", timeout=30)
+            assert answers == []  # still waiting: the cheap read did not wait for them
+        for thread in waiting:
+            thread.join(60)
+        assert cheap.status_code == 200
+        assert answers == [200, 200, 200, 200]
+    finally:
+        running.stop()

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import yaml
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.client import Client
-from raysweep.errors import Conflict, NotFound
+from raysweep.errors import Conflict
 from raysweep.schemas import ExperimentState
 from service.db.models import ExperimentRow
 from service.demo import seed_sweep
@@ -24,16 +25,20 @@ from tests.factories import MULTI_OBJECTIVE_TRIALS, production_model, record_mul
 from tests.packages import code_spec
 
 
+def cli_environment(server: ServerProcess, tmp_path: Path) -> dict[str, str]:
+    """What a CLI under test is run with: the server's URL and admin token, a config directory
+    of its own and no local server's home to find."""
+    return {
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "RAYSWEEP_HOME": str(tmp_path / "no-home"),
+        "RAYSWEEP_URL": server.url,
+        "RAYSWEEP_TOKEN": server.admin_token,
+    }
+
+
 class Cli:
     def __init__(self, server: ServerProcess, tmp_path: Path):
-        self.env = {
-            **os.environ,
-            "XDG_CONFIG_HOME": str(tmp_path / "config"),
-            "RAYSWEEP_HOME": str(tmp_path / "no-home"),
-            "RAYSWEEP_URL": server.url,
-            "RAYSWEEP_TOKEN": server.admin_token,
-            "COLUMNS": "200",
-        }
+        self.env = {**os.environ, **cli_environment(server, tmp_path), "COLUMNS": "200"}
 
     def __call__(self, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -75,7 +80,7 @@ def test_submit_ls_show_and_json_output(cli: Cli, tmp_path: Path) -> None:
     assert json.loads(cli("--output", "json", "show", created["id"]).stdout)["id"] == created["id"]
 
 
-def test_trials_events_and_controls(cli: Cli, db: sessionmaker[Session]) -> None:
+def test_trials_events_and_controls(cli: Cli, db: sessionmaker[Session], tmp_path: Path) -> None:
     experiment_id = seed_sweep(db, trials=6, max_t=4, running=1)
     trials = cli.json("trials", experiment_id)
     metrics = [t["best_metric"] for t in trials]
@@ -121,6 +126,21 @@ def test_trials_events_and_controls(cli: Cli, db: sessionmaker[Session]) -> None
     assert extended["spec"]["search"]["num_samples"] == 12
     refused = cli("extend", finished, "--max-t", "8")
     assert refused.returncode == 1 and "the sweep is queued: only a completed" in refused.stderr
+    # a new search space from a file, with the value earlier trials had of what it adds
+    changed = seed_sweep(db, trials=3, max_t=4, running=0, state=ExperimentState.completed)
+    space_file = tmp_path / "narrower.yaml"
+    space_file.write_text(
+        "lr: {type: loguniform, low: 1e-3, high: 1e-1}\n"
+        "hidden: {type: int, low: 16, high: 256}\n"
+        "dropout: {type: uniform, low: 0.0, high: 0.5}\n"
+    )
+    args = ["extend", changed, "--samples", "6", "--search-space", str(space_file)]
+    missing = cli(*args)  # every problem named: too few samples, dropout's earlier value
+    assert missing.returncode == 1 and "earlier_values.dropout" in missing.stderr
+    assert "num_samples: must be more than the sweep's 8" in missing.stderr
+    args[3] = "12"
+    versions = cli.json(*args, "--earlier", "dropout=0.0")["search_spaces"]
+    assert versions[-1]["added"] == {"dropout": 0.0} and versions[-1]["removed"] == ["optimizer"]
 
 
 def test_watch_ends_when_the_sweep_does(cli: Cli, db: sessionmaker[Session]) -> None:
@@ -128,6 +148,40 @@ def test_watch_ends_when_the_sweep_does(cli: Cli, db: sessionmaker[Session]) -> 
     result = cli("watch", finished, "--interval", "0.2")
     assert result.returncode == 0, result.stderr
     assert "completed" in result.stdout and "trial" in result.stdout
+
+
+def test_waiting_on_a_sweep_that_ends_failed_or_cancelled_exits_4(
+    cli: Cli, db: sessionmaker[Session], server: ServerProcess, tmp_path: Path
+) -> None:
+    for state, status in (
+        (ExperimentState.failed, 4),
+        (ExperimentState.cancelled, 4),
+        (ExperimentState.paused, 0),
+        (ExperimentState.completed, 0),
+    ):
+        ended = seed_sweep(db, trials=2, max_t=2, running=0, state=state)
+        watched = cli("watch", ended, "--interval", "0.2")
+        assert watched.returncode == status, (state, watched.stderr)
+        if status:
+            assert f"raysweep watch: experiment {ended} ended {state.value}" in watched.stderr
+    # submit --wait: the sweep (no controller runs it here) is cancelled while the command waits
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text(yaml.safe_dump(minimal_spec(name="waited")))
+    waiting = subprocess.Popen(
+        [sys.executable, "-m", "raysweep.cli", "submit", str(spec), "--wait", "--output", "json"],
+        env=cli.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT,
+    )  # fmt: skip
+    client = Client(server.url, server.admin_token)
+    deadline = time.monotonic() + 60
+    while not (waited := [e for e in client.experiments() if e.data.name == "waited"]):
+        assert time.monotonic() < deadline, "the sweep was never submitted"
+        time.sleep(0.2)
+    [experiment] = waited
+    assert experiment.cancel().state == ExperimentState.cancelled  # queued: at once
+    stdout, stderr = waiting.communicate(timeout=60)
+    assert waiting.returncode == 4, stderr
+    assert json.loads(stdout)["state"] == "cancelled"
+    assert f"raysweep submit: experiment {experiment.id} ended cancelled" in stderr
 
 
 def test_exit_codes_and_messages(cli: Cli, tmp_path: Path, server: ServerProcess) -> None:
@@ -263,6 +317,19 @@ def test_schedules_from_the_cli_and_the_sdk(
         "weekly-sdk", "0 4 * * 1", retrain={"model": "digits", "epochs": 5}
     )
     assert sdk.kind == "retrain" and sdk.retrain is not None and sdk.retrain.epochs == 5
+    # the alias the retrain schedules follow stays until they go
+    followed = cli("models", "unalias", "digits", "production")
+    assert followed.returncode == 1, followed.stderr
+    assert (
+        f"retrain schedule weekly ({weekly['id']}), weekly-sdk ({sdk.id}) follows alias "
+        "'production' of model 'digits'"
+    ) in followed.stderr
+    assert cli("models", "alias", "digits", "production", "one").returncode == 2  # usage
+    for schedule in client.schedules():
+        client.delete_schedule(schedule.id)
+    removed = cli.json("models", "unalias", "digits", "production")
+    assert removed == {"name": "digits", "alias": "production", "deleted": True}
+    assert client.models()[0].aliases == {}
 
 
 def test_pareto_and_a_promotion_by_pick(cli: Cli, db: sessionmaker[Session]) -> None:
@@ -274,10 +341,11 @@ def test_pareto_and_a_promotion_by_pick(cli: Cli, db: sessionmaker[Session]) -> 
         in shown.stdout
     )
     rows = [line.split("│")[1:4] for line in shown.stdout.splitlines() if line.startswith("│")]
-    assert [(int(t), float(a), float(p)) for t, a, p in rows] == [
-        (ids[4], 0.97, 20000.0),
-        (ids[1], 0.95, 5000.0),
-        (ids[0], 0.9, 1000.0),
+    # trials by their number in the sweep: trial t{i} was started (numbered) i + 1-th
+    assert [(t.strip(), float(a), float(p)) for t, a, p in rows] == [
+        ("#5", 0.97, 20000.0),
+        ("#2", 0.95, 5000.0),
+        ("#1", 0.9, 1000.0),
     ]
     assert cli.json("pareto", experiment_id, "--limit", "3")["front"] == [ids[4], ids[1], ids[0]]
     unbounded = cli("promote", experiment_id, "--max", "model_params=6000")
@@ -311,7 +379,8 @@ def test_tables_at_80_columns_show_whole_columns_and_name_the_hidden_ones(
     assert "…" not in narrow.stdout
     assert [h.strip() for h in header.strip("│┃ ").split("┃")][:3] == ["trial", "state", "hidden"]
     assert "best val_accuracy" in header
-    assert lines[-1] == "hidden to fit 80 columns: last, restarts (see --columns, --output json)"
+    hidden = "hidden to fit 80 columns: last, restarts, id (see --columns, --output json)"
+    assert lines[-1] == hidden
     listing = cli("ls", COLUMNS="80")
     assert listing.returncode == 0 and "…" not in listing.stdout
     assert max(len(line) for line in listing.stdout.splitlines()) <= 80
@@ -341,10 +410,16 @@ def test_a_project_through_the_sdk_and_the_cli(
             client.submit(minimal_spec(name="second"))
         usage = client.usage()
         assert usage.total.worker_seconds == 0 and set(usage.by_project) <= {"vision"}
-    with Client(server.url, member) as unscoped, pytest.raises(NotFound, match="default"):
-        unscoped.submit(minimal_spec(name="into-default"))  # no role there
+    # naming no project, a token of one project creates in it (here its full queue refuses)
+    with (
+        Client(server.url, member) as unscoped,
+        pytest.raises(Conflict, match="project 'vision' has 1 sweeps queued"),
+    ):
+        unscoped.submit(minimal_spec(name="into-its-project"))
     spec = tmp_path / "sweep.yaml"
     spec.write_text(yaml.safe_dump(minimal_spec(name="cli-vision")))
+    homed = cli("submit", str(spec), RAYSWEEP_TOKEN=member)
+    assert homed.returncode == 1 and "project 'vision' has 1 sweeps queued" in homed.stderr
     env = {"RAYSWEEP_TOKEN": server.admin_token}
     listed = cli("--project", "vision", "ls", "--output", "json", **env)
     assert [e["id"] for e in json.loads(listed.stdout)] == [sweep.id]

@@ -4,10 +4,11 @@ travels to another server (a `--url` elsewhere got the local admin token)."""
 from __future__ import annotations
 
 from pathlib import Path
+from unittest.mock import ANY
 
 import pytest
 
-from raysweep.config import resolve, write_config
+from raysweep.config import Connection, resolve, write_config
 
 
 @pytest.fixture
@@ -41,3 +42,21 @@ def test_the_config_files_token_goes_to_the_config_files_server_only(
     assert resolve("https://elsewhere.net").token is None
     monkeypatch.setenv("RAYSWEEP_TOKEN", "from-env")
     assert resolve("https://elsewhere.net").token == "from-env"
+
+
+def test_the_local_server_is_found_on_the_port_it_listens_on(
+    local_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert resolve().url == "http://127.0.0.1:8000"
+    # the server listens on RAYSWEEP_PORT: the client dials it there, with the local token
+    monkeypatch.setenv("RAYSWEEP_PORT", "8123")
+    assert resolve() == Connection("http://127.0.0.1:8123", "local-admin", ANY)
+    # a bound address is not one to dial: the local server is reached on loopback
+    monkeypatch.setenv("RAYSWEEP_HOST", "0.0.0.0")
+    assert resolve().url == "http://127.0.0.1:8123"
+    monkeypatch.setenv("RAYSWEEP_URL", "http://127.0.0.1:9000")
+    assert resolve().url == "http://127.0.0.1:9000"  # an explicit URL wins
+    monkeypatch.delenv("RAYSWEEP_URL")
+    monkeypatch.setenv("RAYSWEEP_PORT", "eighty")
+    with pytest.raises(ValueError, match="RAYSWEEP_PORT must be a port number, not 'eighty'"):
+        resolve()

@@ -11,12 +11,24 @@ import httpx
 from ray.util.state import list_actors, list_placement_groups
 
 from service.engine.cluster import RayConnection
-from service.harness import alive_actors, kill, wait_for
+from service.harness import ServerProcess, alive_actors, kill, wait_for
+from tests.packages import SCRIPTED_TRAINER, scripted_code, zip_of
 
 T = TypeVar("T")
 # detached actors Ray creates once per cluster, owned by whichever job needed them first
 CLUSTER_SINGLETONS = {"_AutoscalingCoordinatorActor", "ResourceGate"}
 TRAIN_WORKER = "RayTrainWorker"
+
+
+def upload_code(server: ServerProcess, files: dict[str, str]) -> str:
+    """Uploads a code package of {path: source}; returns its sha256."""
+    with server.client() as client:
+        response = client.post(
+            "/api/v1/code", content=zip_of(files), headers={"Content-Type": "application/zip"}
+        )
+    assert response.status_code == 201, response.text
+    sha: str = response.json()["sha256"]
+    return sha
 
 
 def all_pages(client: httpx.Client, path: str, **params: Any) -> list[dict[str, Any]]:
@@ -55,6 +67,15 @@ def check_results_contiguous(
         assert iterations == list(range(1, len(iterations) + 1)), (trial, iterations)
         assert trial["iteration"] == len(iterations), trial
         assert all(metric in r["metrics"] for r in results)
+
+
+def check_torch_never_loaded(client: httpx.Client, trials: list[dict[str, Any]]) -> None:
+    """Every result of the scripted trainer's trials says its worker process had not imported
+    torch (``code.process_group: none``: nothing raysweep or Ray Train runs there loads it)."""
+    for trial in trials:
+        results = all_pages(client, f"/api/v1/trials/{trial['id']}/results")
+        loaded = {r["metrics"]["torch_loaded"] for r in results}
+        assert results and loaded == {0.0}, (trial, loaded)
 
 
 def ended_sweep(
@@ -143,23 +164,28 @@ def kill_a_train_worker(ray: RayConnection, job: str, avoid: Collection[int] = (
     return pid
 
 
-def fault_spec(**changes: Any) -> dict[str, Any]:
+def scripted_package(server: ServerProcess) -> str:
+    """Uploads tests/packages.py's torch-free SCRIPTED_TRAINER; returns its sha256."""
+    return upload_code(server, {"scripted.py": SCRIPTED_TRAINER})
+
+
+def fault_spec(package: str, **changes: Any) -> dict[str, Any]:
+    """A sweep of the torch-free scripted trainer (``package``, as ``scripted_package`` uploads
+    it) for the orchestration tests: two learning rates one after the other, 8 epochs of 0.5 s,
+    a checkpoint every 2; ``changes`` replace whole sections."""
     spec: dict[str, Any] = {
-        "name": "digits-faults",
-        "trainer": "digits_mlp",
-        "metric": "val_accuracy",
-        "mode": "max",
+        "name": "scripted-faults",
+        "code": scripted_code(package),
+        "metric": "loss",
+        "mode": "min",
         "search_space": {
             "lr": {"type": "grid", "values": [0.01, 0.02]},
-            "optimizer": {"type": "constant", "value": "adam"},
-            "hidden": {"type": "constant", "value": 32},
-            "depth": {"type": "constant", "value": 1},
-            "batch_size": {"type": "constant", "value": 64},
+            "epoch_s": {"type": "constant", "value": 0.5},
         },
         "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 1},
         "early_stopping": {"scheduler": "none", "max_t": 8},
-        # one worker where DDP is not what is tested (pause, driver loss, database outage): two
-        # such trials and their trial functions fit the 2-CPU head at once, and start faster
+        # one worker where several workers are not what is tested (pause, driver loss,
+        # database outage): two such trials and their trial functions fit the 2-CPU head at once
         "resources": {"num_workers": 1, "cpus_per_worker": 0.5},
         "fault_tolerance": {"max_failures": 1, "checkpoint_frequency": 2, "checkpoints_to_keep": 1},
     }

@@ -4,43 +4,44 @@ cannot be loaded fails the sweep on its first trial instead of burning every tri
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.client.test_cli import Cli
 from tests.conftest import RAY_TESTS, ServerProcess
-from tests.engine.sweeps import ended_sweep, events_of, trials_of
-from tests.packages import code_spec, readme_example, zip_of
+from tests.engine.sweeps import ended_sweep, events_of, trials_of, upload_code
+from tests.packages import code_spec, readme_example
+from tests.webhook_receiver import webhook_on
 
 pytestmark = RAY_TESTS
 
 ONE_WORKER = {"num_workers": 1, "cpus_per_worker": 0.5}
 
 
-def upload(server: ServerProcess, files: dict[str, str]) -> str:
-    with server.client() as client:
-        response = client.post(
-            "/api/v1/code", content=zip_of(files), headers={"Content-Type": "application/zip"}
-        )
-    assert response.status_code == 201, response.text
-    sha: str = response.json()["sha256"]
-    return sha
-
-
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_the_readme_example_package_sweeps_end_to_end(engine_server: ServerProcess) -> None:
-    sha = upload(engine_server, {"train.py": readme_example()})
+    sha = upload_code(engine_server, {"train.py": readme_example()})
     spec = code_spec(
         sha,
         search={"algorithm": "random", "num_samples": 2, "max_concurrent_trials": 2, "seed": 1},
         early_stopping={"scheduler": "none", "max_t": 3},
         resources={"num_workers": 2, "cpus_per_worker": 0.4},  # both trials at once
     )
-    with engine_server.client() as client:
+    # a webhook of its project hears the sweep's end, which the driver job writes, signed
+    ended = ["sweep.completed", "sweep.failed"]
+    with (
+        engine_server.client() as client,
+        webhook_on(engine_server.url, engine_server.admin_token, events=ended) as receiver,
+    ):
         created = client.post("/api/v1/experiments", json=spec)
         assert created.status_code == 201, created.text
         experiment, trials = ended_sweep(client, created.json()["id"], 300, metric="loss")
         assert experiment["state"] == "completed", experiment.get("error")
+        (delivered,) = receiver.wait_for("sweep.completed", timeout_s=60)
+        assert delivered["data"]["experiment_id"] == experiment["id"]
+        assert receiver.deliveries("sweep.failed") == []
         assert len(trials) == 2 and {t["state"] for t in trials} == {"completed"}
         assert {t["config"]["lr"] for t in trials} <= {0.01, 0.05}
         for trial in trials:
@@ -58,6 +59,7 @@ def test_the_readme_example_package_sweeps_end_to_end(engine_server: ServerProce
         assert extended.status_code == 200, extended.text
         experiment, continued = ended_sweep(client, experiment["id"], 300, metric="loss")
         events = events_of(client, experiment["id"])
+        assert len(receiver.wait_for("sweep.completed", count=2, timeout_s=60)) == 2
     assert experiment["state"] == "completed", experiment.get("error")
     assert [t["id"] for t in continued] == [t["id"] for t in trials]
     assert all(t["state"] == "completed" and t["iteration"] == 5 for t in continued), continued
@@ -65,22 +67,30 @@ def test_the_readme_example_package_sweeps_end_to_end(engine_server: ServerProce
     assert not [e for e in events if e["kind"] in ("trial_restarted", "trial_failed")], events
 
 
-BAD_AT_RUNTIME: list[tuple[dict[str, str], str, str]] = [
-    ({"train.py": "def other(config):\n    pass\n"}, "train:train_loop", "has no attribute"),
+# the second imports a package this interpreter lacks (tomli_w) before the one nothing
+# installs: its spec's requirements install the first, so the import fails on the second
+NEEDS_TWO = "import tomli_w\nimport not_installed_anywhere\n\ndef train_loop(config):\n    pass\n"
+BAD_AT_RUNTIME: list[tuple[dict[str, str], str, str, list[str]]] = [
+    ({"train.py": "def other(config):\n    pass\n"}, "train:train_loop", "has no attribute", []),
     (
-        {"train.py": "import not_installed_anywhere\n\ndef train_loop(config):\n    pass\n"},
+        {"train.py": NEEDS_TWO},
         "train:train_loop",
         "No module named 'not_installed_anywhere'",
+        ["tomli-w==1.0.0"],
     ),
 ]
 
 
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
-@pytest.mark.parametrize(("files", "entrypoint", "message"), BAD_AT_RUNTIME)
+@pytest.mark.parametrize(("files", "entrypoint", "message", "requirements"), BAD_AT_RUNTIME)
 def test_code_that_cannot_load_fails_the_sweep_on_its_first_trial(
-    engine_server: ServerProcess, files: dict[str, str], entrypoint: str, message: str
+    engine_server: ServerProcess,
+    files: dict[str, str],
+    entrypoint: str,
+    message: str,
+    requirements: list[str],
 ) -> None:
-    sha = upload(engine_server, files)
+    sha = upload_code(engine_server, files)
     spec: dict[str, Any] = code_spec(
         sha,
         entrypoint,
@@ -89,6 +99,7 @@ def test_code_that_cannot_load_fails_the_sweep_on_its_first_trial(
         resources=ONE_WORKER,
         fault_tolerance={"max_failures": 2},
     )
+    spec["code"]["requirements"] = requirements
     with engine_server.client() as client:
         created = client.post("/api/v1/experiments", json=spec)
         assert created.status_code == 201, created.text
@@ -112,7 +123,12 @@ import ray.train
 
 
 def train_loop(config):
+    import os
+
+    # what a careless print shows: the job's environment holds the database URL
+    print("env:", os.environ.get("RAYSWEEP_DATABASE_URL", "(unset)"))
     for epoch in range(1, config["epochs"] + 1):
+        print(f"epoch {epoch} starts")
         if epoch == 2:
             raise ValueError(f"bad batch at step {epoch * 17} with lr {config['lr']}")
         ray.train.report({"epoch": epoch, "loss": 1.0 / epoch})
@@ -121,9 +137,9 @@ def train_loop(config):
 
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_a_bug_every_trial_hits_fails_the_sweep_after_three_with_restarts_counted(
-    engine_server: ServerProcess,
+    engine_server: ServerProcess, tmp_path: Path
 ) -> None:
-    sha = upload(engine_server, {"train.py": EPOCH_TWO_BUG})
+    sha = upload_code(engine_server, {"train.py": EPOCH_TWO_BUG})
     spec = code_spec(
         sha,
         search_space={"lr": {"type": "loguniform", "low": 0.001, "high": 0.1}},
@@ -132,12 +148,41 @@ def test_a_bug_every_trial_hits_fails_the_sweep_after_three_with_restarts_counte
         resources=ONE_WORKER,
         fault_tolerance={"max_failures": 1},  # one restart each, then the trial fails
     )
-    with engine_server.client() as client:
+    hooked = ["sweep.failed", "sweep.completed", "trial.failed"]
+    with (
+        engine_server.client() as client,
+        webhook_on(engine_server.url, engine_server.admin_token, events=hooked) as receiver,
+    ):
         created = client.post("/api/v1/experiments", json=spec)
         assert created.status_code == 201, created.text
         experiment_id = created.json()["id"]
         experiment, trials = ended_sweep(client, experiment_id, 300, metric="loss")
         events = events_of(client, experiment_id)
+        # the failure is told once, with its reason; trial failures once per sweep per window
+        (told,) = receiver.wait_for("sweep.failed", timeout_s=60)
+        trial_failures = receiver.wait_for("trial.failed", timeout_s=60)
+        # a failed trial's logs: both attempts' lines, the traceback, no database URL
+        first_failed = next(t for t in trials if t["state"] == "failed")
+        logs = client.get(f"/api/v1/trials/{first_failed['id']}/logs").json()
+        cli_logs = Cli(engine_server, tmp_path)("logs", str(first_failed["id"]), "--attempt", "2")
+        # and the driver's: why it stopped the sweep, with what Ray forwarded from the trials
+        driver = client.get(f"/api/v1/experiments/{experiment_id}/driver-logs").json()
+    assert (
+        told["data"]["experiment_id"] == experiment_id
+        and receiver.deliveries("sweep.completed") == []
+    )
+    assert len(trial_failures) == 1, trial_failures
+    assert "the first 3 trials failed with the same error" in told["data"]["error"]
+    texts = [line["text"] for line in logs["lines"]]
+    assert logs["attempts"] == [1, 2] and logs["ranks"] == [0] and not logs["running"]
+    assert texts.count("epoch 1 starts") == 2 and texts.count("epoch 2 starts") == 2, texts
+    assert any(text.startswith("ValueError: bad batch at step 34") for text in texts), texts
+    assert "env: ***" in texts and engine_server.db_url not in "\n".join(texts)
+    assert cli_logs.returncode == 0 and "a2 r0! ValueError: bad batch" in cli_logs.stdout
+    driver_texts = "\n".join(line["text"] for line in driver["lines"])
+    assert driver["attempts"] == [1] and driver["ranks"] == [0], driver["attempts"]
+    assert "the first 3 trials failed with the same error" in driver_texts
+    assert engine_server.db_url not in driver_texts
     assert experiment["state"] == "failed"
     assert "the first 3 trials failed with the same error" in experiment["error"]
     assert "ValueError: bad batch at step 34 with lr" in experiment["error"]

@@ -24,7 +24,7 @@ from service.db.models import ResultRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection, free_port
 from tests.conftest import RAY_TESTS, ServerProcess
-from tests.engine.sweeps import ended_sweep, fault_spec, wait_for
+from tests.engine.sweeps import ended_sweep, fault_spec, scripted_package, wait_for
 from tests.factories import submit_spec
 
 pytestmark = [*RAY_TESTS, pytest.mark.postgres]
@@ -89,11 +89,14 @@ def test_thirty_second_database_outage_loses_and_duplicates_no_result(
         tmp_path / "home", private_postgres.url, {"RAYSWEEP_RAY_ADDRESS": str(ray_cluster.address)}
     ).start()
     spec = fault_spec(
+        scripted_package(server),
         search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 1},
         early_stopping={"scheduler": "none", "max_t": 25},
         fault_tolerance={"max_failures": 0, "checkpoint_frequency": 5, "checkpoints_to_keep": 1},
     )
     spec["search_space"]["lr"] = {"type": "constant", "value": 0.01}
+    # 50 s of training: it goes on through the whole outage and past it
+    spec["search_space"]["epoch_s"] = {"type": "constant", "value": 2.0}
 
     def stored() -> list[tuple[int, object]]:
         with db.begin() as session:
@@ -110,14 +113,14 @@ def test_thirty_second_database_outage_loses_and_duplicates_no_result(
             engine.dispose()  # the test's own pooled connections died with the server
 
             wait_for(lambda: len(stored()) >= before + 5, 60, "the buffered results")
-            experiment, trials = ended_sweep(client, experiment_id, 300)
+            experiment, trials = ended_sweep(client, experiment_id, 300, metric="loss")
     finally:
         server.stop()
 
     assert experiment["state"] == "completed", experiment["error"]
     assert len(trials) == 1 and trials[0]["state"] == "completed" and trials[0]["iteration"] == 25
     # training went on during the outage: the results of several epochs were written together
-    # when the database came back (an epoch takes seconds here), not one by one as trained
+    # when the database came back (an epoch takes 2 s here), not one by one as trained
     after_outage = sorted(at for iteration, at in stored() if iteration > before)
     burst = max(
         sum(1 for other in after_outage if timedelta(0) <= other - at <= timedelta(seconds=1))

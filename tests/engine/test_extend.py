@@ -1,6 +1,8 @@
-"""Extending a completed sweep on real Ray: its completed trials continue from their checkpoints
-under their own names (their early epochs are not run again), the new configuration's searcher
-knows the stored trials, and the experiment keeps its id, trials and results. The sweep is a
+"""Extending a completed sweep on real Ray, with a changed search space: its completed trials
+continue from their checkpoints under their own names and configs (their early epochs are not
+run again), the new configuration is sampled from the new space (narrowed choices, an added
+parameter) by a searcher told the stored trials that lie in it, and the experiment keeps its
+id, trials and results. The sweep is a
 multi-objective one with a constraint (accuracy against size, at most 2,000 parameters) searched
 by GP, so the same run proves those on Ray: every objective and the constraint's metric stored
 for each trial, infeasible trials marked and never on the front or best."""
@@ -44,7 +46,7 @@ def extend_spec() -> dict[str, Any]:
             "max_concurrent_trials": 2,
             "seed": 5,
             # one trial completes (infeasible), one fails (an optimizer the trainer refuses);
-            # seed 5's new configuration in the extension is hidden 16 with adam (feasible)
+            # the extension's space keeps hidden 16 with adam alone: its new one is feasible
             "points_to_evaluate": [
                 {"lr": 0.01, "optimizer": "adam", "hidden": 32},
                 {"lr": 0.02, "optimizer": "bogus", "hidden": 16},
@@ -71,14 +73,30 @@ def test_an_extended_sweep_continues_its_trials_and_adds_new_ones(
             t["id"]: all_pages(client, f"/api/v1/trials/{t['id']}/results") for t in old_trials
         }
 
+        # after a first look: drop the optimizer that failed, keep the size that fits the
+        # constraint, add dropout (the first trials ran without it: 0.0)
+        space = {
+            **extend_spec()["search_space"],
+            "optimizer": {"type": "choice", "values": ["adam"]},
+            "hidden": {"type": "choice", "values": [16]},
+            "dropout": {"type": "uniform", "low": 0.0, "high": 0.3},
+        }
         answer = client.post(
-            f"/api/v1/experiments/{experiment_id}/extend", json={"num_samples": 3, "max_t": 4}
+            f"/api/v1/experiments/{experiment_id}/extend",
+            json={
+                "num_samples": 3,
+                "max_t": 4,
+                "search_space": space,
+                "earlier_values": {"dropout": 0.0},
+            },
         )
         assert answer.status_code == 200, answer.text
+        assert [v["version"] for v in answer.json()["search_spaces"]] == [1, 2]
         experiment, trials = ended_sweep(client, experiment_id, 300)
         pareto = client.get(f"/api/v1/experiments/{experiment_id}/pareto").json()
         results = {t["id"]: all_pages(client, f"/api/v1/trials/{t['id']}/results") for t in trials}
-        events = [e["kind"] for e in events_of(client, experiment_id)]
+        every_event = events_of(client, experiment_id)
+        events = [e["kind"] for e in every_event]
         logs = ray_cluster.jobs.get_job_logs(experiment["driver_job_id"])
 
     assert experiment["state"] == "completed", experiment["error"]
@@ -93,10 +111,19 @@ def test_an_extended_sweep_continues_its_trials_and_adds_new_ones(
     assert by_id[done["id"]]["tune_trial_id"] == done["tune_trial_id"]
     assert by_id[done["id"]]["iteration"] == 4 and by_id[done["id"]]["state"] == "completed"
     assert results[done["id"]][:2] == old_results[done["id"]]
-    # the failed one stays failed, and its config is known to the new configuration's searcher
+    # the continuing trial kept its config (outside the narrowed space) and its version
+    assert by_id[done["id"]]["config"] == done["config"]
+    assert by_id[done["id"]]["space_version"] == 1
+    # the failed one stays failed; its optimizer is outside the new space, so the searcher was
+    # not told of it, and the event says so
     assert by_id[failed["id"]] == failed
+    extended = next(e for e in every_event if e["kind"] == "extended")
+    assert "optimizer changed, hidden changed, dropout added (earlier 0.0)" in extended["message"]
+    assert extended["data"]["left_out"] == 1 and extended["data"]["told_to_searcher"] == 0
     new = next(t for t in trials if t["id"] not in old_results)
-    assert new["config"] not in ({**t["config"]} for t in old_trials)
+    assert new["space_version"] == 2
+    assert new["config"]["optimizer"] == "adam" and new["config"]["hidden"] == 16
+    assert 0.0 <= new["config"]["dropout"] <= 0.3
     assert new["state"] in ("completed", "failed") and new["iteration"] in (0, 4)
     # every reported trial keeps its latest objective values; feasible follows its size
     for trial in trials:
@@ -118,7 +145,7 @@ def test_an_extended_sweep_continues_its_trials_and_adds_new_ones(
     assert experiment["best_trial"]["id"] == new["id"]
     on_front = {p["trial_id"]: p["on_front"] for p in pareto["trials"]}
     assert on_front == {new["id"]: True, done["id"]: False}
-    assert "extension 1: 1 trial(s) continue, 1 known to the searcher, 1 new" in logs
+    assert "extension 1: 1 trial(s) continue, 0 known to the searcher, 1 new" in logs
     # no Train run under another name: nothing was started again from scratch
     storage = Path(engine_server.home) / "storage" / experiment_id / "train"
     ran = {p.name for p in storage.iterdir()}

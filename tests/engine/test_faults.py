@@ -27,6 +27,7 @@ from tests.engine.sweeps import (
     fault_spec,
     kill,
     kill_a_train_worker,
+    scripted_package,
     trial_where,
     trials_of,
     wait_for,
@@ -45,8 +46,13 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
     fails while the sweep goes on. Then: retention kept the latest checkpoint plus the best, and
     DELETE removes the experiment's rows and storage."""
     with engine_server.client() as client:
-        # two workers: a lost worker restarts the whole DDP group from the checkpoint
-        spec = fault_spec(resources={"num_workers": 2, "cpus_per_worker": 0.5})
+        # two workers: a lost worker restarts the whole group from the checkpoint
+        spec = fault_spec(
+            scripted_package(engine_server), resources={"num_workers": 2, "cpus_per_worker": 0.5}
+        )
+        # 1.5 s epochs: each kill lands while its trial has epochs left to train (a kill
+        # follows a poll of the API and of Ray's state, a second or two on a fast machine)
+        spec["search_space"]["epoch_s"] = {"type": "constant", "value": 1.5}
         experiment_id = submit_spec(client, spec)
         # checkpoints every 2 epochs: a kill after epoch 3 redoes epoch 3, which must not be
         # stored twice
@@ -70,7 +76,7 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
         )
         killed.add(kill_a_train_worker(ray_cluster, job, killed | first_group))
 
-        experiment, trials = ended_sweep(client, experiment_id, 240)
+        experiment, trials = ended_sweep(client, experiment_id, 240, metric="loss")
         events = events_of(client, experiment_id)
 
     assert experiment["state"] == "completed", experiment["error"]
@@ -97,7 +103,7 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
             .order_by(CheckpointRow.iteration)
         ).all()
     assert [c.iteration for c in checkpoints] == [2, 4, 6, 8]
-    best = max(checkpoints, key=lambda c: (c.metric, -c.iteration))
+    best = min(checkpoints, key=lambda c: (c.metric, c.iteration))  # the loss, minimised
     kept = {8, best.iteration}
     for checkpoint in checkpoints:
         assert checkpoint.deleted is (checkpoint.iteration not in kept), checkpoint
@@ -129,7 +135,7 @@ def test_driver_past_max_driver_restarts_fails_the_sweep_with_the_reason(
     ).start()
     try:
         with server.client() as client:
-            experiment_id = submit_spec(client, fault_spec())
+            experiment_id = submit_spec(client, fault_spec(scripted_package(server)))
             job = wait_for(
                 lambda: client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"],
                 60,

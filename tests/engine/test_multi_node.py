@@ -34,6 +34,7 @@ from tests.engine.sweeps import (
     ended_sweep,
     events_of,
     fault_spec,
+    scripted_package,
     trial_where,
     wait_for,
 )
@@ -113,15 +114,24 @@ SPREAD: dict[str, Any] = {
     # 2 x 1.5 CPU fits on no single node (2, 2 and 1 CPUs): the placement group must span two
     "resources": {"num_workers": 2, "cpus_per_worker": 1.5},
 }
-# 2 x 1 CPU: packed on one worker node (the head is too small), whose loss the trial survives
-LOSE_A_NODE = fault_spec(
-    name="lose-a-node",
-    search_space={**fault_spec()["search_space"], "lr": {"type": "constant", "value": 0.01}},
-    search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 1},
-    early_stopping={"scheduler": "none", "max_t": 10},
-    resources={"num_workers": 2, "cpus_per_worker": 1.0},
-    fault_tolerance={"max_failures": 2, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
-)
+
+
+def lose_a_node(package: str) -> dict[str, Any]:
+    """2 x 1 CPU of the scripted trainer: packed on one worker node (the head is too small),
+    whose loss the trial survives."""
+    return fault_spec(
+        package,
+        name="lose-a-node",
+        # 20 s of training: most of it is left when the node goes
+        search_space={
+            "lr": {"type": "constant", "value": 0.01},
+            "epoch_s": {"type": "constant", "value": 2.0},
+        },
+        search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 1},
+        early_stopping={"scheduler": "none", "max_t": 10},
+        resources={"num_workers": 2, "cpus_per_worker": 1.0},
+        fault_tolerance={"max_failures": 2, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
+    )
 
 
 @pytest.mark.parametrize("empty_db_url", ["postgres"], indirect=True)
@@ -153,7 +163,7 @@ def test_an_existing_cluster_spreads_a_trial_over_nodes_and_survives_losing_one(
             experiment, [trial] = ended_sweep(client, spread_id, 300)
             ready = client.get("/readyz").json()
 
-            lost_id = submit_spec(client, LOSE_A_NODE)
+            lost_id = submit_spec(client, lose_a_node(scripted_package(server)))
             wait_for(lambda: trial_where(client, lost_id, 0, iteration=2), 240, "epoch 2")
             lost_job = driver_job(client, lost_id)
             assert lost_job is not None
@@ -166,7 +176,7 @@ def test_an_existing_cluster_spreads_a_trial_over_nodes_and_survives_losing_one(
             assert controllers and all(c.node_id not in lost_node for c in controllers)
             victim = next(n for n in nodes[1:] if n.process.pid in ancestors(packed[0].pid))
             victim.kill()
-            survived, [resumed] = ended_sweep(client, lost_id, 300)
+            survived, [resumed] = ended_sweep(client, lost_id, 300, metric="loss")
             events = events_of(client, lost_id)
             kinds = [e["kind"] for e in events]
     finally:
@@ -184,7 +194,7 @@ def test_an_existing_cluster_spreads_a_trial_over_nodes_and_survives_losing_one(
     # (the events say what restarted the run and what the gate reclaimed, should it fail)
     assert survived["state"] == "completed", (survived["error"], events)
     assert resumed["state"] == "completed" and resumed["iteration"] == 10
-    assert resumed["restarts"] >= 1 and "trial_restarted" in kinds
+    assert resumed["restarts"] >= 1 and "trial_restarted" in kinds, events
     assert lost_node.isdisjoint(alive_nodes(address)) and len(alive_nodes(address)) == 2
     # nothing of the sweeps is left running in Ray, and the remaining nodes stop
     wait_for(lambda: not live_actors(address), 60, "the sweeps' actors to go")

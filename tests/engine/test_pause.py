@@ -1,6 +1,8 @@
-"""Pause, resume and cancel one real sweep: paused leaves nothing in Ray, resume continues from
+"""Pause, resume and cancel one real sweep of uploaded code (the torch-free scripted trainer,
+its own checkpoints, default retention): paused leaves nothing in Ray, resume continues from
 Tune's state and the trials' checkpoints with nothing lost or stored twice, and a cancel ends it
-promptly and leaves nothing in Ray either."""
+promptly and leaves nothing in Ray either. (Bundled trainers resume through the same driver
+restore: the driver-loss test in test_promotion_asha.py.)"""
 
 from __future__ import annotations
 
@@ -13,9 +15,11 @@ from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
     check_nothing_leaked,
     check_results_contiguous,
+    check_torch_never_loaded,
     events_of,
     experiment_state,
     fault_spec,
+    scripted_package,
     trials_of,
     wait_for,
     wait_released,
@@ -29,11 +33,18 @@ pytestmark = RAY_TESTS
 def test_pause_stops_after_a_checkpoint_resume_continues_and_cancel_ends_the_sweep(
     engine_server: ServerProcess, ray_cluster: RayConnection
 ) -> None:
+    package = scripted_package(engine_server)
     spec = fault_spec(
+        package,
+        search_space={
+            "lr": {"type": "grid", "values": [0.01, 0.05]},
+            "epoch_s": {"type": "constant", "value": 0.5},
+        },
         search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 2},
         # longer than the test: both trials are still training when it cancels them
-        early_stopping={"scheduler": "none", "max_t": 200},
-        fault_tolerance={"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 2},
+        early_stopping={"scheduler": "none", "max_t": 100_000},
+        resources={"num_workers": 1, "cpus_per_worker": 0.5},  # both trials at once
+        fault_tolerance={"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
     )
     with engine_server.client() as client:
         experiment_id = submit_spec(client, spec)
@@ -79,13 +90,15 @@ def test_pause_stops_after_a_checkpoint_resume_continues_and_cancel_ends_the_swe
         )
         took = time.monotonic() - asked
         trials = trials_of(client, experiment_id)
-        check_results_contiguous(client, trials)  # resumed from checkpoints: none stored twice
+        # resumed from the code's own checkpoints: no epoch lost or stored twice
+        check_results_contiguous(client, trials, metric="loss")
+        check_torch_never_loaded(client, trials)  # code.process_group: none
         check_nothing_leaked(client, experiment_id)  # the cancelled trials' groups went too
         events = [e["kind"] for e in events_of(client, experiment_id)]
 
         # the controller has seen the (fixed-size) cluster by now: a sweep whose one trial it
         # can never place is refused, naming the resources, and nothing is stored
-        too_big = fault_spec(resources={"num_workers": 3, "cpus_per_worker": 1.0})
+        too_big = fault_spec(package, resources={"num_workers": 3, "cpus_per_worker": 1.0})
         refused = client.post("/api/v1/experiments", json=too_big)
         listed = client.get("/api/v1/experiments").json()["total"]
 

@@ -193,6 +193,7 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         )
         assert final["state"] == "completed", final["error"]
         results = client.get(f"/api/v1/final-runs/{final['id']}/results").json()["items"]
+        final_logs = client.get(f"/api/v1/final-runs/{final['id']}/logs").json()
         checkpoints = client.get(f"/api/v1/trials/{best['id']}/checkpoints").json()
         version = client.get("/api/v1/models/digits-final/versions/1").json()
         engine_server_experiment = client.get(f"/api/v1/experiments/{experiment_id}").json()
@@ -213,6 +214,10 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         and final["epochs"] == FINAL_EPOCHS
     )
     assert final["worker_failures"] == 1 and final["restarts"] == 1
+    # its workers' output is kept per attempt (the killed worker's group, the restarted one)
+    # and rank, and served as a trial's is
+    assert len(final_logs["attempts"]) >= 2 and final_logs["ranks"] == [0, 1], final_logs
+    assert final_logs["running"] is False
     # the sweep's driver ran on the sweep cluster only, the final run's jobs on the final one
     sweep_job = engine_server_experiment["driver_job_id"]
     assert sweep_job in jobs_of(ray_cluster) and sweep_job not in jobs_of(final_cluster)
@@ -485,6 +490,6 @@ def test_a_retrain_promotes_when_better_and_refuses_when_worse(
     assert production["version"] == 2
     assert [h["version"] for h in production["history"]] == [2, 1]
     assert [m for m in models if m["name"] == MODEL] == [
-        {"name": MODEL, "latest_version": 3, "versions": 3,
+        {"name": MODEL, "project": "default", "latest_version": 3, "versions": 3,
          "aliases": {"production": 2, "candidate": 3}}
     ]  # fmt: skip

@@ -62,7 +62,7 @@ def state_of(group: PlacementGroup) -> str:
 
 
 def reclaimed(owner: str, seen: list[Notice]) -> list[Notice] | None:
-    seen += ray.get(gate().take_notices.remote(owner))
+    seen += ray.get(gate().take_notices.remote(owner, [n.id for n in seen]))
     return [n for n in seen if n.kind == "reclaimed"] or None
 
 

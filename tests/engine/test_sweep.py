@@ -1,5 +1,6 @@
 """Real sweeps through REST on the shared Ray cluster: ASHA's pruned, completed and failed
-trials, and a sweep stopped on convergence (cancel is tested with pause, in test_pause.py)."""
+trials (a bundled trainer), and a sweep of the scripted trainer stopped on convergence (cancel
+is tested with pause, in test_pause.py)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,13 @@ from tests.engine.sweeps import (
     ended_sweep,
     events_of,
     experiment_state,
+    fault_spec,
+    scripted_package,
     wait_for,
     wait_released,
 )
 from tests.factories import submit_spec
+from tests.tensorboard_files import assert_epochs_written, read_scalars
 
 pytestmark = RAY_TESTS
 
@@ -87,6 +91,7 @@ def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
             t["id"]: client.get(f"/api/v1/trials/{t['id']}/decisions").json() for t in trials
         }
         rungs = client.get(f"/api/v1/experiments/{experiment_id}/rungs").json()["rungs"]
+        board = client.get(f"/api/v1/experiments/{experiment_id}/tensorboard").json()["runs"]
         check_nothing_leaked(client, experiment_id)
         job = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
     wait_released(ray_cluster, job)
@@ -100,6 +105,18 @@ def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
     failed = next(t for t in trials if t["state"] == "failed")
     assert failed["config"]["optimizer"] == "bogus"
     assert "optimizer must be one of sgd, adam, adamw; got 'bogus'" in failed["error"]
+
+    # every epoch a trial trained is a TensorBoard scalar beside its run, with the value the API
+    # stored; a pruned trial may have trained an epoch or two more while its stop travelled
+    logdirs = {run["trial_id"]: run["logdir"] for run in board}
+    for trial in trials:
+        if trial["state"] == "completed":
+            assert_epochs_written(logdirs[trial["id"]], [1, 2, 3, 4], ("epoch", "val_accuracy"))
+        if trial["state"] != "failed":
+            written = read_scalars(logdirs[trial["id"]])["val_accuracy"]
+            assert [p.step for p in written] == list(range(1, len(written) + 1)), trial
+            stored = {r["iteration"]: r["metrics"]["val_accuracy"] for r in results[trial["id"]]}
+            assert {p.step: p.value for p in written if p.step in stored} == pytest.approx(stored)
 
     for trial in trials:
         iterations = [r["iteration"] for r in results[trial["id"]]]
@@ -146,15 +163,17 @@ def test_a_converged_sweep_ends_early_and_cancels_what_still_runs(
     """stop.converged on real Ray: once min_trials have completed, the driver asks Optuna's
     terminator (a threshold this large judges any regret bound converged); the sweep completes
     with the reason, the trials still running are cancelled and nothing is left in Ray."""
-    spec = sweep_spec(
+    spec = fault_spec(
+        scripted_package(engine_server),
+        search_space={"lr": {"type": "loguniform", "low": 1e-5, "high": 0.1}},
         search={"algorithm": "random", "num_samples": 20, "max_concurrent_trials": 2, "seed": 2},
         early_stopping={"scheduler": "none", "max_t": 1},
         stop={"converged": {"min_trials": 4, "threshold_ratio": 1e6}},
+        fault_tolerance={"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
     )
-    spec["search_space"]["optimizer"] = {"type": "constant", "value": "adam"}
     with engine_server.client() as client:
         experiment_id = submit_spec(client, spec)
-        experiment, trials = ended_sweep(client, experiment_id, 420)
+        experiment, trials = ended_sweep(client, experiment_id, 420, metric="loss")
         events = events_of(client, experiment_id)
 
     assert experiment["state"] == "completed", experiment["error"]

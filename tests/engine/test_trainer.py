@@ -19,7 +19,7 @@ from ray.train import CheckpointConfig, RunConfig, ScalingConfig
 
 from service.engine.cluster import RAY_AUTH_TOKEN_PATH, RayConnection
 from service.engine.driver import stored_reports
-from service.engine.trial import LeanTorchTrainer
+from service.engine.trial import LeanTrainer, torch_backend
 from service.settings import Settings
 from tests.conftest import RAY_TESTS
 from tests.trainers.cases import check_one_vs_two_workers, check_resumed, train_config
@@ -41,9 +41,10 @@ def ray_driver(ray_cluster: RayConnection) -> Iterator[None]:
 
 
 def fit(storage: Path, name: str, workers: int, config: dict[str, Any]) -> Any:
-    return LeanTorchTrainer(  # the Train V2 trainer every trial and final run uses
+    return LeanTrainer(  # the Train V2 trainer every trial and final run uses
         train_loop_per_worker,
         train_loop_config=config,
+        backend_config=torch_backend(),
         scaling_config=ScalingConfig(num_workers=workers, resources_per_worker={"CPU": 0.5}),
         run_config=RunConfig(
             name=name,

@@ -13,6 +13,7 @@ from service.engine.callback import (
     SweepStopper,
     failure_fingerprint,
     process_lost,
+    requirements_message,
 )
 
 
@@ -83,3 +84,27 @@ def test_a_result_without_the_time_attribute_stops_its_trial_as_failed_naming_it
     assert "t1" not in judged.contract_errors
     unjudged = context(requires_time_attr=False)
     assert not SweepStopper()("t3", {"loss": 0.5}) and unjudged.contract_errors == {}
+
+
+# the end of the error Tune records for a trial whose runtime environment Ray could not set up
+# (a requirement pip cannot find), as Ray 2.60 words it
+UNINSTALLABLE = """ray.exceptions.RuntimeEnvSetupError: Failed to set up runtime environment.
+Traceback (most recent call last):
+  File "ray/_private/runtime_env/utils.py", line 103, in check_output_cmd
+    raise SubprocessCalledProcessError(
+ray._private.runtime_env.utils.SubprocessCalledProcessError: Run cmd[9] failed with the following details.
+Command '['/tmp/ray/session/runtime_resources/pip/2d48/virtualenv/bin/python', '-m', 'pip', 'install', '-r', 'requirements.txt']' returned non-zero exit status 1.
+Last 50 lines of stdout:
+    Looking in indexes: https://pypi.org/simple
+    ERROR: Could not find a version that satisfies the requirement surely-not-a-package==9.9 (from versions: none)
+    ERROR: No matching distribution found for surely-not-a-package==9.9
+"""  # noqa: E501
+
+
+def test_a_requirement_pip_cannot_install_fails_the_sweep_in_pips_words() -> None:
+    assert requirements_message(UNINSTALLABLE) == (
+        "cannot install the code's requirements: ERROR: Could not find a version that "
+        "satisfies the requirement surely-not-a-package==9.9 (from versions: none); "
+        "ERROR: No matching distribution found for surely-not-a-package==9.9"
+    )
+    assert requirements_message("ValueError: bad batch") is None

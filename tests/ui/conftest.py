@@ -1,11 +1,52 @@
 """Routes, the UI and the clients on SQLite alone: the SQL under them is the use cases', which
 run on both backends (tests/test_*.py, tests/db); a test here whose own queries differ by
-backend says so with ``BOTH_BACKENDS``."""
+backend says so with ``BOTH_BACKENDS``. The browser tests share one headless Chromium and a
+signed-in page helper."""
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import Iterator
 
-from tests.conftest import fresh_database
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from service.harness import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
+from tests.conftest import ServerProcess, fresh_database
 
 empty_db_url = pytest.fixture(params=["sqlite"], name="empty_db_url")(fresh_database)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not WEB_INDEX.is_file():
+        pytest.fail(f"{WEB_INDEX} is missing: `make web` builds the UI (`make test` does it first)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
+    """A 1400x1000 page on the test's server; the test fails if a script error escaped."""
+    context = browser.new_context(base_url=server.url, viewport={"width": 1400, "height": 1000})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def sign_in(page: Page, token: str) -> None:
+    page.goto("/")
+    page.fill("input[name=token]", token)
+    page.click("button[type=submit]")
+    expect(page.get_by_test_id("who")).to_be_visible()
+
+
+def open_tab(page: Page, tab: str) -> None:
+    """Choose one of a sweep page's tabs (overview, trials, analysis, timeline, driver-log,
+    final-runs): only the chosen one is drawn."""
+    page.click(f"[data-testid=experiment-tabs] button[data-tab={tab}]")
+    expect(page.get_by_test_id("tab-panel")).to_have_attribute("data-tab", tab)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, FloatRect, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, FloatRect, Locator, Page, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -25,7 +24,6 @@ from service.db.models import (
     TrialRow,
 )
 from service.demo import seed_sweep
-from service.harness import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
 from service.settings import REPO_ROOT
 from service.states import move_final_run
 from service.usecases.access import operator
@@ -44,18 +42,9 @@ from tests.factories import (
     submit,
     tick,
 )
+from tests.ui.conftest import open_tab, sign_in
 
 pytestmark = pytest.mark.ui
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    if not WEB_INDEX.is_file():
-        pytest.fail(f"{WEB_INDEX} is missing: `make web` builds the UI (`make test` does it first)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @dataclass
@@ -73,27 +62,14 @@ def seeded(db: sessionmaker[Session]) -> Seeded:
     return Seeded(running=running, finished=finished)
 
 
-@pytest.fixture
-def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
-    context = browser.new_context(base_url=server.url, viewport={"width": 1400, "height": 1000})
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
 def screenshot(page: Page, folder: Path, name: str) -> None:
     folder.mkdir(exist_ok=True)
     page.screenshot(path=folder / f"{name}.png", full_page=True)
 
 
-def sign_in(page: Page, token: str) -> None:
-    page.goto("/")
-    page.fill("input[name=token]", token)
-    page.click("button[type=submit]")
-    expect(page.get_by_test_id("who")).to_be_visible()
+def matches(total: int) -> str:
+    """The trial table's count of the trials its filter keeps."""
+    return "1 trial matches" if total == 1 else f"{total} trials match"
 
 
 def box_of(element: Locator, timeout_s: float = 10) -> FloatRect:
@@ -168,8 +144,20 @@ def test_experiment_page_draws_every_view_and_updates_live(
     sign_in(page, server.admin_token)
     page.goto(f"/#/experiments/{seeded.running}")
 
-    expect(page.locator("[data-testid=trials] tbody tr")).to_have_count(24)
     expect(page).to_have_title("live-sweep · raysweep")
+    expect(page.get_by_test_id("best")).to_contain_text("trial")
+    restarted = page.locator("[data-testid=events] li[data-kind=trial_restarted]")
+    expect(restarted).to_have_count(1)
+    with db.begin() as session:  # events read as words, and name the trial by its number
+        number = session.scalars(
+            select(TrialRow.number).where(
+                TrialRow.experiment_id == seeded.running, TrialRow.restarts == 1
+            )
+        ).one()
+    expect(restarted).to_contain_text(f"trial restarted trial #{number}")
+    open_tab(page, "trials")
+    expect(page.locator("[data-testid=trials] tbody tr")).to_have_count(24)
+    open_tab(page, "analysis")
     curves = page.get_by_test_id("curves")
     expect(curves).to_have_attribute("data-series", "24")
     assert canvas_ink(page, "[data-testid=curves]") > 1000
@@ -183,20 +171,11 @@ def test_experiment_page_draws_every_view_and_updates_live(
     expect(page.locator("[data-testid=parallel]")).to_contain_text("optimizer")
     # the axes span the search space (lr 1e-4..0.1, hidden 16..256), not the trials drawn
     lr_axis = page.locator("[data-testid=parallel] g.axis", has_text="lr (log)")
-    # ticks on every axis: the ends and the decades between (log), or even steps (linear)
-    expect(lr_axis.locator(".tick")).to_have_text(["1.0e-4", "0.001", "0.01", "0.1"])
+    # ticks along every axis: the ends and the decades between (log, in exponent form), or
+    # round steps (linear)
+    expect(lr_axis.locator(".tick")).to_have_text(["1e-4", "1e-3", "1e-2", "1e-1"])
     hidden_axis = page.locator("[data-testid=parallel] g.axis", has_text="hidden")
-    expect(hidden_axis.locator(".tick")).to_have_text(["16", "76", "136", "196", "256"])
-    expect(page.get_by_test_id("best")).to_contain_text("trial")
-    restarted = page.locator("[data-testid=events] li[data-kind=trial_restarted]")
-    expect(restarted).to_have_count(1)
-    with db.begin() as session:  # events read as words, and name the trial by its number
-        number = session.scalars(
-            select(TrialRow.number).where(
-                TrialRow.experiment_id == seeded.running, TrialRow.restarts == 1
-            )
-        ).one()
-    expect(restarted).to_contain_text(f"trial restarted trial #{number}")
+    expect(hidden_axis.locator(".tick")).to_have_text(["50", "100", "150", "200", "250"])
     # importance: one bar per sampled parameter, in the API's order
     ranked = api.get(f"{base}/importance").json()["importances"]
     bars = page.locator("[data-testid=importance] tr[data-param]")
@@ -297,12 +276,13 @@ def test_experiment_page_draws_every_view_and_updates_live(
         )
         trial_id, iteration = trial.id, trial.iteration
     expect(curves).to_have_attribute("data-points", str(points_before + 1))
+    pruned_before = int(curves.get_attribute("data-pruned") or 0)
+    open_tab(page, "trials")
     cell = page.locator(f"[data-testid=trials] tr[data-trial='{trial_id}'] [data-col=iteration]")
     expect(cell).to_have_text(str(iteration))
 
     # ASHA stopping that trial restyles its curve and badge without a reload (the chart's
     # trial states refresh every few seconds, after the last change)
-    pruned_before = int(curves.get_attribute("data-pruned") or 0)
     with db.begin() as session:
         stopped = session.get_one(TrialRow, trial_id)
         stopped.state = "pruned"
@@ -314,11 +294,13 @@ def test_experiment_page_draws_every_view_and_updates_live(
                 message="pruned",
             )
         )
-    expect(curves).to_have_attribute("data-pruned", str(pruned_before + 1), timeout=20_000)
     badge = page.locator(f"[data-testid=trials] tr[data-trial='{trial_id}'] .badge")
     expect(badge).to_have_text("pruned")
+    open_tab(page, "analysis")
+    expect(curves).to_have_attribute("data-pruned", str(pruned_before + 1), timeout=20_000)
 
     # clicking the hovered curve opens its trial
+    box_of(page.locator("[data-testid=curves] .u-over"))  # drawn again
     page.mouse.move(*pointer)
     hovered = (hover.locator("b").text_content() or "").strip()  # "#7": its number
     assert re.fullmatch(r"#\d+", hovered), hovered
@@ -358,7 +340,7 @@ def test_cancel_from_the_ui_cancels_in_the_database(
     # a sweep without results says so where its curves will be, instead of a blank box
     with server.client() as client:
         queued = submit(client)
-    page.goto(f"/#/experiments/{queued}")
+    page.goto(f"/#/experiments/{queued}?tab=analysis")
     expect(page.get_by_test_id("curves-empty")).to_contain_text("No results yet")
     expect(page.locator("[data-testid=curves] canvas")).to_have_count(0)
     expect(page.locator("input[name=log]")).to_be_disabled()
@@ -378,7 +360,7 @@ def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
         assert waiting is not None
         waiting.waiting_for, waiting_id = reason, waiting.id
     sign_in(page, viewer)
-    page.goto(f"/#/experiments/{seeded.running}")
+    page.goto(f"/#/experiments/{seeded.running}?tab=trials")
     expect(page.locator("[data-testid=trials] tbody tr")).to_have_count(24)
     badges = page.locator("[data-testid=trials] [data-waiting]")
     expect(badges).to_have_count(1)
@@ -431,9 +413,11 @@ def test_extend_a_finished_sweep_from_the_ui(
 ) -> None:
     sign_in(page, server.admin_token)
     page.goto(f"/#/experiments/{seeded.finished}")
-    answers = iter(["12", "5"])  # configurations in all, then max_t
-    page.on("dialog", lambda dialog: dialog.accept(next(answers)))
     page.click("button[data-action=extend]")
+    form = page.get_by_test_id("extend-form")
+    form.locator("input[name=num_samples]").fill("12")  # configurations in all
+    form.locator("input[name=max_t]").fill("5")
+    form.locator("button[data-action=extend-now]").click()
     expect(page.locator(".title .badge")).to_have_text("queued")
     expect(page.locator("button[data-action=extend]")).to_have_count(0)
     with server.client() as client:
@@ -446,7 +430,7 @@ def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
     page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session], tmp_path: Path
 ) -> None:
     sign_in(page, server.admin_token)
-    page.goto(f"/#/experiments/{seeded.finished}")
+    page.goto(f"/#/experiments/{seeded.finished}?tab=final-runs")
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("button[data-action=promote]")
     form = page.get_by_test_id("promote-form")
@@ -465,7 +449,7 @@ def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
     expect(rows).to_have_count(1)
     expect(rows.first.locator(".badge")).to_have_text("queued")
     expect(rows.first.locator("td").nth(3)).to_have_text("3")  # workers
-    expect(page.get_by_test_id("promote-outcome")).to_contain_text("Queued 1 final run(s)")
+    expect(page.get_by_test_id("promote-outcome")).to_contain_text("Queued 1 final run:")
     # the same again promotes nothing new, and says so rather than nothing at all
     page.click("button[data-action=promote]")
     expect(form.locator(f"input[name=trial][value='{completed[0].id}']")).to_be_disabled()
@@ -583,7 +567,7 @@ def test_the_pareto_front_is_drawn_for_two_objectives_and_listed_for_three(
     three_objectives = [*OBJECTIVES, {"metric": "val_loss", "mode": "min"}]
     _, three, _ = record_multi_objective_sweep(db, MULTI_OBJECTIVE_TRIALS, three_objectives)
     sign_in(page, server.admin_token)
-    page.goto(f"/#/experiments/{two}")
+    page.goto(f"/#/experiments/{two}?tab=analysis")
     chart = page.get_by_test_id("pareto")
     expect(chart).to_contain_text("3 of 5 completed trials on the front")
     on_front = chart.locator("[data-front=true]")
@@ -593,13 +577,15 @@ def test_the_pareto_front_is_drawn_for_two_objectives_and_listed_for_three(
     )
     expect(chart.locator("[data-infeasible=true]")).to_have_attribute("data-trial", str(ids[3]))
     expect(chart.locator("circle[data-front=false]")).to_have_count(1)  # the dominated one
-    # infeasible trials are marked in the trial table too (the pruned one lacks val_loss)
-    expect(page.locator("table .badge.infeasible")).to_have_count(2)
     screenshot(page, tmp_path / "screenshots", "pareto")
+    # infeasible trials are marked in the trial table too (the pruned one lacks val_loss)
+    open_tab(page, "trials")
+    expect(page.locator("table .badge.infeasible")).to_have_count(2)
+    open_tab(page, "analysis")
     chart.locator(f"[data-trial='{ids[1]}']").click()
     expect(page).to_have_url(re.compile(f"#/trials/{ids[1]}$"))
 
-    page.goto(f"/#/experiments/{three}")
+    page.goto(f"/#/experiments/{three}?tab=analysis")
     with server.client() as client:
         front = client.get(f"/api/v1/experiments/{three}/pareto").json()["front"]
     rows = page.locator("[data-testid=pareto-table] tr[data-trial]")
@@ -620,14 +606,14 @@ def test_the_trial_table_filters_and_sorts_over_every_trial(
         smallest = client.get(url, params={"sort": "config.lr", "order": "asc", "limit": 1})
     first = smallest.json()["items"][0]["id"]
     sign_in(page, server.admin_token)
-    page.goto(f"/#/experiments/{sweep}")
+    page.goto(f"/#/experiments/{sweep}?tab=trials")
     rows = page.locator("[data-testid=trials] tbody tr")
     expect(rows).to_have_count(50)
     expect(page.locator(".pager")).to_contain_text("50 of 120")
 
     page.fill("input[name=config-filter]", "lr>0.01, optimizer=adam")
     page.press("input[name=config-filter]", "Enter")
-    expect(page.get_by_test_id("matching")).to_have_text(f"{matching['total']} trial(s) match")
+    expect(page.get_by_test_id("matching")).to_have_text(matches(matching["total"]))
     expect(rows).to_have_count(min(50, matching["total"]))
     shown = {int(r.get_attribute("data-trial") or 0) for r in rows.all()}
     assert shown == {t["id"] for t in matching["items"]}
@@ -650,7 +636,7 @@ def test_the_trial_table_filters_and_sorts_over_every_trial(
     # what the table shows is in the address: a second tab opened on it shows the same page
     page.fill("input[name=config-filter]", "hidden>0")  # every trial: two pages and more
     page.press("input[name=config-filter]", "Enter")
-    expect(page.get_by_test_id("matching")).to_have_text("120 trial(s) match")
+    expect(page.get_by_test_id("matching")).to_have_text("120 trials match")
     page.click(".pager >> text=next")
     expect(page.locator(".pager")).to_contain_text("100 of 120")
     expect(page).to_have_url(re.compile(r"[?&]offset=50(&|$)"))
@@ -710,9 +696,16 @@ def test_on_a_phone_no_page_is_wider_than_the_screen_and_the_trial_axes_read_wel
     page.on("pageerror", lambda error: errors.append(str(error)))
     pages = {
         "experiments": ("/#/", "[data-testid=experiments] tbody tr"),
-        "experiment": (f"/#/experiments/{seeded.running}", "[data-testid=parallel] polyline"),
+        "experiment": (
+            f"/#/experiments/{seeded.running}?tab=analysis",
+            "[data-testid=parallel] polyline",
+        ),
+        "timeline": (f"/#/experiments/{seeded.running}?tab=timeline", "[data-testid=timeline-bar]"),
         "trial": (f"/#/trials/{trial_id}", "[data-metric=lr][data-y-ticks]"),
-        "promoted sweep": (f"/#/experiments/{model_sweep}", "[data-testid=final-runs] tbody tr"),
+        "promoted sweep": (
+            f"/#/experiments/{model_sweep}?tab=final-runs",
+            "[data-testid=final-runs] tbody tr",
+        ),
         "models": ("/#/models", "[data-testid=models] tbody tr"),
         "schedules": ("/#/schedules", "h1"),
     }
@@ -742,7 +735,9 @@ def test_on_a_phone_no_page_is_wider_than_the_screen_and_the_trial_axes_read_wel
     assert lr_ticks is not None and "e-5" in lr_ticks  # 1e-4 decaying: exponent form
     # the final-runs and models tables have the grid style of every other table
     for table in ("final-runs", "models"):
-        page.goto(f"/#/experiments/{model_sweep}" if table == "final-runs" else "/#/models")
+        page.goto(
+            f"/#/experiments/{model_sweep}?tab=final-runs" if table == "final-runs" else "/#/models"
+        )
         expect(page.locator(f"table.grid[data-testid={table}]")).to_be_attached()
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
@@ -763,6 +758,7 @@ def test_members_write_notes_on_a_sweep_and_a_trial_and_the_lists_show_them(
         stored = session.get(ExperimentRow, seeded.finished)
         assert stored is not None and stored.notes == "baseline run\nlr range too narrow"
 
+    open_tab(page, "trials")
     row = page.locator("[data-testid=trials] tbody tr").first
     trial_id = int(row.get_attribute("data-trial") or 0)
     row.locator("a").first.click()
@@ -773,7 +769,7 @@ def test_members_write_notes_on_a_sweep_and_a_trial_and_the_lists_show_them(
     trial_notes.locator("button[data-action=save-notes]").click()
     expect(trial_notes.get_by_test_id("notes-text")).to_have_text("odd loss spike at epoch 2")
 
-    page.goto(f"/#/experiments/{seeded.finished}")
+    page.goto(f"/#/experiments/{seeded.finished}?tab=trials")
     cell = page.locator(f"[data-testid=trials] tr[data-trial='{trial_id}'] td.notes-cell")
     expect(cell).to_have_text("odd loss spike at epoch 2")
     page.goto("/#/")
@@ -807,7 +803,7 @@ def test_the_promote_form_promotes_the_picked_trial_with_the_epochs_given(
         third = ranked[2]
         third_id, third_number = third.id, third.number
     sign_in(page, server.admin_token)
-    page.goto(f"/#/experiments/{sweep}")
+    page.goto(f"/#/experiments/{sweep}?tab=final-runs")
     page.click("button[data-action=promote]")
     form = page.get_by_test_id("promote-form")
     choice = form.locator(f"input[name=trial][value='{third_id}']")
@@ -832,7 +828,7 @@ def test_the_curves_draw_any_reported_metric_and_smooth_it(
         loss = client.get(base, params={"metric": "train_loss"}).json()
     loss_points = sum(len(s["points"]) for s in loss["series"])
     sign_in(page, server.admin_token)
-    page.goto(f"/#/experiments/{seeded.running}")
+    page.goto(f"/#/experiments/{seeded.running}?tab=analysis")
     curves = page.get_by_test_id("curves")
     expect(curves).to_have_attribute("data-metric", "val_accuracy")
     choice = page.locator("select[name=curve-metric]")
@@ -872,7 +868,7 @@ def test_two_to_four_trials_compared_side_by_side(
         ids, numbers = [t.id for t in picked], [t.number for t in picked]
         bests = [t.best_metric for t in picked]
     sign_in(page, server.admin_token)
-    page.goto(f"/#/experiments/{seeded.running}")
+    page.goto(f"/#/experiments/{seeded.running}?tab=trials")
     for trial_id in ids:
         page.locator(f"input[name=compare][value='{trial_id}']").check()
     link = page.get_by_test_id("compare-link")
@@ -880,7 +876,7 @@ def test_two_to_four_trials_compared_side_by_side(
     link.click()
     expect(page).to_have_url(re.compile(rf"#/compare\?trials={','.join(map(str, ids))}$"))
     header = page.locator("[data-testid=compare-config] thead th")
-    expect(header).to_have_text(["", *[f"#{n}" for n in numbers]])
+    expect(header).to_have_text(["", *[f"trial #{n}" for n in numbers]])
     for key in ("lr", "hidden", "optimizer"):
         row = page.locator(f"[data-testid=compare-config] tr[data-key={key}]")
         differs = len({str(c[key]) for c in configs}) > 1
@@ -903,7 +899,7 @@ def test_brushing_the_parallel_coordinates_fades_lines_and_filters_the_table(
 ) -> None:
     sweep = seed_sweep(db, trials=60, max_t=3, running=0, name="brushing", seed=4)
     sign_in(page, server.admin_token)
-    page.goto(f"/#/experiments/{sweep}")
+    page.goto(f"/#/experiments/{sweep}?tab=analysis")
     lines = page.locator("[data-testid=parallel] polyline")
     expect(lines).to_have_count(60)
     # lines are coloured by the metric, not by state: the best and the worst differ
@@ -928,17 +924,30 @@ def test_brushing_the_parallel_coordinates_fades_lines_and_filters_the_table(
             f"/api/v1/experiments/{sweep}/trials", params={"where": conditions, "limit": 500}
         ).json()
     assert 0 < matching["total"] < 60 and inside == matching["total"]
-    expect(page.get_by_test_id("matching")).to_contain_text(f"{matching['total']} trial(s) match")
+    # hovering a line names its trial
+    lines.first.hover(force=True)
+    expect(page.get_by_test_id("parallel-hover")).to_contain_text("trial #")
+    # the brushes filter the trial tab's table
+    open_tab(page, "trials")
+    expect(page.get_by_test_id("matching")).to_contain_text(matches(matching["total"]))
     shown = {
         int(r.get_attribute("data-trial") or 0)
         for r in page.locator("[data-testid=trials] tbody tr").all()
     }
     assert shown == {t["id"] for t in matching["items"]}
-    # hovering a line names its trial; clearing the brush brings every trial back
-    lines.first.hover(force=True)
-    expect(page.get_by_test_id("parallel-hover")).to_contain_text("trial #")
+    # clearing the brush brings every trial back
+    open_tab(page, "analysis")
+    brush_again = page.locator("rect[data-brush-axis=hidden]")
+    brush_again.scroll_into_view_if_needed()
+    area = box_of(brush_again)
+    page.mouse.move(middle, area["y"] + area["height"] * 0.2)
+    page.mouse.down()
+    page.mouse.move(middle, area["y"] + area["height"] * 0.6, steps=5)
+    page.mouse.up()
+    expect(brushed).to_contain_text("hidden>=")
     brushed.locator("button", has_text="clear").click()
     expect(page.locator("[data-testid=parallel] polyline[data-brushed=out]")).to_have_count(0)
+    open_tab(page, "trials")
     expect(page.locator("[data-testid=trials] tbody tr")).to_have_count(50)
 
 

@@ -28,7 +28,7 @@ export function queryString(query: Query = {}): string {
 
 export async function api<T>(
   path: string,
-  options: { method?: string; query?: Query; token?: string; body?: unknown } = {},
+  options: { method?: string; query?: Query; token?: string; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<T> {
   const token = options.token ?? tokenStore.get();
   const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
@@ -37,6 +37,7 @@ export async function api<T>(
     method: options.method ?? "GET",
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal,
   });
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;

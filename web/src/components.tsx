@@ -1,8 +1,10 @@
 // Small pieces shared by the pages.
+import { Component, type ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
+import { attention, formatSpan, silentBound, silentFor, waitedFor, waitingWhat } from "./clocks";
 import { errorText } from "./hooks";
 import { progressCount, progressSegments, STATE_COLOURS } from "./shape";
-import type { TrialState } from "./types";
+import type { Trial, TrialClock, TrialState } from "./types";
 
 export function StateBadge({ state }: { state: string }) {
   return <span class={`badge state-${state}`} data-state={state}>{state}</span>;
@@ -32,10 +34,57 @@ export function Progress({ counts, planned = 0 }: { counts: Partial<Record<Trial
   );
 }
 
+/** A trial waiting for resources: how long and for what, the whole reason on hover. */
+export function Waited({ trial }: { trial: Pick<Trial, "iteration" | "started_at" | "last_reported_at" | "waiting_for" | "waiting_since"> }) {
+  const waited = waitedFor(trial);
+  if (trial.waiting_for === null) return null;
+  return (
+    <span class="waited" data-testid="waited" title={trial.waiting_for}>
+      {waited === null ? "" : `${formatSpan(waited)} `}for {waitingWhat(trial.waiting_for)}
+    </span>
+  );
+}
+
+/** A running trial that has reported nothing for longer than its bound (clocks.ts says which
+ *  and why): flagged, with the silence and the bound on hover. */
+export function SilentBadge({ trial }: { trial: Pick<Trial, "iteration" | "started_at" | "last_reported_at" | "waiting_for" | "waiting_since"> }) {
+  const silent = silentFor(trial);
+  if (silent === null) return null;
+  const what = trial.last_reported_at ? "no result" : "no result since it started";
+  return (
+    <span class="badge silent" data-silent
+      title={`${what} for ${formatSpan(silent)}; a trial is flagged past ${formatSpan(silentBound(trial))} (three of its iterations, at least 10 min)`}>
+      silent {formatSpan(silent)}
+    </span>
+  );
+}
+
+/** A sweep's stuck work in a line or two: trials waiting for resources, trials gone silent. */
+export function Attention({ running, compact = false }: { running: TrialClock[]; compact?: boolean }) {
+  const { waiting, silent } = attention(running);
+  if (!waiting && !silent) return null;
+  const reasons = [...new Set(running.map((t) => t.waiting_for).filter((r): r is string => r !== null))].join("\n");
+  const Tag = compact ? "span" : "p";
+  return (
+    <Tag class="attention" data-testid="attention">
+      {waiting && <span class="badge waiting" data-testid="waiting-line" title={reasons}>{waiting}</span>}
+      {silent && <span class="badge silent" data-testid="silent-line"
+        title="no result for longer than three of the trial's own iterations, and at least 10 min">{silent}</span>}
+    </Tag>
+  );
+}
+
+/** Text cut to its box with an ellipsis, the whole of it on hover. */
+export function Clip({ text, class: extra = "" }: { text: string; class?: string }) {
+  return <span class={`clip ${extra}`} title={text}>{text}</span>;
+}
+
 export function Labels({ labels }: { labels: Record<string, string> }) {
   return (
     <span class="labels">
-      {Object.entries(labels).map(([key, value]) => <span key={key} class="chip">{key}:{value}</span>)}
+      {Object.entries(labels).map(([key, value]) => (
+        <span key={key} class="chip" title={`${key}:${value}`}>{key}:{value}</span>
+      ))}
     </span>
   );
 }
@@ -95,4 +144,47 @@ export function Notes({ notes, editable, save }: { notes: string | null; editabl
       {error && <p class="error" role="alert">{error}</p>}
     </div>
   );
+}
+
+/** A page that cannot be shown (its sweep, trial, model or schedule not found, or refused): the
+ *  API's words and a way back to the list it belongs to. */
+export function PageError({ error, back = "#/", backLabel = "experiments" }: { error: string; back?: string; backLabel?: string }) {
+  return (
+    <section data-testid="page-error">
+      <p><a href={back}>‹ {backLabel}</a></p>
+      <p class="error" role="alert">{error}</p>
+    </section>
+  );
+}
+
+interface GuardProps { view: string; label: string; children: ComponentChildren }
+
+/** Keeps an error thrown while drawing a view to that view: an error box in its place, the rest
+ *  of the page (and every later page) drawn as ever. Give it a ``key`` of what it shows so a
+ *  new subject starts clean. */
+export class ViewGuard extends Component<GuardProps, { error: string | null }> {
+  state = { error: null as string | null };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+
+  componentDidCatch(error: unknown) {
+    console.error(`raysweep: the ${this.props.label} could not be drawn`, error);
+  }
+
+  render() {
+    if (this.state.error === null) return <>{this.props.children}</>;
+    return (
+      <div class="view-error error" role="alert" data-testid="view-error" data-view={this.props.view}>
+        The {this.props.label} could not be drawn: {this.state.error}{" "}
+        <button class="link" onClick={() => this.setState({ error: null })}>try again</button>
+      </div>
+    );
+  }
+}
+
+/** A number and its unit ("0.5 CPU-h"), never parted across lines. */
+export function Quantity({ value, unit }: { value: string | number; unit: string }) {
+  return <span class="quantity">{`${value} ${unit}`}</span>;
 }

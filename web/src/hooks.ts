@@ -1,29 +1,47 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "./api";
 
-/** Calls `load` now and every `intervalMs` while mounted (skipping a tick while one is in flight). */
-export function usePoll(load: () => Promise<void>, intervalMs: number, deps: unknown[]): void {
+/** Calls `load` now and whenever `deps` change and, while `active`, every `intervalMs` too: a
+ *  page whose subject has ended (a finished sweep) or is gone (a 404) passes `active` false and
+ *  asks nothing more until something it shows changes. A timer tick is skipped while a load is
+ *  in flight; a change of `deps` then loads again once that one is done (its answer would be
+ *  for what was asked before). */
+export function usePoll(load: () => Promise<void>, intervalMs: number, deps: unknown[], active = true): void {
   const current = useRef(load);
   current.current = load;
-  useEffect(() => {
-    let stopped = false;
-    let busy = false;
-    const tick = async () => {
-      if (busy || stopped) return;
-      busy = true;
-      try {
+  const run = useRef({ mounted: true, busy: false, again: false });
+  const tick = async (changed: boolean) => {
+    const state = run.current;
+    if (!state.mounted) return;
+    if (state.busy) {
+      state.again ||= changed;
+      return;
+    }
+    state.busy = true;
+    try {
+      do {
+        state.again = false;
         await current.current();
-      } finally {
-        busy = false;
-      }
-    };
-    void tick();
-    const timer = setInterval(tick, intervalMs);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, deps);
+      } while (state.again && state.mounted);
+    } finally {
+      state.busy = false;
+    }
+  };
+  useEffect(() => {
+    run.current.mounted = true;
+    return () => { run.current.mounted = false; };
+  }, []);
+  useEffect(() => { void tick(true); }, deps);
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => void tick(false), intervalMs);
+    return () => clearInterval(timer);
+  }, [...deps, active]);
+}
+
+/** A 404 from the API: what a page names is gone, and asking again will not bring it back. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
 }
 
 /** An error as text for the page, keeping the API's per-field details. */
@@ -75,4 +93,32 @@ export function useTitle(subject: string | null): void {
   useEffect(() => {
     document.title = subject ? `${subject} · raysweep` : "raysweep";
   }, [subject]);
+}
+
+/** Calls `load` once now and again after each change of `version` (what the page's poll saw
+ *  change): at most every `spacingMs`, but at once when `ended` (nothing changes after that, so
+ *  the last change is never left unread). Loads run one at a time. Only a mounted view loads:
+ *  a hidden tab is not mounted, and asks nothing. */
+export function useChangedLoad(load: () => Promise<void>, version: number, ended: boolean, spacingMs: number): void {
+  const current = useRef(load);
+  current.current = load;
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const last = useRef(0);
+  const seen = useRef(version);
+  const due = useRef(false);
+  const run = () => {
+    due.current = false;
+    last.current = Date.now();
+    queue.current = queue.current.then(() => current.current()).catch(() => undefined);
+  };
+  useEffect(run, []);
+  useEffect(() => {
+    if (version !== seen.current) {
+      seen.current = version;
+      due.current = true;
+    }
+    if (!due.current) return;
+    const timer = setTimeout(run, ended ? 0 : Math.max(0, last.current + spacingMs - Date.now()));
+    return () => clearTimeout(timer);
+  }, [version, ended]);
 }

@@ -9,15 +9,22 @@ import {
   brushFilter,
   axisPosition,
   formatAgo,
+  formatConfig,
   formatInZone,
+  formatParam,
+  formatLogTick,
   formatTick,
+  formatTicks,
   formatUntil,
+  linearTicks,
+  niceTicks,
   formatValue,
   mergeResults,
   metricAxis,
   metricSeries,
   paramAxes,
   plannedTrials,
+  plural,
   progressCount,
   progressSegments,
   smooth,
@@ -145,6 +152,26 @@ describe("formatting", () => {
     expect(formatValue(null)).toBe("–");
     expect(formatAgo("2026-01-01T00:00:00Z", Date.parse("2026-01-01T00:02:00Z"))).toBe("2m ago");
   });
+
+  it("writes a hyperparameter as it was set, without trailing zeros", () => {
+    expect(formatParam(0.01)).toBe("0.01");
+    expect(formatParam(0.0123456)).toBe("0.01235");
+    expect(formatParam(0.5)).toBe("0.5");
+    expect(formatParam(1e-4)).toBe("1e-4");
+    expect(formatParam(1.5e-5)).toBe("1.5e-5");
+    expect(formatParam(1.05e-4)).toBe("1.05e-4");
+    expect(formatParam(250000.5)).toBe("2.5e+5");
+    expect(formatParam(128)).toBe("128");
+    expect(formatParam("adam")).toBe("adam");
+    expect(formatConfig({ lr: 0.01, hidden: 64, optimizer: "sgd" })).toBe("lr=0.01, hidden=64, optimizer=sgd");
+  });
+
+  it("makes a count agree with its noun", () => {
+    expect(plural(1, "trial")).toBe("1 trial");
+    expect(plural(0, "trial")).toBe("0 trials");
+    expect(plural(3, "final run")).toBe("3 final runs");
+    expect(plural(2, "child", "children")).toBe("2 children");
+  });
 });
 
 describe("schedule times", () => {
@@ -189,8 +216,9 @@ describe("parallel coordinates' axes", () => {
   const hidden = { kind: "numeric" as const, name: "hidden", min: 16, max: 256, log: false };
   const optimizer = { kind: "categorical" as const, name: "optimizer", categories: ["adam", "sgd", "rmsprop"] };
   it("labels every axis: the ends, the decades of a log axis, steps of a linear one", () => {
-    expect(axisTicks(lr).map((t) => t.label)).toEqual(["1.0e-4", "0.001", "0.01", "0.1"]);
-    expect(axisTicks(hidden).map((t) => t.label)).toEqual(["16", "76", "136", "196", "256"]);
+    expect(axisTicks(lr).map((t) => t.label)).toEqual(["1e-4", "1e-3", "1e-2", "1e-1"]);
+    expect(axisTicks(hidden).map((t) => t.label)).toEqual(["50", "100", "150", "200", "250"]);
+    expect(axisTicks(hidden)[0].position).toBeCloseTo((50 - 16) / 240);
     expect(axisTicks(optimizer).map((t) => [t.label, t.position])).toEqual([["adam", 0], ["sgd", 0.5], ["rmsprop", 1]]);
   });
   it("inverts a position to its value, log or not", () => {
@@ -237,5 +265,28 @@ describe("mayChange", () => {
     expect(mayChange(token, "a")).toBe(true);
     expect(mayChange(token, "b")).toBe(false);
     expect(mayChange(token, "c")).toBe(false);
+  });
+});
+
+describe("axis ticks along the length, in one format", () => {
+  it("puts round ticks inside the range, about as many as asked", () => {
+    expect(niceTicks(0, 1)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect(niceTicks(0.8213, 0.9671)).toEqual([0.85, 0.9, 0.95]);
+    expect(niceTicks(16, 256)).toEqual([50, 100, 150, 200, 250]);
+    expect(niceTicks(-3, 7, 3)).toEqual([-5, 0, 5].filter((v) => v >= -3));
+    expect(niceTicks(2, 2)).toEqual([2]);
+    expect(niceTicks(0.5, 0.50001, 5).length).toBeGreaterThanOrEqual(2);
+  });
+  it("labels ticks drawn together with the same decimals", () => {
+    expect(formatTicks([0.85, 0.9, 0.95])).toEqual(["0.85", "0.90", "0.95"]);
+    expect(formatTicks([0, 0.25, 0.5, 0.75, 1])).toEqual(["0.00", "0.25", "0.50", "0.75", "1.00"]);
+    expect(formatTicks([50, 100, 150])).toEqual(["50", "100", "150"]);
+    expect(formatTicks([0.0001, 0.0002])).toEqual(["1.0e-4", "2.0e-4"]);
+    expect(linearTicks(0, 1, 3).map((t) => t.label)).toEqual(["0.0", "0.5", "1.0"]);
+    expect(formatTicks([null, 0.5, 1])).toEqual(["", "0.5", "1.0"]); // uPlot's left-out tick
+    expect(formatLogTick(null)).toEqual("");
+  });
+  it("marks a log axis's ticks in exponent form", () => {
+    expect([1e-4, 3.2e-4, 0.01, 1, 1000].map(formatLogTick)).toEqual(["1e-4", "3.2e-4", "1e-2", "1e0", "1e3"]);
   });
 });

@@ -1,5 +1,5 @@
 // Pure data shaping for the views: no DOM, no fetch, so it is unit tested (shape.test.ts).
-import type { Config, ConfigRow, CurveSeries, ResultItem, ResultPoint, TrialState } from "./types";
+import type { Config, ConfigRow, CurveSeries, ExperimentState, ResultItem, ResultPoint, TrialState } from "./types";
 
 export const TRIAL_STATES: TrialState[] = ["running", "pending", "paused", "completed", "pruned", "failed", "cancelled"];
 
@@ -69,6 +69,9 @@ export function mergeResults(series: CurveSeries[], results: ResultPoint[]): { c
 export interface ProgressSegment { state: TrialState; count: number; percent: number }
 
 export const ENDED_STATES: TrialState[] = ["completed", "pruned", "failed", "cancelled"];
+
+/** A sweep in one of these has ended: nothing of it changes until it is extended. */
+export const SWEEP_ENDED: string[] = ["completed", "failed", "cancelled"] satisfies ExperimentState[];
 
 type Counts = Partial<Record<TrialState, number>>;
 const countOf = (counts: Counts, states: TrialState[]) => states.reduce((sum, s) => sum + (counts[s] ?? 0), 0);
@@ -151,20 +154,26 @@ export function axisValue(axis: Extract<Axis, { kind: "numeric" }>, position: nu
   return axis.min + position * (axis.max - axis.min);
 }
 
-/** Where an axis is labelled: its ends and, numeric, 3 steps between (a log axis: the decades
- *  inside it); a categorical axis, every category. */
+/** Where an axis is labelled, along its length: a linear axis at round steps inside it
+ *  (``niceTicks``), a log axis at its ends and the decades inside it, all in exponent form
+ *  (1e-4, 1e-3, …); a categorical axis, every category. */
 export function axisTicks(axis: Axis): { label: string; position: number }[] {
   if (axis.kind === "categorical") return axis.categories.map((c) => ({ label: c, position: axisPosition(axis, c) ?? 0 }));
   if (axis.max === axis.min) return [{ label: formatTick(axis.min), position: 0.5 }];
-  let values: number[];
   if (axis.log) {
     const decades = [];
     for (let e = Math.ceil(Math.log10(axis.min)); 10 ** e < axis.max; e++) decades.push(10 ** e);
-    values = [axis.min, ...decades.filter((d) => d > axis.min * 1.5 && d < axis.max / 1.5), axis.max];
-  } else {
-    values = [0, 0.25, 0.5, 0.75, 1].map((p) => axis.min + p * (axis.max - axis.min));
+    const values = [axis.min, ...decades.filter((d) => d > axis.min * 1.5 && d < axis.max / 1.5), axis.max];
+    return values.map((v) => ({ label: formatLogTick(v), position: axisPosition(axis, v) ?? 0 }));
   }
-  return values.map((v) => ({ label: formatTick(v), position: axisPosition(axis, v) ?? 0 }));
+  return linearTicks(axis.min, axis.max).map((t) => ({ label: t.label, position: axisPosition(axis, t.value) ?? 0 }));
+}
+
+/** A log axis's tick in exponent form: "1e-3" at a decade, "3.2e-4" between. */
+export function formatLogTick(value: number | null): string {
+  if (value === null || !Number.isFinite(value) || value <= 0) return value === null ? "" : String(value);
+  const [mantissa, exponent] = value.toExponential(1).split("e");
+  return `${mantissa === "1.0" ? "1" : mantissa}e${Number(exponent)}`;
 }
 
 /** A brush over ``[low, high]`` (positions) of an axis, as the API's trial filter says it
@@ -259,6 +268,52 @@ export function splitConditions(filter: string): string[] {
   return filter.split(",").map((c) => c.trim()).filter(Boolean);
 }
 
+/** Round values to label a linear axis from ``min`` to ``max`` at, about ``count`` of them
+ *  (steps of 1, 2 or 5 times a power of ten), inside the range; both ends are labelled when
+ *  the range is narrower than one step. */
+export function niceTicks(min: number, max: number, count = 5): number[] {
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return [];
+  if (max === min) return [min];
+  const [low, high] = min < max ? [min, max] : [max, min];
+  const rough = (high - low) / Math.max(1, count - 1);
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const error = rough / power; // 1 to 10: the step nearest it, as d3's ticks choose
+  const step = power * (error >= 7.07 ? 10 : error >= 3.16 ? 5 : error >= 1.41 ? 2 : 1);
+  const ticks: number[] = [];
+  for (let i = Math.ceil(low / step - 1e-9); i * step <= high + step * 1e-9; i++) {
+    ticks.push(Number((i * step).toPrecision(12)));
+  }
+  return ticks.length >= 2 ? ticks : [low, high];
+}
+
+/** Labels for ticks drawn together, all in one format: the same decimals (0.90, 0.95, 1.00,
+ *  enough to tell neighbours apart), or exponent form when the values are tiny or huge. */
+export function formatTicks(values: (number | null)[]): string[] {
+  // uPlot hands a null for a tick it leaves out: an empty label
+  const finite = values.filter((v): v is number => v !== null && Number.isFinite(v));
+  if (!finite.length) return values.map(() => "");
+  const largest = Math.max(...finite.map(Math.abs));
+  const each = (format: (v: number) => string) => values.map((v) => (v === null || !Number.isFinite(v) ? "" : format(v)));
+  if (largest !== 0 && (largest < 1e-3 || largest >= 1e6)) return each((v) => (v === 0 ? "0" : v.toExponential(1)));
+  const sorted = [...new Set(finite)].sort((a, b) => a - b);
+  const gaps = sorted.slice(1).map((v, i) => v - sorted[i]).filter((g) => g > 0);
+  const step = gaps.length ? Math.min(...gaps) : largest || 1;
+  const decimals = Math.min(6, Math.max(0, -Math.floor(Math.log10(step) + 1e-9)));
+  // a step like 0.25 needs one decimal more than its power of ten gives: enough decimals
+  // that every label says its value
+  const enough = (d: number) => sorted.every((v) => Math.abs(Number(v.toFixed(d)) - v) <= step * 1e-6);
+  let chosen = decimals;
+  while (chosen < 6 && !enough(chosen)) chosen++;
+  return each((v) => v.toFixed(chosen));
+}
+
+/** A linear axis's ticks as (value, label) pairs, the labels in one format. */
+export function linearTicks(min: number, max: number, count = 5): { value: number; label: string }[] {
+  const values = niceTicks(min, max, count);
+  const labels = formatTicks(values);
+  return values.map((value, i) => ({ value, label: labels[i] }));
+}
+
 /** An axis tick: up to 4 significant digits without trailing zeros (0.0025, 12000), tiny and
  *  huge magnitudes in exponent form (1.5e-5, 2.0e+6). */
 export function formatTick(value: number): string {
@@ -277,10 +332,24 @@ export function formatValue(value: unknown): string {
   return String(value);
 }
 
+/** A hyperparameter's value as it was set: up to 4 significant digits without trailing zeros
+ *  ("lr=0.01", not "0.01000"), tiny and huge ones in exponent form ("1.5e-5"). */
+export function formatParam(value: unknown): string {
+  if (typeof value !== "number" || Number.isInteger(value) || !Number.isFinite(value)) return formatValue(value);
+  const magnitude = Math.abs(value);
+  if (magnitude < 1e-3 || magnitude >= 1e5) return value.toExponential(2).replace(/\.?0+e/, "e");
+  return String(Number(value.toPrecision(4)));
+}
+
 export function formatConfig(config: Config): string {
   return Object.entries(config)
-    .map(([key, value]) => `${key}=${formatValue(value)}`)
+    .map(([key, value]) => `${key}=${formatParam(value)}`)
     .join(", ");
+}
+
+/** A count and its noun, agreeing: "1 trial", "3 trials" (``many`` for an irregular plural). */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
 }
 
 export function formatAgo(iso: string, now: number = Date.now()): string {

@@ -13,11 +13,13 @@ export interface TrialSummary {
   iteration: number; last_metric: number | null; best_metric: number | null;
   objective_values: Record<string, number | null> | null; feasible: boolean | null;
   notes: string | null;
+  /** the version of its sweep's search space it was sampled from (1 until a change) */
+  space_version: number;
 }
 
 export interface Trial extends TrialSummary {
   experiment_id: string; checkpoint_uri: string | null; restarts: number; error: string | null;
-  waiting_for: string | null;
+  waiting_for: string | null; waiting_since: string | null; last_reported_at: string | null;
   early_stopping: string | null;
   created_at: string; started_at: string | null; finished_at: string | null;
 }
@@ -27,9 +29,29 @@ export interface Experiment {
   state: ExperimentState; spec: Record<string, unknown>; labels: Record<string, string>;
   notes: string | null;
   error: string | null; driver_job_id: string | null; driver_restarts: number;
+  extensions: number;
+  /** every version of the search space, oldest first; null while it has its first only */
+  search_spaces: SpaceVersion[] | null;
   created_at: string; updated_at: string; started_at: string | null; finished_at: string | null;
   best_metric: number | null; trial_counts: Partial<Record<TrialState, number>>;
   best_trial: TrialSummary | null; pareto_front: number[] | null;
+  running: TrialClock[];
+}
+
+/** One version of a sweep's search space (raysweep/schemas.py SpaceVersion): the submitted
+ *  one (extension 0), then each an extension set. */
+export interface SpaceVersion {
+  version: number; extension: number; search_space: Record<string, unknown>;
+  added: Record<string, unknown>; removed: string[]; changed: string[];
+}
+
+/** A 422's problem: where (``search_space.lr``, ``earlier_values.dropout``) and what. */
+export interface Problem { path: string; message: string }
+
+/** A running trial's clock in its sweep's read: its wait and its latest report. */
+export interface TrialClock {
+  trial_id: number; trial_number: number; iteration: number; started_at: string | null;
+  last_reported_at: string | null; waiting_for: string | null; waiting_since: string | null;
 }
 
 export interface EventItem {
@@ -47,13 +69,18 @@ export interface Rung {
 export interface Rungs { scheduler: string; reduction_factor: number | null; rungs: Rung[] }
 
 export interface ConfigRow { trial_id: number; trial_number: number; state: TrialState; metric: number | null; values: unknown[] }
-export interface ConfigTable { metric: string; mode: string; total_trials: number; params: string[]; rows: ConfigRow[] }
+export interface ConfigTable {
+  metric: string; mode: string; total_trials: number; params: string[]; rows: ConfigRow[];
+  sample: "best" | "random" | "all"; all_max: number;
+}
 
 export interface ParameterImportance { name: string; importance: number }
 export interface Importance {
   evaluator: "ped_anova" | "fanova"; metric: string; mode: string; at_iteration: number | null; trials_used: number;
   importances: ParameterImportance[]; message: string | null;
+  trials_reached: number; trials_reporting: number; iterations: number[]; warnings: ImportanceWarning[];
 }
+export interface ImportanceWarning { parameter: string; value: string; trials: number; compared: number; stopped_at: number; message: string }
 
 export interface ObjectiveRead { metric: string; mode: "min" | "max" }
 export interface ParetoTrial {
@@ -66,7 +93,9 @@ export interface Pareto {
 export interface HistoryPoint {
   trial_id: number; trial_number: number; order: number; state: TrialState; value: number; best: number | null; feasible: boolean | null;
 }
-export interface History { metric: string; mode: string; finished_trials: number; points: HistoryPoint[]; edf: [number, number][] }
+export interface History {
+  metric: string; mode: string; finished_trials: number; points: HistoryPoint[]; edf: [number, number][]; edf_trials: number;
+}
 
 export interface ResultPoint { id: number; trial_id: number; iteration: number; value: number | null }
 export interface Updates {
@@ -97,9 +126,9 @@ export interface FinalRun {
   test_metrics: Record<string, number> | null; model_version: number | null;
   purpose: "promotion" | "retrain";
 }
-export interface ModelSummary { name: string; latest_version: number; versions: number; aliases: Record<string, number> }
+export interface ModelSummary { name: string; project: string; latest_version: number; versions: number; aliases: Record<string, number> }
 export interface ModelVersion {
-  name: string; version: number; final_run_id: number; experiment_id: string; trial_id: number; trial_number: number | null;
+  name: string; version: number; project: string; final_run_id: number; experiment_id: string; trial_id: number; trial_number: number | null;
   trainer: string; config: Config; metrics: Record<string, unknown>; test_metrics: Record<string, number> | null;
   checkpoint_uri: string; code_version: Record<string, string>; data_fingerprint: string | null;
   comparison: Comparison | null; aliases: string[]; created_at: string;
@@ -118,9 +147,37 @@ export interface ScheduleFiring {
   experiment_id: string | null; final_run_id: number | null; message: string;
 }
 export interface Schedule {
-  id: string; name: string; kind: "sweep" | "retrain"; cron: string; timezone: string; enabled: boolean;
+  id: string; name: string; project: string; kind: "sweep" | "retrain"; cron: string; timezone: string; enabled: boolean;
   overlap: string; misfire: string; template: Record<string, unknown> | null; retrain: RetrainSettings | null;
   next_run_at: string | null; created_by: string | null; created_at: string; last_firing: ScheduleFiring | null;
 }
 
 export interface Cluster { name: string; address: string; role: "sweep" | "final" | "both"; max_concurrent_jobs: number; authenticated: boolean }
+
+/** A line a trial's worker wrote (``GET /trials/{id}/logs``; raysweep/logs.py). */
+export interface LogLine { attempt: number; rank: number; stream: "stdout" | "stderr" | string; time: number; seq: number; text: string }
+export interface TrialLogs {
+  lines: LogLine[]; cursor: string; more: boolean; attempts: number[]; ranks: number[]; dropped: number; running: boolean;
+}
+
+// webhooks (raysweep/webhooks.py)
+export type DeliveryState = "pending" | "delivered" | "failed";
+export interface Webhook {
+  id: number; project: string; url: string; url_redacted: boolean; events: string[]; format: "json" | "slack";
+  enabled: boolean; secret_hint: string; created_by: string | null; created_at: string; updated_at: string;
+}
+export interface WebhookCreated extends Webhook { secret: string | null }
+export interface Delivery {
+  id: number; webhook_id: number; event: string; state: DeliveryState; attempts: number; response_code: number | null;
+  error: string | null; payload: Record<string, unknown>; created_at: string; last_attempt_at: string | null;
+  next_attempt_at: string | null; delivered_at: string | null;
+}
+
+/** When a sweep's latest trials ran and waited (``GET /experiments/{id}/timeline``;
+ *  raysweep/timeline.py). */
+export interface TrialWait { since: string; until: string | null; ongoing: boolean }
+export interface TimelineTrial {
+  trial_id: number; trial_number: number; state: TrialState; started_at: string | null; finished_at: string | null;
+  waits: TrialWait[];
+}
+export interface TimelineData { total_trials: number; limit: number; truncated: boolean; trials: TimelineTrial[] }

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
 from raysweep.schemas import CodePackageRead, Page, Role
-from raysweep.spec import DEFAULT_PROJECT, PROJECT_PATTERN
+from raysweep.spec import PROJECT_PATTERN
 from service.api.deps import (
     AppState,
     CodeViewer,
@@ -24,8 +24,9 @@ from service.api.deps import (
     app_state,
 )
 from service.api.errors import ERROR_RESPONSES
+from service.api.fair_slots import FairSlots
 from service.usecases import code as usecase
-from service.usecases.access import visible_projects
+from service.usecases.access import home_project, visible_projects
 from service.usecases.projects import in_project
 
 router = APIRouter(prefix="/api/v1/code", tags=["code"], responses=ERROR_RESPONSES)
@@ -44,6 +45,9 @@ PACKAGE_BODY = {
 # the threads that wait for upload checks, apart from the API's few: at most this many checks
 # at once (each child may take up to its memory limit), the others wait
 UPLOAD_CHECKS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="upload-check")
+# who gets a check slot next: the waiting project holding the fewest (service.api.fair_slots);
+# as many as the checks service.package_check runs at once
+CHECK_SLOTS = FairSlots(2)
 
 
 @router.post(
@@ -61,8 +65,13 @@ async def upload(
     response: Response,
     caller: Member,
     project: Annotated[
-        str, Query(pattern=PROJECT_PATTERN, description="The project that will hold it.")
-    ] = DEFAULT_PROJECT,
+        str | None,
+        Query(
+            pattern=PROJECT_PATTERN,
+            description="The project that will hold it (default: the token's one project for "
+            "a token bound to one, else `default`).",
+        ),
+    ] = None,
 ) -> CodePackageRead:
     """Upload a zip or tar.gz of Python code as the raw body (`curl --data-binary @pkg.zip`).
     It is checked as an archive and parsed in a child process with a time and a memory limit,
@@ -72,22 +81,24 @@ async def upload(
     the project held the same files before. A spec of that project then names it as
     `code: {package: <sha256>, entrypoint: "module:function", metrics: {...}}`."""
     state: AppState = app_state(request)
+    project = project or home_project(caller)
     await run_in_threadpool(in_project, state.db, caller, project, Role.member)
     body = await request.body()
     # the check runs in a child process with time and memory limits (service.package_check);
     # waiting for it on a thread of its own keeps the event loop and the API's few threads
     # answering everyone else
-    package, created = await asyncio.get_running_loop().run_in_executor(
-        UPLOAD_CHECKS,
-        partial(
-            usecase.upload_code,
-            state.db,
-            state.settings.storage_root,
-            body,
-            caller.name,
-            project,
-        ),
-    )
+    async with CHECK_SLOTS.slot(project):
+        package, created = await asyncio.get_running_loop().run_in_executor(
+            UPLOAD_CHECKS,
+            partial(
+                usecase.upload_code,
+                state.db,
+                state.settings.storage_root,
+                body,
+                caller.name,
+                project,
+            ),
+        )
     response.status_code = 201 if created else 200
     response.headers["Location"] = f"/api/v1/code/{package.sha256}"
     return package

@@ -169,7 +169,9 @@ def resume(experiment_id: str, db: Db, _: ExperimentMember) -> ExperimentRead:
 
 
 @router.post("/{experiment_id}/extend", summary="Extend a completed, cancelled or paused sweep")
-def extend(experiment_id: str, body: ExtendRequest, db: Db, _: ExperimentMember) -> ExperimentRead:
+def extend(
+    request: Request, experiment_id: str, body: ExtendRequest, db: Db, _: ExperimentMember
+) -> ExperimentRead:
     """Queues the sweep again with more configurations (`num_samples`: the new total), a larger
     `max_t` or a `time_budget_s`. It keeps its id, trials and results: the new configurations
     are suggested by a searcher that knows every stored trial (pruned ones as pruned), and
@@ -178,8 +180,19 @@ def extend(experiment_id: str, body: ExtendRequest, db: Db, _: ExperimentMember)
     continue from their checkpoints instead of starting again. An `extended` event records
     what changed. A queued, running, pausing, cancelling or failed sweep is a 409; a
     `num_samples` not above the sweep's, a `max_t` below it, a grid sweep, or an extension
-    that would run nothing is a 422."""
-    return extension.extend_experiment(db, experiment_id, body)
+    that would run nothing is a 422.
+
+    With `search_space` (inline or a named one) the sweep's space changes: it is checked as a
+    submitted spec's is (every problem a 422 at its path; nothing changes then), each sampled
+    parameter it adds needs the value the earlier trials had in `earlier_values`, and the
+    sweep's `search_spaces` gets a new version. The searcher is told the earlier trials that
+    lie in the new space (added parameters at their earlier values, removed ones dropped); the
+    others are left out and counted in the `extended` event. Continuing trials keep their
+    configs and checkpoints; new trials carry the new `space_version`."""
+    settings = app_state(request).settings
+    return extension.extend_experiment(
+        db, experiment_id, body, settings.search_spaces_dir, settings.final_cluster_names
+    )
 
 
 @router.delete(

@@ -40,6 +40,20 @@ def set_alias(
     return usecase.set_alias(db, name, alias, body.version, caller.name)
 
 
+@router.delete(
+    "/{name}/aliases/{alias}",
+    status_code=204,
+    response_class=Response,
+    summary="Remove an alias from its version",
+)
+def delete_alias(name: str, alias: AliasName, db: Db, _: ModelMember) -> Response:
+    """Members. The alias no longer names a version (its history stays), so that version's sweep
+    may be deleted. A 409 naming the schedule while a retrain schedule follows the alias: delete
+    that schedule first, or move the alias (PUT) instead."""
+    usecase.delete_alias(db, name, alias)
+    return Response(status_code=204)
+
+
 @router.get("/{name}/aliases/{alias}", summary="An alias, its version and its history")
 def get_alias(name: str, alias: str, db: Db, _: ModelViewer) -> AliasRead:
     return usecase.get_alias(db, name, alias)

@@ -39,8 +39,9 @@ def promote(
     """Queue a final run for each of the top-k completed feasible trials (best metric first,
     fewer epochs on a tie; with `objectives`, the Pareto front's by the first objective) not
     promoted before, with the spec's `promotion` settings and these overrides. `pick` takes the
-    front's trials within bounds on the objectives, best first by one of them; `trial_ids`
-    names the trials instead (each completed and feasible, else a 422 naming it).
+    front's trials within bounds on the objectives, best first by one of them; `trial_numbers`
+    (their `#` in the sweep) or `trial_ids` name the trials instead (each completed and
+    feasible, else a 422 naming it).
     Each trains the trial's config with more workers and a scaled LR on the final cluster (with
     its own per-worker resources and precision, when given) and registers a model version.
     A cancelled or failed sweep promotes the trials that completed. 409 when the sweep is still

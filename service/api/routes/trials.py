@@ -51,7 +51,8 @@ def list_trials(
             max_length=usecase.MAX_CONDITIONS,
             description="`KEY OP VALUE` (repeatable, all must hold): KEY a config key "
             "(`lr`, or `config.iteration` where a column shares the name) or `best_metric`, "
-            "`last_metric`, `iteration`; OP one of `= != < <= > >=`; a number compares as a "
+            "`last_metric`, `iteration`, `space_version` (the search-space version a trial was "
+            "sampled from); OP one of `= != < <= > >=`; a number compares as a "
             "number, other text as text (`=`/`!=` only). E.g. `lr>0.01`, `optimizer=adam`.",
         ),
     ] = [],  # noqa: B006

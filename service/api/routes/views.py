@@ -1,6 +1,6 @@
 """Aggregated, downsampled reads for live views (the web UI): curves, the history of the metric,
-ASHA rungs, configs, hyperparameter importance, the Pareto front, and the changes since a
-cursor."""
+ASHA rungs, configs, hyperparameter importance, the Pareto front, the trials' timeline, and the
+changes since a cursor."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 
 from raysweep.schemas import (
+    ConfigSample,
     ConfigTable,
     Curves,
     ExperimentUpdates,
@@ -19,11 +20,13 @@ from raysweep.schemas import (
     Rungs,
     TokenRead,
 )
+from raysweep.timeline import Timeline
 from service.api.cached_json import SERIALIZED
-from service.api.deps import Db, ExperimentViewer, Viewer, id_cursor
+from service.api.deps import Db, ExperimentViewer, Viewer, ViewSlot, id_cursor
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import importance as importance_usecase
 from service.usecases import pareto as pareto_usecase
+from service.usecases import timeline as timeline_usecase
 from service.usecases import views as usecase
 
 # a metric name as trainers report them: letters, digits and _ . / - (no quote reaches a JSON path)
@@ -46,6 +49,7 @@ def curves(
     experiment_id: str,
     db: Db,
     _: ExperimentViewer,
+    __: ViewSlot,
     max_trials: Annotated[int, Query(ge=1, le=2000, description="Series at most.")] = 300,
     max_points: Annotated[int, Query(ge=2, le=1000, description="Points per series.")] = 100,
     metric: Annotated[
@@ -74,6 +78,7 @@ def history(
     experiment_id: str,
     db: Db,
     _: ExperimentViewer,
+    __: ViewSlot,
     max_points: Annotated[int, Query(ge=2, le=5000, description="Points at most.")] = 1000,
 ) -> Response:
     """Each finished trial's best metric value in the order the trials ended, with the best
@@ -84,7 +89,9 @@ def history(
 
 
 @router.get("/experiments/{experiment_id}/rungs", response_model=Rungs, summary="ASHA's rungs")
-def rungs(request: Request, experiment_id: str, db: Db, _: ExperimentViewer) -> Response:
+def rungs(
+    request: Request, experiment_id: str, db: Db, _: ExperimentViewer, __: ViewSlot
+) -> Response:
     """For each milestone of ASHA's first bracket: trials that reached it, went on, or stopped
     there, and the cutoff computed from the metric values recorded at it."""
     return SERIALIZED.response(request, usecase.experiment_rungs(db, experiment_id))
@@ -100,9 +107,22 @@ def configs(
     experiment_id: str,
     db: Db,
     _: ExperimentViewer,
+    __: ViewSlot,
     limit: Annotated[int, Query(ge=1, le=5000, description="Trials at most, best first.")] = 1000,
+    sample: Annotated[
+        ConfigSample,
+        Query(
+            description="Which trials past `limit`: `best` (the default), `random` (seeded by "
+            "the sweep: the same ones each time) or `all` (sweeps of at most `all_max` "
+            "trials; else 422)."
+        ),
+    ] = ConfigSample.best,
 ) -> Response:
-    return SERIALIZED.response(request, usecase.experiment_configs(db, experiment_id, limit))
+    """Each trial's config and best metric, best first, for the parallel coordinates, slice
+    and contour plots: `sample` says which trials when the sweep has more than `limit`."""
+    return SERIALIZED.response(
+        request, usecase.experiment_configs(db, experiment_id, limit, sample)
+    )
 
 
 @router.get(
@@ -115,18 +135,29 @@ def importance(
     experiment_id: str,
     db: Db,
     _: ExperimentViewer,
+    __: ViewSlot,
     evaluator: Annotated[
         ImportanceEvaluator,
         Query(description="`ped_anova` (Optuna's PED-ANOVA, the default) or `fanova`."),
     ] = ImportanceEvaluator.ped_anova,
+    at_iteration: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            description="Compare the trials at this rung (one of `iterations`; else 422); "
+            "default: the deepest that a quarter of the trials, and at least 5, reached.",
+        ),
+    ] = None,
 ) -> Response:
     """How much each sampled hyperparameter decided the metric, most important first, from the
-    trials' values at one iteration (`at_iteration`: the deepest that a quarter of the trials,
-    and at least 5, reached, so trials ASHA stopped early are compared with the others at the
-    same budget). Below 5 such
-    trials `importances` is empty and `message` says how many there are."""
+    trials' values at one iteration (`at_iteration`: by default the deepest that a quarter of
+    the trials, and at least 5, reached, so trials ASHA stopped early are compared with the
+    others at the same budget). Below 5 such trials `importances` is empty and `message` says
+    how many there are. `warnings` names the values of a choice parameter that early stopping
+    left out of the compared set (most of their trials ended at an earlier rung)."""
     return SERIALIZED.response(
-        request, importance_usecase.experiment_importance(db, experiment_id, evaluator)
+        request,
+        importance_usecase.experiment_importance(db, experiment_id, evaluator, at_iteration),
     )
 
 
@@ -140,6 +171,7 @@ def pareto(
     experiment_id: str,
     db: Db,
     _: ExperimentViewer,
+    __: ViewSlot,
     limit: Annotated[
         int, Query(ge=1, le=5000, description="Trials at most: the front, then the rest.")
     ] = 1000,
@@ -149,6 +181,30 @@ def pareto(
     even spread of the other completed trials, for a scatter. `front` lists the front's trial
     ids by the first objective. A sweep with one metric has its best trial(s) as the front."""
     return SERIALIZED.response(request, pareto_usecase.experiment_pareto(db, experiment_id, limit))
+
+
+@router.get(
+    "/experiments/{experiment_id}/timeline",
+    response_model=Timeline,
+    summary="When each trial ran and waited for resources",
+)
+def timeline(
+    request: Request,
+    experiment_id: str,
+    db: Db,
+    _: ExperimentViewer,
+    __: ViewSlot,
+    limit: Annotated[
+        int, Query(ge=1, le=5000, description="Trials at most, the latest first.")
+    ] = 500,
+) -> Response:
+    """The latest `limit` trials (by number, newest first): when each started and ended
+    (`finished_at` null while it runs) and its waits for the cluster to place it (from its
+    `trial_waiting` events; a wait's end is the trial's next result or event). `total_trials`
+    counts them all; `truncated` says older ones were left out."""
+    return SERIALIZED.response(
+        request, timeline_usecase.experiment_timeline(db, experiment_id, limit)
+    )
 
 
 @router.get("/experiments/{experiment_id}/updates", summary="What changed since a cursor")

@@ -1,12 +1,13 @@
 import { useState } from "preact/hooks";
 import { hashQuery, setHashQuery } from "../hooks";
 import {
-  axisPosition, axisTicks, contourCells, formatValue, metricAxis, metricColour, paramAxes, type Axis, type SpaceParameter,
+  axisPosition, axisTicks, contourCells, formatValue, metricAxis, metricColour, paramAxes, plural, type Axis, type SpaceParameter,
 } from "../shape";
 import type { ConfigTable } from "../types";
+import { ColourScale } from "./Legend";
 
 const HEIGHT = 340;
-const PAD = { top: 12, bottom: 40, left: 64, right: 12 };
+const PAD = { top: 12, bottom: 40, left: 72, right: 24 };
 const BINS = 12;
 
 /** Optuna's contour plot, binned: two chosen hyperparameters as the plane (on the search
@@ -59,34 +60,45 @@ export function ContourChart({ table, space, preferred, width }: { table: Config
       <div class="chart-tools">
         <label>x {menu(0, xName)}</label>
         <label>y {menu(1, yName)}</label>
-        <span class="muted">each cell: the best {table.metric} of its trials (light worst, dark best)</span>
+        <span class="muted">each cell: the best {table.metric} of its trials; a dot: a trial</span>
       </div>
+      <ColourScale metric={table.metric} worst={table.mode === "max" ? metric.min : metric.max} best={table.mode === "max" ? metric.max : metric.min} />
       <svg width={SIZE.width} height={SIZE.height} class="history" role="img" aria-label={`${table.metric} over ${xName} and ${yName}`}>
         {cells.map((c) => (
           <rect key={`${c.i},${c.j}`} class="cell" data-best={c.best} data-count={c.count}
             x={px(c.i / nx)} y={py((c.j + 1) / ny)} width={plotW / nx} height={plotH / ny}
             fill={metricColour(metric.position(c.best))}>
-            <title>{`${c.count} trial(s), best ${table.metric} ${formatValue(c.best)}`}</title>
+            <title>{`${plural(c.count, "trial")}, best ${table.metric} ${formatValue(c.best)}`}</title>
           </rect>
         ))}
         {rows.map((r) => {
           const cx = at(x.axis, r.values[x.column], nx), cy = at(y.axis, r.values[y.column], ny);
           if (cx === null || cy === null) return null;
-          return <circle key={r.trial_id} cx={px(cx)} cy={py(cy)} r={1.5} fill="#0f172a" fill-opacity={0.5} />;
+          // outlined: a dark dot on a dark (best) cell still shows
+          return <circle key={r.trial_id} class="trial-dot" cx={px(cx)} cy={py(cy)} r={2.2} fill="#0f172a" stroke="white" stroke-width={0.8} />;
         })}
         <g class="axis">
           <line x1={PAD.left} x2={SIZE.width - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} />
           <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={PAD.top + plotH} />
-          {axisTicks(x.axis).map((t) => (
-            <text key={t.label} x={px(tickAt(x.axis, t.position, nx))} y={PAD.top + plotH + 12} class="tick" text-anchor="middle">{t.label}</text>
-          ))}
+          {axisTicks(x.axis).map((t) => {
+            const at = tickAt(x.axis, t.position, nx);
+            // an end's label kept inside the chart
+            const anchor = at > 0.97 ? "end" : at < 0.03 ? "start" : "middle";
+            return <text key={t.label} x={px(at)} y={PAD.top + plotH + 12} class="tick" text-anchor={anchor}>{t.label}</text>;
+          })}
           {axisTicks(y.axis).map((t) => (
             <text key={t.label} x={PAD.left - 4} y={py(tickAt(y.axis, t.position, ny)) + 4} class="tick" text-anchor="end">{t.label}</text>
           ))}
-          <text x={PAD.left + plotW / 2} y={SIZE.height - 6} text-anchor="middle">{xName}</text>
-          <text x={12} y={PAD.top + plotH / 2} text-anchor="middle" transform={`rotate(-90 12 ${PAD.top + plotH / 2})`}>{yName}</text>
+          <text x={PAD.left + plotW / 2} y={SIZE.height - 6} text-anchor="middle" data-axis-title="x">{xName}{logMark(x.axis)}</text>
+          <text x={12} y={PAD.top + plotH / 2} text-anchor="middle" data-axis-title="y"
+            transform={`rotate(-90 12 ${PAD.top + plotH / 2})`}>{yName}{logMark(y.axis)}</text>
         </g>
       </svg>
     </div>
   );
+}
+
+/** " (log)" after a log axis's name: its ticks are decades, not even steps. */
+function logMark(axis: Axis): string {
+  return axis.kind === "numeric" && axis.log ? " (log)" : "";
 }

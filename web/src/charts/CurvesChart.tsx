@@ -1,8 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import { hashQuery, setHashQuery } from "../hooks";
-import { alignSeries, formatConfig, formatValue, smooth, STATE_COLOURS } from "../shape";
+import { alignSeries, formatConfig, formatLogTick, formatTicks, formatValue, smooth, STATE_COLOURS, TRIAL_STATES } from "../shape";
 import type { CurveSeries } from "../types";
+import { Legend, type LegendItem } from "./Legend";
+
+// the best trial's curve: drawn last, wide and dark, whatever its state
+const BEST_COLOUR = "#0f172a";
 
 const SMOOTHING = [0, 0.6, 0.8, 0.9, 0.95, 0.99];
 
@@ -14,6 +18,7 @@ interface Props {
   xLabel: string;
   version: number; // bumped when points were merged into `series` in place
   onPick?: (trialId: number) => void;
+  best?: { trial_id: number; trial_number: number; value: number | null } | null; // highlighted
 }
 
 /** The y range of values from ``min`` to ``max`` with 5% of their span either side (a flat line:
@@ -25,7 +30,12 @@ function fitted(min: number | null, max: number | null): uPlot.Range.MinMax {
 }
 
 /** All trials' learning curves on one canvas; pruned ones dashed, hover names the trial and config. */
-export function CurvesChart({ series, metric, metrics, onMetric, xLabel, version, onPick }: Props) {
+export function CurvesChart({ series: given, metric, metrics, onMetric, xLabel, version, onPick, best }: Props) {
+  // the best trial's series last, so its curve is drawn over the others
+  const bestId = best?.trial_id ?? null;
+  const series = bestId === null || !given.some((s) => s.trial_id === bestId)
+    ? given
+    : [...given.filter((s) => s.trial_id !== bestId), given.find((s) => s.trial_id === bestId)!];
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<CurveSeries | null>(null);
@@ -65,6 +75,12 @@ export function CurvesChart({ series, metric, metrics, onMetric, xLabel, version
     drawn.current = series.map((s) => ({ ...s }));
     drawnLog.current = log;
     drawnMetric.current = metric;
+    // the ticks drawn are kept on the box too (data-x-ticks, data-y-ticks): uPlot paints them
+    const ticks = (axis: "x" | "y", format: (values: (number | null)[]) => string[]) => (_: uPlot, values: (number | null)[]) => {
+      const labels = format(values);
+      if (box.current) box.current.dataset[`${axis}Ticks`] = labels.join("|");
+      return labels;
+    };
     const options: uPlot.Options = {
       width: box.current.clientWidth || 800,
       height: 320,
@@ -74,13 +90,17 @@ export function CurvesChart({ series, metric, metrics, onMetric, xLabel, version
       // y fitted to the data drawn (uPlot's default pads to round numbers)
       scales: { x: { time: false }, y: log ? { distr: 3 } : { range: (_u, min, max) => fitted(min, max) } },
       // whole iterations only: a tick at 1.5 epochs means nothing
-      axes: [{ label: xLabel, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000] }, { label: metric }],
+      axes: [
+        { label: xLabel, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000], values: ticks("x", (v) => v.map((n) => (n === null ? "" : String(n)))) },
+        // one format for the ticks drawn together (0.90, 0.95, 1.00; a log axis's in exponent form)
+        { label: metric, size: 64, values: ticks("y", (v) => (log ? v.map(formatLogTick) : formatTicks(v))) },
+      ],
       series: [
         {},
         ...series.map((s) => ({
           label: `trial #${s.trial_number}`,
-          stroke: STATE_COLOURS[s.state],
-          width: s.state === "running" ? 2 : 1,
+          stroke: s.trial_id === bestId ? BEST_COLOUR : STATE_COLOURS[s.state],
+          width: s.trial_id === bestId ? 3 : s.state === "running" ? 2 : 1,
           dash: s.state === "pruned" ? [4, 4] : undefined,
           alpha: s.state === "pruned" ? 0.6 : 1,
           spanGaps: true,
@@ -99,7 +119,7 @@ export function CurvesChart({ series, metric, metrics, onMetric, xLabel, version
       },
     };
     plot.current = new uPlot(options, [xs, ...ys], box.current);
-  }, [series, version, xLabel, metric, log, smoothing]);
+  }, [series.length, given, version, xLabel, metric, log, smoothing, bestId]);
 
   const resetZoom = () => {
     const u = plot.current;
@@ -139,6 +159,7 @@ export function CurvesChart({ series, metric, metrics, onMetric, xLabel, version
         {zoomed && <button type="button" data-testid="reset-zoom" onClick={resetZoom}>reset zoom</button>}
       </div>
       {points === 0 && <p class="empty" data-testid="curves-empty">No results yet: each trial's curve appears here as it reports {metric}.</p>}
+      <Legend name="curves" items={curveLegend(series, best ?? null)} />
       <div ref={box} data-testid="curves" data-series={series.length} data-points={points}
         data-pruned={series.filter((s) => s.state === "pruned").length} data-log={String(log)}
         data-zoomed={String(zoomed)} data-metric={metric} data-smoothing={String(smoothing)}
@@ -146,8 +167,22 @@ export function CurvesChart({ series, metric, metrics, onMetric, xLabel, version
       <p class="hover" data-testid="curve-hover">
         {hover
           ? <>trial <b>#{hover.trial_number}</b> · {hover.state} · last {formatValue(hover.points.at(-1)?.[1])} · {formatConfig(hover.config)}</>
-          : <span class="muted">Hover a curve to see its trial and config; click to open it. Dashed: pruned by ASHA.</span>}
+          : <span class="muted">Hover a curve to see its trial and config; click to open it. Dashed: pruned by early stopping.</span>}
       </p>
     </div>
   );
+}
+
+/** The best trial (its number and value), then each state drawn, in its colour (pruned dashed). */
+function curveLegend(series: CurveSeries[], best: Props["best"]): LegendItem[] {
+  const states = new Set(series.map((s) => s.state));
+  const drawnBest = best && series.some((s) => s.trial_id === best.trial_id) ? best : null;
+  return [
+    ...(drawnBest ? [{
+      label: `best: trial #${drawnBest.trial_number} (${formatValue(drawnBest.value)})`, colour: BEST_COLOUR, mark: "bold" as const,
+    }] : []),
+    ...TRIAL_STATES.filter((state) => states.has(state)).map((state) => ({
+      label: state, colour: STATE_COLOURS[state], mark: state === "pruned" ? "dash" as const : "line" as const,
+    })),
+  ];
 }

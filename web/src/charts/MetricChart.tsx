@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "preact/hooks";
 import uPlot from "uplot";
 import { alignSeries, formatTick } from "../shape";
+import { Legend } from "./Legend";
 
 export interface Line { label: string; points: [number, number][] }
 
@@ -32,7 +33,8 @@ export function MetricChart({ name, lines }: { name: string; lines: Line[] }) {
         return labels;
       };
     plot.current = new uPlot({
-      width: 360, height: 220, title: name, legend: { show: lines.length > 1 },
+      // the legend is ours (below): uPlot's reads "-- #99: --" until the cursor is on a point
+      width: 360, height: 220, title: name, legend: { show: false },
       scales: { x: { time: false } },
       axes: [
         // iterations are whole numbers: ticks at whole steps only
@@ -43,5 +45,14 @@ export function MetricChart({ name, lines }: { name: string; lines: Line[] }) {
     }, data, box.current);
   }, [lines]);
   useEffect(() => () => plot.current?.destroy(), []);
-  return <div ref={box} data-metric={name} data-lines={lines.length} />;
+  return (
+    <div class="metric-chart">
+      <div ref={box} data-metric={name} data-lines={lines.length} />
+      {lines.length > 1 && (
+        <Legend name={name} items={lines.map((line, i) => ({
+          label: line.points.length ? line.label : `${line.label} (does not report it)`, colour: LINE_COLOURS[i % LINE_COLOURS.length], mark: "line",
+        }))} />
+      )}
+    </div>
+  );
 }

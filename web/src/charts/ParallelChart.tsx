@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import {
-  type Axis, axisPosition, axisTicks, brushFilter, formatConfig, formatValue, metricAxis, metricColour, paramAxes, STATE_COLOURS,
+  type Axis, axisPosition, axisTicks, brushFilter, formatConfig, formatValue, linearTicks, metricAxis, metricColour, paramAxes, plural,
+  STATE_COLOURS,
 } from "../shape";
+import { ColourScale } from "./Legend";
 import type { SpaceParameter } from "../shape";
 import type { ConfigRow, ConfigTable } from "../types";
 
@@ -22,7 +24,8 @@ interface Props {
  *  click on an axis clears its brush. Hovering a line shows its trial, a click opens it. */
 export function ParallelChart({ table, width, space, onBrush }: Props) {
   const [hovered, setHovered] = useState<ConfigRow | null>(null);
-  const [brushes, setBrushes] = useState<Record<number, [number, number]>>({});
+  // by axis name: a brush names what it filters, never a place another table's axes may hold
+  const [brushes, setBrushes] = useState<Record<string, [number, number]>>({});
   const [dragging, setDragging] = useState<{ axis: number; from: number; to: number } | null>(null);
   const svg = useRef<SVGSVGElement>(null);
   const params = paramAxes(table.params, table.rows, space);
@@ -36,22 +39,25 @@ export function ParallelChart({ table, width, space, onBrush }: Props) {
     const top = svg.current?.getBoundingClientRect().top ?? 0;
     return Math.min(1, Math.max(0, 1 - (clientY - top - PAD.top) / (HEIGHT - PAD.top - PAD.bottom)));
   };
-  const filters = Object.entries(brushes).map(([index, [low, high]]) => {
-    const i = Number(index);
+  const filters = Object.entries(brushes).flatMap(([name, [low, high]]) => {
+    const i = axes.findIndex((axis) => axis.name === name);
+    if (i < 0) return []; // an axis no longer drawn filters nothing
     const isMetric = i === params.length;
     const reversed = isMetric && table.mode !== "max";
-    return { i, ...brushFilter(axes[i], reversed ? 1 - high : low, reversed ? 1 - low : high) };
+    return [{ i, ...brushFilter(axes[i], reversed ? 1 - high : low, reversed ? 1 - low : high) }];
   });
   const kept = (row: ConfigRow) =>
     filters.every(({ i, keeps }) => keeps(i === params.length ? row.metric : row.values[i]));
-  useEffect(() => { onBrush?.(filters.flatMap((f) => f.conditions)); }, [JSON.stringify(brushes)]);
+  const conditions = filters.flatMap((f) => f.conditions);
+  useEffect(() => { onBrush?.(conditions); }, [conditions.join("\n")]);
 
   const endDrag = () => {
     if (!dragging) return;
     const [low, high] = [Math.min(dragging.from, dragging.to), Math.max(dragging.from, dragging.to)];
     const next = { ...brushes };
-    if (high - low < 0.02) delete next[dragging.axis]; // a click: the axis's brush is cleared
-    else next[dragging.axis] = [low, high];
+    const name = axes[dragging.axis].name;
+    if (high - low < 0.02) delete next[name]; // a click: the axis's brush is cleared
+    else next[name] = [low, high];
     setBrushes(next);
     setDragging(null);
   };
@@ -86,9 +92,9 @@ export function ParallelChart({ table, width, space, onBrush }: Props) {
         {axes.map((axis, i) => {
           const isMetric = i === params.length;
           const ticks = isMetric
-            ? [metric.min, (metric.min + metric.max) / 2, metric.max].map((v) => ({ label: formatValue(v), position: metric.position(v) }))
+            ? linearTicks(metric.min, metric.max).map((t) => ({ label: t.label, position: metric.position(t.value) }))
             : axisTicks(axis);
-          const brush = dragging?.axis === i ? [Math.min(dragging.from, dragging.to), Math.max(dragging.from, dragging.to)] : brushes[i];
+          const brush = dragging?.axis === i ? [Math.min(dragging.from, dragging.to), Math.max(dragging.from, dragging.to)] : brushes[axis.name];
           return (
             <g key={axis.name} class={isMetric ? "axis metric" : "axis"} data-axis={axis.name}>
               <line x1={x(i)} x2={x(i)} y1={y(0)} y2={y(1)} />
@@ -106,14 +112,15 @@ export function ParallelChart({ table, width, space, onBrush }: Props) {
           );
         })}
       </svg>
+      <ColourScale metric={table.metric} worst={table.mode === "max" ? metric.min : metric.max} best={table.mode === "max" ? metric.max : metric.min} />
       <p class="hover" data-testid="parallel-hover">
         {hovered
           ? <>trial <b>#{hovered.trial_number}</b> · {hovered.state} · {table.metric} {formatValue(hovered.metric)} · {formatConfig(Object.fromEntries(table.params.map((p, i) => [p, hovered.values[i]])))}</>
-          : <span class="muted">Colour: {table.metric}, light worst to dark best. Drag along an axis to brush a range (the table below follows); click an axis to clear it.</span>}
+          : <span class="muted">Colour: {table.metric}, light worst to dark best (failed trials red). Drag along an axis to brush a range (the table below follows); click an axis to clear it.</span>}
       </p>
       {filters.length > 0 && (
         <p class="muted" data-testid="brushed" data-shown={shown}>
-          {shown} of {table.rows.length} drawn trials in {filters.flatMap((f) => f.conditions).join(", ")}{" "}
+          {shown} of {plural(table.rows.length, "drawn trial")} in {conditions.join(", ")}{" "}
           <button class="link" onClick={() => setBrushes({})}>clear</button>
         </p>
       )}

@@ -1,5 +1,6 @@
-import { crossPath, formatConfig, formatValue } from "../shape";
+import { crossPath, formatConfig, formatValue, linearTicks } from "../shape";
 import type { Pareto, ParetoTrial } from "../types";
+import { Legend } from "./Legend";
 
 const HEIGHT = 300;
 const PAD = { top: 16, bottom: 40, left: 64, right: 16 };
@@ -77,14 +78,21 @@ export function ParetoChart({ pareto, width }: { pareto: Pareto; width: number }
           <line x1={PAD.left} x2={width - PAD.right} y1={HEIGHT - PAD.bottom} y2={HEIGHT - PAD.bottom} />
           <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={HEIGHT - PAD.bottom} />
           <text x={(PAD.left + width - PAD.right) / 2} y={HEIGHT - 8} text-anchor="middle">{xName} ({pareto.objectives[0].mode})</text>
-          <text x={PAD.left} y={HEIGHT - PAD.bottom + 14} class="tick" text-anchor="start">{formatValue(xs.min)}</text>
-          <text x={width - PAD.right} y={HEIGHT - PAD.bottom + 14} class="tick" text-anchor="end">{formatValue(xs.max)}</text>
+          {linearTicks(xs.min, xs.max).map((t) => (
+            <text key={t.label} x={xs.at(t.value)} y={HEIGHT - PAD.bottom + 14} class="tick" text-anchor="middle">{t.label}</text>
+          ))}
           <text x={12} y={(PAD.top + HEIGHT - PAD.bottom) / 2} text-anchor="middle"
             transform={`rotate(-90 12 ${(PAD.top + HEIGHT - PAD.bottom) / 2})`}>{yName} ({pareto.objectives[1].mode})</text>
-          <text x={PAD.left - 4} y={HEIGHT - PAD.bottom} class="tick" text-anchor="end">{formatValue(ys.min)}</text>
-          <text x={PAD.left - 4} y={PAD.top + 8} class="tick" text-anchor="end">{formatValue(ys.max)}</text>
+          {linearTicks(ys.min, ys.max).map((t) => (
+            <text key={t.label} x={PAD.left - 4} y={ys.at(t.value) + 4} class="tick" text-anchor="end">{t.label}</text>
+          ))}
         </g>
       </svg>
+      <Legend name="pareto" items={[
+        { label: "on the front", colour: "#2563eb" },
+        { label: "dominated", colour: "#94a3b8" },
+        ...(pareto.trials.some((t) => t.feasible === false) ? [{ label: "infeasible (breaks a constraint)", colour: "#dc2626", mark: "cross" as const }] : []),
+      ]} />
     </div>
   );
 }

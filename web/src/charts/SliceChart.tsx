@@ -1,8 +1,16 @@
-import { axisPosition, formatValue, metricAxis, paramAxes, type Axis, type SpaceParameter } from "../shape";
-import type { ConfigTable } from "../types";
+import {
+  axisPosition, axisTicks, formatParam, formatValue, linearTicks, metricAxis, paramAxes, STATE_COLOURS, type Axis, type SpaceParameter,
+} from "../shape";
+import type { ConfigTable, TrialState } from "../types";
+import { Legend } from "./Legend";
 
-const PANEL = { width: 260, height: 190 };
-const PAD = { top: 10, bottom: 34, left: 52, right: 10 };
+const PANEL = { width: 280, height: 200 };
+const PAD = { top: 10, bottom: 34, left: 66, right: 16 };
+// the dots' fills (style.css): pruned and cancelled alike
+const DOTS: [TrialState[], string, string][] = [
+  [["completed"], "completed", "#2563eb"], [["running"], "running", "#16a34a"],
+  [["pruned", "cancelled"], "pruned or cancelled", "#94a3b8"], [["failed"], "failed", STATE_COLOURS.failed],
+];
 
 /** Optuna's slice plot: one panel per sampled hyperparameter, the metric of each trial drawn
  *  against its value (on the axis the parallel coordinates use: the search space's bounds, log
@@ -14,8 +22,11 @@ export function SliceChart({ table, space }: { table: ConfigTable; space: Record
   const metric = metricAxis(rows, table.mode);
   const plotW = PANEL.width - PAD.left - PAD.right, plotH = PANEL.height - PAD.top - PAD.bottom;
   const y = (value: number) => PAD.top + (1 - metric.position(value)) * plotH;
-  const [top, bottom] = table.mode === "max" ? [metric.max, metric.min] : [metric.min, metric.max];
+  const yTicks = linearTicks(metric.min, metric.max, 4);
+  const states = new Set(rows.map((r) => r.state));
   return (
+    <>
+    <Legend name="slice" items={DOTS.filter(([of]) => of.some((s) => states.has(s))).map(([, label, colour]) => ({ label, colour }))} />
     <div class="slices" data-testid="slice">
       {axes.map((axis) => {
         const column = table.params.indexOf(axis.name);
@@ -29,24 +40,28 @@ export function SliceChart({ table, space }: { table: ConfigTable; space: Record
               return (
                 <circle key={row.trial_id} data-trial={row.trial_id} cx={x(at)} cy={y(row.metric!)} r={3} class={row.state}
                   onClick={() => { location.hash = `#/trials/${row.trial_id}`; }}>
-                  <title>{`trial #${row.trial_number} (${row.state}): ${axis.name}=${formatValue(row.values[column])}, ${table.metric}=${formatValue(row.metric)}`}</title>
+                  <title>{`trial #${row.trial_number} (${row.state}): ${axis.name}=${formatParam(row.values[column])}, ${table.metric}=${formatValue(row.metric)}`}</title>
                 </circle>
               );
             })}
             <g class="axis">
               <line x1={PAD.left} x2={PANEL.width - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} />
               <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={PAD.top + plotH} />
-              {ticks(axis).map(([position, text]) => (
-                <text key={text} x={x(position)} y={PAD.top + plotH + 12} class="tick" text-anchor="middle">{text}</text>
+              {axisTicks(axis).map((t) => (
+                <text key={t.label} x={x(t.position)} y={PAD.top + plotH + 12} class="tick" text-anchor="middle">{t.label}</text>
               ))}
               <text x={PAD.left + plotW / 2} y={PANEL.height - 4} text-anchor="middle">{axis.name}{axis.kind === "numeric" && axis.log ? " (log)" : ""}</text>
-              <text x={PAD.left - 4} y={PAD.top + 8} class="tick" text-anchor="end">{formatValue(top)}</text>
-              <text x={PAD.left - 4} y={PAD.top + plotH} class="tick" text-anchor="end">{formatValue(bottom)}</text>
+              {yTicks.map((t) => (
+                <text key={t.label} x={PAD.left - 4} y={y(t.value) + 4} class="tick" text-anchor="end">{t.label}</text>
+              ))}
+              <text class="y-title" x={12} y={PAD.top + plotH / 2} text-anchor="middle"
+                transform={`rotate(-90 12 ${PAD.top + plotH / 2})`}>{table.metric} ({table.mode})</text>
             </g>
           </svg>
         );
       })}
     </div>
+    </>
   );
 }
 
@@ -55,9 +70,3 @@ function varies(axis: Axis): boolean {
   return axis.kind === "categorical" ? axis.categories.length > 1 : axis.max > axis.min;
 }
 
-/** The ends of a numeric axis; every category of a categorical one (where ``axisPosition``
- *  puts its trials). */
-function ticks(axis: Axis): [number, string][] {
-  if (axis.kind === "categorical") return axis.categories.map((c) => [axisPosition(axis, c)!, c]);
-  return [[0, formatValue(axis.min)], [1, formatValue(axis.max)]];
-}

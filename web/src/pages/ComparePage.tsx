@@ -1,9 +1,9 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { LINE_COLOURS, MetricChart } from "../charts/MetricChart";
-import { StateBadge } from "../components";
+import { PageError, StateBadge } from "../components";
 import { errorText, useTitle } from "../hooks";
-import { formatValue, metricSeries } from "../shape";
+import { formatParam, formatValue, metricSeries } from "../shape";
 import type { Page, ResultItem, Trial } from "../types";
 
 export const MAX_COMPARED = 4;
@@ -30,33 +30,43 @@ export function ComparePage({ ids }: { ids: number[] }) {
       .catch((caught) => setError(errorText(caught)));
   }, [ids.join(",")]);
 
-  if (error) return <p class="error" role="alert">{error}</p>;
+  if (error) return <PageError error={error} />;
   if (!compared) return <p class="muted">Loading…</p>;
   const keys = [...new Set(compared.flatMap((c) => Object.keys(c.trial.config)))].sort();
   const differs = (key: string) => new Set(compared.map((c) => JSON.stringify(c.trial.config[key] ?? null))).size > 1;
   const series = compared.map((c) => metricSeries(c.results));
   const metrics = [...new Set(series.flatMap((s) => [...s.keys()]))].sort();
+  // each trial's column headed in its line's colour, with the line's mark
   const head = compared.map((c, i) => (
-    <th key={c.trial.id} style={{ color: LINE_COLOURS[i] }}><a href={`#/trials/${c.trial.id}`}>#{c.trial.number}</a></th>
+    <th key={c.trial.id} class="trial" data-trial={c.trial.id} data-colour={LINE_COLOURS[i]} style={{ color: LINE_COLOURS[i] }}>
+      <svg width="18" height="10" aria-hidden="true"><line x1="1" x2="17" y1="5" y2="5" stroke={LINE_COLOURS[i]} stroke-width="3" /></svg>{" "}
+      <a href={`#/trials/${c.trial.id}`}>trial #{c.trial.number}</a>
+    </th>
   ));
+  // both tables share their columns' widths: a trial's values sit one above the other
+  const columns = (
+    <colgroup><col class="key" />{compared.map((c) => <col key={c.trial.id} />)}</colgroup>
+  );
   return (
     <section>
       <p><a href={`#/experiments/${compared[0].trial.experiment_id}`}>‹ experiment {compared[0].trial.experiment_id}</a></p>
       <h1>Compare {compared.length} trials</h1>
       <h2>Config</h2>
-      <table class="grid" data-testid="compare-config">
+      <table class="grid compare" data-testid="compare-config">
+        {columns}
         <thead><tr><th></th>{head}</tr></thead>
         <tbody>
           {keys.map((key) => (
             <tr key={key} data-key={key} data-differs={String(differs(key))} class={differs(key) ? "differs" : ""}>
               <th>{key}</th>
-              {compared.map((c) => <td key={c.trial.id} class="num">{formatValue(c.trial.config[key])}</td>)}
+              {compared.map((c) => <td key={c.trial.id} class="num">{formatParam(c.trial.config[key])}</td>)}
             </tr>
           ))}
         </tbody>
       </table>
       <h2>Where they ended</h2>
-      <table class="grid" data-testid="compare-final">
+      <table class="grid compare" data-testid="compare-final">
+        {columns}
         <thead><tr><th></th>{head}</tr></thead>
         <tbody>
           <tr><th>state</th>{compared.map((c) => <td key={c.trial.id}><StateBadge state={c.trial.state} /></td>)}</tr>
@@ -69,7 +79,7 @@ export function ComparePage({ ids }: { ids: number[] }) {
       <div class="metric-grid" data-testid="compare-metrics" data-count={metrics.length}>
         {metrics.map((name) => (
           <MetricChart key={name} name={name}
-            lines={compared.map((c, i) => ({ label: `#${c.trial.number}`, points: series[i].get(name) ?? [] }))} />
+            lines={compared.map((c, i) => ({ label: `trial #${c.trial.number}`, points: series[i].get(name) ?? [] }))} />
         ))}
       </div>
     </section>

@@ -1,23 +1,21 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
-import { CurvesChart } from "../charts/CurvesChart";
-import { ContourChart } from "../charts/ContourChart";
-import { EdfChart } from "../charts/EdfChart";
-import { HistoryChart } from "../charts/HistoryChart";
-import { ImportanceChart } from "../charts/ImportanceChart";
-import { ParallelChart } from "../charts/ParallelChart";
-import { SliceChart } from "../charts/SliceChart";
-import { ParetoChart } from "../charts/ParetoChart";
-import { RungView } from "../charts/RungView";
-import { Labels, Notes, Progress, StateBadge } from "../components";
+import { Attention, PageError, StateBadge, ViewGuard } from "../components";
 import { errorText, hashQuery, setHashQuery, usePoll, useTitle } from "../hooks";
-import { LEDGER_START, mayChange, formatAgo, formatConfig, formatValue, hours, mergeResults, plannedTrials, type SpaceParameter } from "../shape";
-import type { ConfigTable, Curves, EventItem, Experiment, History, Importance, Me, Pareto, Rungs, Updates, Usage, UsageReport } from "../types";
+import { SWEEP_ENDED, mayChange, type SpaceParameter } from "../shape";
+import type { EventItem, Experiment, Me, Updates } from "../types";
+import { spanningSpace } from "../spaces";
+import { ANALYSIS_KEYS, ExperimentAnalysis, chartWidth, useWidth, type ResultFeed } from "./ExperimentAnalysis";
+import { ExperimentOverview } from "./ExperimentOverview";
+import { ExperimentTimeline } from "./ExperimentTimeline";
 import { FinalRuns } from "./FinalRuns";
+import { ExtendForm } from "./SearchSpaces";
+import { LogsView } from "./TrialLogs";
 import { TrialTable } from "./TrialTable";
 
 const POLL_MS = 1000;
-const SLOW_REFRESH_MS = 5000; // rungs, parallel coordinates, curves' trials: heavier, less urgent
+// asked of the poll while no tab draws curves: results after the largest id there can be (none)
+const NO_RESULTS = "9223372036854775807";
 
 type Action = "cancel" | "pause" | "resume";
 
@@ -29,145 +27,109 @@ const ACTIONS: Record<Action, { allowed: string[]; confirm: string }> = {
 
 const EXTENDABLE = ["completed", "cancelled", "paused"];
 
+/** The page's tabs, in order, with the address keys each keeps (cleared when another is
+ *  chosen: a shared address names only what its tab shows). */
+const TABS = {
+  overview: { label: "overview", keys: [] as string[] },
+  trials: { label: "trials", keys: ["state", "where", "offset", "space", "sort", "order"] },
+  analysis: { label: "analysis", keys: ANALYSIS_KEYS },
+  timeline: { label: "timeline", keys: [] },
+  "driver-log": { label: "driver log", keys: ["attempt"] },
+  "final-runs": { label: "final runs", keys: [] },
+};
+type Tab = keyof typeof TABS;
+const isTab = (name: string | null): name is Tab => name !== null && name in TABS;
+
+/** A sweep: its header and actions over tabs (kept in the address: ``?tab=analysis``; none, the
+ *  overview). One poll of ``/updates`` keeps the header, the events and the curves' results
+ *  current until the sweep ends; each tab loads only its own data, and only while shown. */
 export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   const [experiment, setExperiment] = useState<Experiment | null>(null);
-  const [curves, setCurves] = useState<Curves | null>(null);
-  const [curvesVersion, setCurvesVersion] = useState(0);
-  const [rungs, setRungs] = useState<Rungs | null>(null);
-  const [configs, setConfigs] = useState<ConfigTable | null>(null);
-  const [importance, setImportance] = useState<Importance | null>(null);
-  const [pareto, setPareto] = useState<Pareto | null>(null);
-  const [history, setHistory] = useState<History | null>(null);
-  const multiObjective = useRef(false);
   const [events, setEvents] = useState<EventItem[]>([]);
-  const [tableVersion, setTableVersion] = useState(0);
+  const [version, setVersion] = useState(0); // what the poll saw change: the tabs load again
   const [brushed, setBrushed] = useState<string[]>([]); // the parallel chart's, as conditions
   const [error, setError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
-  const cursor = useRef<number | null>(null);
+  const [extending, setExtending] = useState(false);
+  const [tab, setTab] = useState<Tab>(() => (isTab(hashQuery().get("tab")) ? (hashQuery().get("tab") as Tab) : "overview"));
+  const feed = useRef<ResultFeed | null>(null);
   const lastEvent = useRef(0);
-  const lastSlowRefresh = useRef(0);
-  const curvesRef = useRef<Curves | null>(null);
-  // another reported metric chosen to draw (in the address, to share)
-  const curveMetric = useRef<string | null>(hashQuery().get("metric"));
-  const busy = useRef(false);
-  const slowDue = useRef(false);
+  const lastState = useRef<string | null>(null);
   const width = useWidth();
   useTitle(experiment?.name ?? null);
 
-  // rungs, configs and the curves' trials and states (new trials, running -> pruned); the server
-  // caches these until a trial changes. The fresh curves hold every result up to their cursor.
-  const loadSlow = async () => {
-    lastSlowRefresh.current = Date.now();
-    const [newRungs, newConfigs, newImportance, newCurves, newPareto, newHistory, newUsage] = await Promise.all([
-      api<Rungs>(`/experiments/${id}/rungs`),
-      api<ConfigTable>(`/experiments/${id}/configs`),
-      api<Importance>(`/experiments/${id}/importance`),
-      api<Curves>(`/experiments/${id}/curves`, { query: { metric: curveMetric.current ?? undefined } }),
-      multiObjective.current ? api<Pareto>(`/experiments/${id}/pareto`) : Promise.resolve(null),
-      api<History>(`/experiments/${id}/history`),
-      api<UsageReport>("/usage", { query: { experiment: id, from: LEDGER_START } }),
-    ]);
-    setUsage(newUsage.total);
-    setPareto(newPareto);
-    setHistory(newHistory);
-    setRungs(newRungs);
-    setConfigs(newConfigs);
-    setImportance(newImportance);
-    curvesRef.current = newCurves;
-    setCurves(newCurves);
-    cursor.current = newCurves.cursor;
-  };
+  // an address naming another tab of this sweep (a link, back and forward) shows it: the page
+  // stays, its poll and what it read with it
+  useEffect(() => {
+    const follow = () => {
+      const named = hashQuery().get("tab");
+      setTab(isTab(named) ? named : "overview");
+    };
+    window.addEventListener("hashchange", follow);
+    return () => window.removeEventListener("hashchange", follow);
+  }, []);
 
-  const [usage, setUsage] = useState<Usage | null>(null);
-
-  const chooseCurveMetric = async (metric: string) => {
-    curveMetric.current = metric === experiment?.metric ? null : metric;
-    setHashQuery({ metric: curveMetric.current ?? "" });
-    try {
-      const chosen = await api<Curves>(`/experiments/${id}/curves`, { query: { metric: curveMetric.current ?? undefined } });
-      curvesRef.current = chosen;
-      setCurves(chosen);
-      cursor.current = chosen.cursor; // as loadSlow: the fresh curves hold every result up to it
-    } catch (caught) {
-      setError(errorText(caught));
-    }
+  const choose = (chosen: Tab) => {
+    const cleared = Object.fromEntries(Object.values(TABS).flatMap((t) => t.keys).map((k) => [k, ""]));
+    setHashQuery({ ...cleared, tab: chosen === "overview" ? "" : chosen });
+    setTab(chosen);
   };
 
   const refresh = async () => {
-    if (cursor.current === null || busy.current) return; // the first curves set the cursor
-    busy.current = true;
     try {
       let more = true;
       let changed = false;
       while (more) {
+        const asked = feed.current; // the curves shown when asked: their results only
         const updates: Updates = await api<Updates>(`/experiments/${id}/updates`, {
-          query: { after: cursor.current, events_after: lastEvent.current },
+          query: { after: asked ? asked.cursor : NO_RESULTS, events_after: lastEvent.current },
         });
         setExperiment(updates.experiment);
-        cursor.current = updates.cursor;
-        more = updates.more;
+        more = asked !== null && updates.more;
+        if (updates.experiment.state !== lastState.current) {
+          lastState.current = updates.experiment.state;
+          changed = true; // trials change with their sweep: a cancelled sweep's trials end too
+        }
         if (updates.events.length) {
           lastEvent.current = updates.events.at(-1)!.id;
           setEvents((old) => [...updates.events.slice().reverse(), ...old].slice(0, 500));
           changed = true;
         }
-        // the poll carries the sweep's metric: another one drawn waits for the slow refresh
-        if (updates.results.length && curvesRef.current && curvesRef.current.metric === updates.experiment.metric) {
-          mergeResults(curvesRef.current.series, updates.results);
-          changed = true;
+        if (asked && feed.current === asked) {
+          asked.cursor = updates.cursor;
+          asked.merge(updates.results, updates.experiment.metric);
+          changed ||= updates.results.length > 0;
         }
       }
       setError(null);
-      if (changed) {
-        setCurvesVersion((v) => v + 1);
-        setTableVersion((v) => v + 1);
-        slowDue.current = true;
-      }
-      // at most every few seconds, but always once after the last change
-      if (slowDue.current && Date.now() - lastSlowRefresh.current > SLOW_REFRESH_MS) {
-        slowDue.current = false;
-        await loadSlow();
-      }
+      if (changed) setVersion((v) => v + 1);
     } catch (caught) {
       setError(errorText(caught));
-    } finally {
-      busy.current = false;
     }
   };
 
   useEffect(() => {
-    cursor.current = null;
     lastEvent.current = 0;
     setEvents([]);
+    setExtending(false); // a form open on another sweep's page is that page's
     api<Experiment>(`/experiments/${id}`)
       .then((read) => {
-        multiObjective.current = Array.isArray(read.spec.objectives);
+        lastState.current = read.state;
         setExperiment(read);
-        return loadSlow();
       })
-      .then(refresh)
       .catch((caught) => setError(errorText(caught)));
   }, [id]);
 
-  usePoll(refresh, POLL_MS, [id]);
+  // an ended sweep changes no more: its page asks nothing after the first answers (an extend
+  // from here makes it live again; one extended elsewhere is seen when the page is opened again)
+  usePoll(async () => { if (experiment) await refresh(); }, POLL_MS, [id, experiment === null],
+    !experiment || !SWEEP_ENDED.includes(experiment.state));
 
-  // extend: asks for the new totals (empty keeps the current one); the server names every problem
-  const extend = async () => {
-    const spec = experiment!.spec as { search?: { num_samples?: number }; early_stopping?: { max_t?: number } };
-    const samples = window.prompt(`Configurations in all (now ${spec.search?.num_samples ?? "?"}; empty keeps it)`, "");
-    if (samples === null) return;
-    const maxT = window.prompt(`Budget max_t of every trial (now ${spec.early_stopping?.max_t ?? "?"}; empty keeps it)`, "");
-    if (maxT === null) return;
-    const body: Record<string, number> = {};
-    if (samples.trim()) body.num_samples = Number(samples);
-    if (maxT.trim()) body.max_t = Number(maxT);
-    try {
-      setExperiment(await api<Experiment>(`/experiments/${id}/extend`, { method: "POST", body }));
-      setActionError(null);
-    } catch (caught) {
-      setActionError(errorText(caught));
-    }
+  // the extend form's answer: the sweep queued again (live: polled from here)
+  const extended = (read: Experiment) => {
+    setExperiment(read);
+    setExtending(false);
+    setActionError(null);
   };
 
   const act = async (action: Action) => {
@@ -180,11 +142,13 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
     }
   };
 
-  if (!experiment) return error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>;
+  if (!experiment) return error ? <PageError error={error} /> : <p class="muted">Loading…</p>;
   const mayAct = mayChange(me, experiment.project);
-  const early = (experiment.spec.early_stopping ?? {}) as { time_attr?: string | null };
-  const xLabel = early.time_attr ?? "iteration";
-  const best = experiment.best_trial;
+  // the charts' axes span every version's space: a narrowed range keeps the earlier trials on them
+  const space = experiment.search_spaces
+    ? spanningSpace(experiment.search_spaces)
+    : ((experiment.spec.search_space ?? {}) as Record<string, SpaceParameter>);
+  const ended = SWEEP_ENDED.includes(experiment.state);
 
   return (
     <section>
@@ -197,123 +161,47 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
             {(Object.keys(ACTIONS) as Action[]).filter((a) => ACTIONS[a].allowed.includes(experiment.state)).map((a) => (
               <button key={a} data-action={a} class={a === "cancel" ? "danger" : ""} onClick={() => act(a)}>{a}</button>
             ))}
-            {EXTENDABLE.includes(experiment.state) && <button data-action="extend" onClick={extend}>extend</button>}
+            {EXTENDABLE.includes(experiment.state) && (
+              <button data-action="extend" aria-expanded={extending} onClick={() => setExtending(!extending)}>extend</button>
+            )}
           </span>
         )}
       </div>
+      {/* what holds a live sweep, seen from every tab */}
+      {!ended && <Attention running={experiment.running ?? []} />}
       {error && <p class="error" role="alert">{error}</p>}
       {actionError && <p class="error" role="alert">{actionError}</p>}
       {experiment.error && <pre class="error">{experiment.error}</pre>}
-      <div class="cards">
-        <div class="card">
-          <h3>Sweep</h3>
-          <p>{experiment.trainer} · {experiment.mode} {experiment.metric}</p>
-          <Progress counts={experiment.trial_counts} planned={plannedTrials(experiment.trial_counts, experiment.spec)} />
-          <p class="muted">{Object.entries(experiment.trial_counts).map(([s, n]) => `${n} ${s}`).join(" · ") || "no trials yet"}</p>
-          <p class="muted">created {formatAgo(experiment.created_at)} · driver restarts {experiment.driver_restarts}</p>
-          {usage && (
-            <p class="muted" data-testid="compute">
-              project {experiment.project} · compute held: {hours(usage.worker_seconds)} worker-h · {hours(usage.cpu_seconds)} CPU-h
-              {usage.gpu_seconds > 0 && <> · {hours(usage.gpu_seconds)} GPU-h</>}
-            </p>
-          )}
-          <Labels labels={experiment.labels} />
-        </div>
-        <Notes notes={experiment.notes} editable={mayAct} save={async (text) => {
-          setExperiment(await api<Experiment>(`/experiments/${id}/notes`, { method: "PUT", body: { notes: text } }));
-        }} />
-        <div class="card" data-testid="best">
-          <h3>Best trial</h3>
-          {best ? (
-            <>
-              <p><a href={`#/trials/${best.id}`}>trial #{best.number}</a> <StateBadge state={best.state} /></p>
-              <p class="big">{formatValue(best.best_metric)} <span class="muted">{experiment.metric}</span></p>
-              <p class="muted">{formatConfig(best.config)}</p>
-            </>
-          ) : <p class="muted">No result yet.</p>}
-        </div>
-      </div>
-
-      <FinalRuns experiment={experiment} me={me} />
-
-      {pareto && (
-        <>
-          <h2>Pareto front</h2>
-          <ParetoChart pareto={pareto} width={chartWidth(width, 900)} />
-        </>
+      {extending && mayAct && EXTENDABLE.includes(experiment.state) && (
+        <ExtendForm key={experiment.id} experiment={experiment} onExtended={extended} onClose={() => setExtending(false)} />
       )}
-
-      <h2>Learning curves</h2>
-      {curves && (
-        <>
-          <p class="muted">{curves.series.length < curves.total_trials
-            ? `${curves.series.length} of ${curves.total_trials} trials drawn: the running ones, the best ones and an even spread of the rest.`
-            : `${curves.total_trials} trials.`}</p>
-          <CurvesChart series={curves.series} metric={curves.metric} metrics={curves.metrics} xLabel={xLabel}
-            version={curvesVersion} onMetric={chooseCurveMetric}
-            onPick={(trial) => { location.hash = `#/trials/${trial}`; }} />
-        </>
-      )}
-
-      <h2>History</h2>
-      {history && <HistoryChart history={history} width={chartWidth(width, 1400)} />}
-      {history && <EdfChart history={history} width={chartWidth(width, 900)} />}
-
-      <h2>ASHA rungs</h2>
-      {rungs && <RungView rungs={rungs} metric={experiment.metric} />}
-
-      <h2>Hyperparameters</h2>
-      {configs && (
-        <>
-          <ParallelChart table={configs} width={chartWidth(width, 1400)} onBrush={setBrushed}
-            space={(experiment.spec.search_space ?? {}) as Record<string, SpaceParameter>} />
-          {configs.rows.length < configs.total_trials && <p class="muted">best {configs.rows.length} of {configs.total_trials} trials</p>}
-          <h3>Slices</h3>
-          <SliceChart table={configs} space={(experiment.spec.search_space ?? {}) as Record<string, SpaceParameter>} />
-          <h3>Contour</h3>
-          <ContourChart table={configs} space={(experiment.spec.search_space ?? {}) as Record<string, SpaceParameter>}
-            preferred={importance?.importances.map((p) => p.name) ?? []} width={chartWidth(width, 520)} />
-        </>
-      )}
-
-      <h2>Importance</h2>
-      {importance && <ImportanceChart importance={importance} />}
-
-      <h2>Trials</h2>
-      <TrialTable key={experiment.id} experiment={experiment} version={tableVersion} params={configs?.params ?? []}
-        brushed={brushed} />
-
-      <h2>Events</h2>
-      <ol class="events" data-testid="events">
-        {events.map((e) => (
-          <li key={e.id} data-kind={e.kind}>
-            <span class="muted" title={e.created_at}>{formatAgo(e.created_at)}</span> <b>{e.kind.replace(/_/g, " ")}</b>{" "}
-            {e.trial_id !== null && <a href={`#/trials/${e.trial_id}`}>trial #{e.trial_number ?? e.trial_id}</a>} {e.message}
-          </li>
+      <div class="tabs" role="tablist" data-testid="experiment-tabs">
+        {(Object.keys(TABS) as Tab[]).map((t) => (
+          <button key={t} role="tab" class="tab" data-tab={t} aria-selected={tab === t} onClick={() => choose(t)}>{TABS[t].label}</button>
         ))}
-      </ol>
-
-      <details>
-        <summary>Spec</summary>
-        <pre data-testid="spec">{JSON.stringify(experiment.spec, null, 2)}</pre>
-      </details>
+      </div>
+      <div role="tabpanel" data-testid="tab-panel" data-tab={tab}>
+        {tab === "overview" && (
+          <ExperimentOverview experiment={experiment} events={events} version={version} ended={ended} mayAct={mayAct}
+            onChange={setExperiment} onError={setError} />
+        )}
+        {tab === "trials" && (
+          <ViewGuard view="trials" label="trial table">
+            <TrialTable experiment={experiment} version={version} params={[]} brushed={brushed} live={!ended} />
+          </ViewGuard>
+        )}
+        {tab === "analysis" && (
+          <ExperimentAnalysis experiment={experiment} version={version} ended={ended} width={width} space={space}
+            feed={feed} onBrush={setBrushed} onError={setError} />
+        )}
+        {tab === "timeline" && (
+          <ExperimentTimeline experimentId={id} version={version} ended={ended} width={chartWidth(width, 1400)} />
+        )}
+        {tab === "driver-log" && <LogsView path={`/experiments/${id}/driver-logs`} live={!ended} ranks={false} />}
+        {tab === "final-runs" && (
+          <ViewGuard view="final-runs" label="final runs"><FinalRuns experiment={experiment} me={me} /></ViewGuard>
+        )}
+      </div>
     </section>
   );
-}
-
-/** An SVG chart's width in a window ``width`` wide: the page less its margins (narrower on a
- * phone, style.css), at most ``widest``. */
-function chartWidth(width: number, widest: number): number {
-  const margins = width <= 700 ? 42 : 64;
-  return Math.max(240, Math.min(width, widest) - margins);
-}
-
-function useWidth(): number {
-  const [width, setWidth] = useState(window.innerWidth);
-  useEffect(() => {
-    const resize = () => setWidth(window.innerWidth);
-    window.addEventListener("resize", resize);
-    return () => window.removeEventListener("resize", resize);
-  }, []);
-  return width;
 }

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { Labels, Pager, Progress, StateBadge } from "../components";
+import { Attention, Clip, Labels, Pager, Progress, Quantity, StateBadge } from "../components";
 import { errorText, usePoll, useTitle } from "../hooks";
 import { formatAgo, formatValue, hours, plannedTrials } from "../shape";
 import type { Experiment, ExperimentState, Page, Project } from "../types";
@@ -32,12 +32,7 @@ export function ExperimentsPage({ project, projects }: { project: string; projec
     <section>
       <h1>Experiments</h1>
       {chosen && (
-        <p class="muted" data-testid="project-usage">
-          Project <b>{chosen.name}</b> (weight {chosen.weight}) this month: {hours(chosen.usage_this_month.worker_seconds)} worker-hours,{" "}
-          {hours(chosen.usage_this_month.cpu_seconds)} CPU-hours, {hours(chosen.usage_this_month.gpu_seconds)} GPU-hours
-          {chosen.monthly_worker_hours !== null && <> of {chosen.monthly_worker_hours} worker-hours</>}
-          {chosen.monthly_gpu_hours !== null && <> of {chosen.monthly_gpu_hours} GPU-hours</>}
-        </p>
+        <p class="muted" data-testid="project-usage"><ProjectUsage project={chosen} /></p>
       )}
       <div class="filters">
         <label>State{" "}
@@ -54,30 +49,54 @@ export function ExperimentsPage({ project, projects }: { project: string; projec
       {error && <p class="error" role="alert">{error}</p>}
       {page && (
         <>
-          <table class="grid" data-testid="experiments">
+          {/* fits 1440 px whatever the names: long text cut with its whole on hover, labels
+              wrapped; on a phone each row is a card (style.css) */}
+          <table class="grid experiments" data-testid="experiments">
             <thead>
               <tr><th>Name</th><th>Project</th><th>State</th><th>Trainer</th><th>Progress</th><th>Best</th><th>Created</th><th>Labels</th></tr>
             </thead>
             <tbody>
               {page.items.map((e) => (
                 <tr key={e.id} data-experiment={e.id}>
-                  <td><a href={`#/experiments/${e.id}`}>{e.name}</a> <span class="muted mono">{e.id}</span>
-                    {e.notes && <div class="muted notes-line" data-testid="notes-line" title={e.notes}>{e.notes}</div>}</td>
-                  <td>{e.project}</td>
-                  <td><StateBadge state={e.state} /></td>
-                  <td>{e.trainer}</td>
-                  <td><Progress counts={e.trial_counts} planned={plannedTrials(e.trial_counts, e.spec)} /></td>
-                  <td>{formatValue(e.best_metric)} <span class="muted">{e.metric}</span></td>
-                  <td title={e.created_at}>{formatAgo(e.created_at)}</td>
-                  <td><Labels labels={e.labels} /></td>
+                  <td class="name-cell" data-label="Name">
+                    <a href={`#/experiments/${e.id}`} class="clip" title={e.name}>{e.name}</a>
+                    <span class="muted mono id">{e.id}</span>
+                    {e.notes && <div class="muted notes-line" data-testid="notes-line" title={e.notes}>{e.notes}</div>}
+                  </td>
+                  <td data-label="Project" data-col="project"><Clip text={e.project} /></td>
+                  <td data-label="State" data-col="state"><StateBadge state={e.state} /></td>
+                  <td data-label="Trainer"><Clip text={e.trainer} /></td>
+                  <td data-label="Progress" data-col="progress">
+                    <Progress counts={e.trial_counts} planned={plannedTrials(e.trial_counts, e.spec)} />
+                    <Attention running={e.running ?? []} compact />
+                  </td>
+                  <td data-label="Best" data-col="best"><span class="clip" title={`${formatValue(e.best_metric)} ${e.metric}`}>{formatValue(e.best_metric)} <span class="muted">{e.metric}</span></span></td>
+                  <td data-label="Created" title={e.created_at}>{formatAgo(e.created_at)}</td>
+                  <td data-label="Labels" class="labels-cell"><Labels labels={e.labels} /></td>
                 </tr>
               ))}
             </tbody>
           </table>
-          {page.total === 0 && <p class="muted">No experiments match. Submit one with <code>POST /api/v1/experiments</code>.</p>}
+          {page.total === 0 && <p class="muted">No experiments match{project ? ` in project ${project}` : ""}. Submit one with <code>POST /api/v1/experiments</code>.</p>}
           <Pager total={page.total} offset={offset} size={PAGE_SIZE} onChange={setOffset} />
         </>
       )}
     </section>
+  );
+}
+
+/** A project's month in sentences, each budget beside what it bounds: "Project vision (weight 3).
+ *  This month it has held 2.0 worker-hours of its 500, 1.0 CPU-hours and 0.000 GPU-hours of its
+ *  120." */
+function ProjectUsage({ project }: { project: Project }) {
+  const used = project.usage_this_month;
+  const ofBudget = (budget: number | null) => (budget === null ? "" : ` of its ${budget}`);
+  return (
+    <>
+      Project <b>{project.name}</b> (weight {project.weight}). This month it has held{" "}
+      <Quantity value={hours(used.worker_seconds)} unit="worker-hours" />{ofBudget(project.monthly_worker_hours)},{" "}
+      <Quantity value={hours(used.cpu_seconds)} unit="CPU-hours" /> and{" "}
+      <Quantity value={hours(used.gpu_seconds)} unit="GPU-hours" />{ofBudget(project.monthly_gpu_hours)}.
+    </>
   );
 }

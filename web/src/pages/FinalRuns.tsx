@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { StateBadge } from "../components";
 import { errorText, usePoll } from "../hooks";
-import { formatConfig, formatValue, mayChange } from "../shape";
+import { formatConfig, formatValue, mayChange, plural } from "../shape";
 import type { Cluster, Experiment, FinalRun, Me, Page, Trial } from "../types";
 
 const POLL_MS = 3000;
@@ -47,7 +47,7 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
       setError(null);
       setChoosing(false);
       setOutcome(added.length
-        ? `Queued ${added.length} final run(s): ${added.map((r) => `trial #${r.trial_number ?? r.trial_id} on ${r.cluster}`).join(", ")}.`
+        ? `Queued ${plural(added.length, "final run")}: ${added.map((r) => `trial #${r.trial_number ?? r.trial_id} on ${r.cluster}`).join(", ")}.`
         : "Nothing new: those trials are promoted already. Choose other trials or a larger top k.");
     } catch (caught) {
       setError(errorText(caught));
@@ -55,7 +55,8 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
   };
 
   const member = mayChange(me, experiment.project);
-  const mayPromote = member && PROMOTABLE.has(experiment.state);
+  // only completed trials are promoted: a sweep that ended without one has nothing to offer
+  const mayPromote = member && PROMOTABLE.has(experiment.state) && (experiment.trial_counts.completed ?? 0) > 0;
   if (!runs.length && !mayPromote) return null;
   return (
     <>

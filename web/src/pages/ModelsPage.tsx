@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
+import { PageError } from "../components";
 import { errorText, useTitle } from "../hooks";
 import { formatAgo, formatConfig, formatValue } from "../shape";
 import type { ModelSummary, ModelVersion, Page } from "../types";
@@ -13,28 +14,35 @@ function metricsText(metrics: Record<string, unknown> | null): string {
 }
 
 // The model registry: every model, or one model's versions with their lineage.
-export function ModelsPage({ name }: { name: string | null }) {
+export function ModelsPage({ name, project }: { name: string | null; project: string }) {
   const [models, setModels] = useState<ModelSummary[] | null>(null);
   const [versions, setVersions] = useState<ModelVersion[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useTitle(name ? `model ${name}` : "models");
   useEffect(() => {
     setError(null);
+    // an answer for what was asked before (another project) arriving late must not replace
+    // the one for what is chosen now
+    let current = true;
+    const failed = (caught: unknown) => { if (current) setError(errorText(caught)); };
     if (name) {
       api<Page<ModelVersion>>(`/models/${encodeURIComponent(name)}/versions`)
-        .then((page) => setVersions(page.items)).catch((caught) => setError(errorText(caught)));
+        .then((page) => { if (current) setVersions(page.items); }).catch(failed);
     } else {
-      api<ModelSummary[]>("/models").then(setModels).catch((caught) => setError(errorText(caught)));
+      api<ModelSummary[]>("/models", { query: { project: project || undefined } })
+        .then((found) => { if (current) setModels(found); }).catch(failed);
     }
-  }, [name]);
+    return () => { current = false; };
+  }, [name, project]);
 
-  if (error) return <p class="error" role="alert">{error}</p>;
+  if (error) return name ? <PageError error={error} back="#/models" backLabel="models" /> : <PageError error={error} />;
   if (!name) {
     if (!models) return <p class="muted">Loading…</p>;
     return (
       <section>
         <h1>Models</h1>
-        {!models.length && <p class="muted">No model yet: promote a completed sweep.</p>}
+        {project && <p class="muted scope" data-testid="scope">Project {project}'s models (the switcher above shows every project's).</p>}
+        {!models.length && <p class="muted">No model {project ? `in project ${project} ` : ""}yet: promote a completed sweep.</p>}
         <table class="grid" data-testid="models">
           <thead><tr><th>name</th><th>latest</th><th>versions</th><th>aliases</th></tr></thead>
           <tbody>
@@ -56,6 +64,7 @@ export function ModelsPage({ name }: { name: string | null }) {
     <section>
       <p><a href="#/models">‹ models</a></p>
       <h1>{name}</h1>
+      {versions.length > 0 && <p class="muted" data-testid="model-project">project {versions[0].project}</p>}
       {versions.map((v) => (
         <div class="card" key={v.version} data-version={v.version}>
           <h3>v{v.version} {v.aliases.map((a) => <span class="badge" key={a}>{a}</span>)}</h3>

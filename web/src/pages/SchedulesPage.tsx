@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { StateBadge } from "../components";
-import { errorText, usePoll, useTitle } from "../hooks";
-import { formatAgo, formatInZone, formatUntil } from "../shape";
+import { PageError, StateBadge } from "../components";
+import { errorText, isNotFound, usePoll, useTitle } from "../hooks";
+import { formatAgo, formatInZone, formatUntil, plural } from "../shape";
 import type { Me, Page, Schedule, ScheduleFiring } from "../types";
 
 const POLL_MS = 2000;
@@ -11,7 +11,7 @@ const POLL_MS = 2000;
 function whatItRuns(s: Schedule): string {
   if (s.kind === "sweep") return `sweep ${String(s.template?.name ?? "")}`;
   const r = s.retrain!;
-  const retune = r.retune ? `, re-tuned with ${r.retune.num_samples} trial(s)` : "";
+  const retune = r.retune ? `, re-tuned with ${plural(r.retune.num_samples, "trial")}` : "";
   return `retrain ${r.model} ${r.alias} (margin ${r.margin}${retune})`;
 }
 
@@ -60,11 +60,12 @@ function FiringTarget({ f, s }: { f: ScheduleFiring; s: Schedule }) {
 }
 
 // Cron schedules: the list, or one schedule with its firings (refreshed while open).
-export function SchedulesPage({ id, me }: { id: string | null; me: Me }) {
+export function SchedulesPage({ id, me, project }: { id: string | null; me: Me; project: string }) {
   const [schedules, setSchedules] = useState<Schedule[] | null>(null);
   const [schedule, setSchedule] = useState<Schedule | null>(null);
   const [firings, setFirings] = useState<Page<ScheduleFiring> | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [missing, setMissing] = useState(false); // a 404: nothing to poll for
   useTitle(id ? `schedule ${schedule?.name ?? id}` : "schedules");
 
   usePoll(async () => {
@@ -77,23 +78,28 @@ export function SchedulesPage({ id, me }: { id: string | null; me: Me }) {
         setSchedule(one);
         setFirings(fired);
       } else {
-        setSchedules((await api<Page<Schedule>>("/schedules", { query: { limit: 200 } })).items);
+        const query = { limit: 200, project: project || undefined };
+        setSchedules((await api<Page<Schedule>>("/schedules", { query })).items);
       }
       setError(null);
     } catch (caught) {
       setError(errorText(caught));
+      setMissing(isNotFound(caught));
     }
-  }, POLL_MS, [id]);
+  }, POLL_MS, [id, project], !missing);
 
-  if (error && !(id ? schedule : schedules)) return <p class="error" role="alert">{error}</p>;
+  if (error && !(id ? schedule : schedules)) {
+    return id ? <PageError error={error} back="#/schedules" backLabel="schedules" /> : <PageError error={error} />;
+  }
   if (!id) {
     if (!schedules) return <p class="muted">Loading…</p>;
     const replace = (changed: Schedule) => setSchedules(schedules.map((s) => (s.id === changed.id ? changed : s)));
     return (
       <section>
         <h1>Schedules</h1>
+        {project && <p class="muted scope" data-testid="scope">Project {project}'s schedules (the switcher above shows every project's).</p>}
         {error && <p class="error" role="alert">{error}</p>}
-        {!schedules.length && <p class="muted">No schedule yet. Create one with <code>raysweep schedules create</code> or <code>POST /api/v1/schedules</code>.</p>}
+        {!schedules.length && <p class="muted">No schedule {project ? `in project ${project} ` : ""}yet. Create one with <code>raysweep schedules create</code> or <code>POST /api/v1/schedules</code>.</p>}
         <table class="grid" data-testid="schedules">
           <thead><tr><th>Name</th><th>Runs</th><th>Cron</th><th>Next run</th><th>Last firing</th><th>Policies</th><th></th></tr></thead>
           <tbody>
@@ -120,6 +126,7 @@ export function SchedulesPage({ id, me }: { id: string | null; me: Me }) {
       <h1>{schedule.name} <PauseButton s={schedule} me={me} onChanged={setSchedule} /></h1>
       {error && <p class="error" role="alert">{error}</p>}
       <dl class="lineage">
+        <dt>project</dt><dd>{schedule.project}</dd>
         <dt>runs</dt><dd>{whatItRuns(schedule)}</dd>
         <dt>cron</dt><dd class="mono">{schedule.cron} <span class="muted">({schedule.timezone})</span></dd>
         <dt>next run</dt><dd><NextRun s={schedule} /></dd>

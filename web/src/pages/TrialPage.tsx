@@ -1,10 +1,14 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { MetricChart } from "../charts/MetricChart";
-import { Notes, StateBadge, WaitingBadge } from "../components";
-import { errorText, usePoll, useTitle } from "../hooks";
-import { formatAgo, formatValue, metricSeries } from "../shape";
+import { Notes, PageError, SilentBadge, StateBadge, WaitingBadge, Waited } from "../components";
+import { duration, formatSpan, waitedFor } from "../clocks";
+import { errorText, hashQuery, isNotFound, setHashQuery, usePoll, useTitle } from "../hooks";
+import { ENDED_STATES, formatAgo, formatParam, formatValue, metricSeries, SWEEP_ENDED } from "../shape";
 import type { Checkpoint, EventItem, Experiment, Me, Page, ResultItem, Trial } from "../types";
+import { LogsView, LogTail } from "./TrialLogs";
+
+type Tab = "overview" | "logs";
 
 export function TrialPage({ id, me }: { id: number; me: Me }) {
   const [trial, setTrial] = useState<Trial | null>(null);
@@ -13,20 +17,31 @@ export function TrialPage({ id, me }: { id: number; me: Me }) {
   const [events, setEvents] = useState<EventItem[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [metric, setMetric] = useState<string | null>(null);  // the sweep's, named on the card
+  const [spaces, setSpaces] = useState(1);  // the sweep's search-space versions
+  // polled until the trial can change no more: it is missing, or it and its sweep have ended (an
+  // extension may continue an ended trial of a sweep that is live again)
+  const [live, setLive] = useState(true);
   const lastIteration = useRef(-1);
+  const [tab, setTab] = useState<Tab>(hashQuery().get("tab") === "logs" ? "logs" : "overview");
+  const choose = (chosen: Tab) => {
+    setTab(chosen);
+    // the logs' filters are the logs tab's: the overview's address names none
+    setHashQuery(chosen === "logs" ? { tab: "logs" } : { tab: "", rank: "", attempt: "" });
+  };
   useTitle(trial ? `trial #${trial.number}` : null);
-
-  useEffect(() => {
-    lastIteration.current = -1;
-    setResults([]);
-    setMetric(null);
-  }, [id]);
 
   usePoll(async () => {
     try {
       const current = await api<Trial>(`/trials/${id}`);
       setTrial(current);
-      if (metric === null) setMetric((await api<Experiment>(`/experiments/${current.experiment_id}`)).metric);
+      const trialEnded = ENDED_STATES.includes(current.state);
+      let sweepEnded = false;
+      if (metric === null || trialEnded) {
+        const sweep = await api<Experiment>(`/experiments/${current.experiment_id}`);
+        setMetric(sweep.metric);
+        setSpaces(sweep.search_spaces?.length ?? 1);
+        sweepEnded = SWEEP_ENDED.includes(sweep.state);
+      }
       const fresh = await api<Page<ResultItem>>(`/trials/${id}/results`, { query: { first: lastIteration.current + 1, limit: 10000 } });
       if (fresh.items.length) {
         lastIteration.current = fresh.items.at(-1)!.iteration;
@@ -39,68 +54,95 @@ export function TrialPage({ id, me }: { id: number; me: Me }) {
       setCheckpoints(newCheckpoints);
       setEvents(newEvents.items);
       setError(null);
+      setLive(!(trialEnded && sweepEnded));
     } catch (caught) {
       setError(errorText(caught));
+      if (isNotFound(caught)) setLive(false);
     }
-  }, 2000, [id]);
+  }, 2000, [id], live);
 
-  if (!trial) return error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>;
+  if (!trial) return error ? <PageError error={error} /> : <p class="muted">Loading…</p>;
   const series = metricSeries(results);
   return (
     <section>
       <p><a href={`#/experiments/${trial.experiment_id}`}>‹ experiment {trial.experiment_id}</a></p>
-      <h1>Trial #{trial.number} <StateBadge state={trial.state} /> <WaitingBadge reason={trial.waiting_for} /></h1>
+      <h1>Trial #{trial.number} <StateBadge state={trial.state} /> <WaitingBadge reason={trial.waiting_for} />
+        {trial.state === "running" && <SilentBadge trial={trial} />}</h1>
       {trial.waiting_for && <p class="muted" data-testid="waiting-for">{trial.waiting_for}</p>}
+      {trial.waiting_for && waitedFor(trial) !== null && (
+        <p data-testid="waiting-since" title={trial.waiting_since ?? ""}>waiting {formatSpan(waitedFor(trial)!)}<Waited trial={{ ...trial, waiting_since: null }} /></p>
+      )}
       {trial.early_stopping && <p data-testid="early-stopping">{trial.early_stopping}</p>}
-      <p class="muted mono">id {trial.id} · {trial.tune_trial_id} · iteration {trial.iteration} · restarts {trial.restarts}
-        {trial.started_at && ` · started ${formatAgo(trial.started_at)}`}</p>
+      {spaces > 1 && <p data-testid="space-version">sampled from search space v{trial.space_version}</p>}
+      <p class="muted mono">id {trial.id} · {trial.tune_trial_id} · iteration {trial.iteration} · restarts {trial.restarts}</p>
+      <p class="muted" data-testid="trial-clock">
+        {trial.started_at ? <span title={trial.started_at}>started {formatAgo(trial.started_at)}</span> : "not started"}
+        {trial.started_at && <> · {trial.finished_at ? "ran" : "running for"} <span data-testid="duration">{duration(trial)}</span></>}
+        {" · "}{trial.last_reported_at
+          ? <span title={trial.last_reported_at} data-testid="last-report">last result {formatAgo(trial.last_reported_at)}</span>
+          : <span data-testid="last-report">no result yet</span>}
+      </p>
       {error && <p class="error" role="alert">{error}</p>}
-      <div class="cards">
-        <div class="card">
-          <h3>Config</h3>
-          <table class="kv" data-testid="config">
-            <tbody>{Object.entries(trial.config).map(([k, v]) => <tr key={k}><th>{k}</th><td class="mono">{formatValue(v)}</td></tr>)}</tbody>
-          </table>
-        </div>
-        <Notes notes={trial.notes} editable={me.role !== "viewer"} save={async (text) => {
-          setTrial(await api<Trial>(`/trials/${id}/notes`, { method: "PUT", body: { notes: text } }));
-        }} />
-        <div class="card" data-testid="metric-card">
-          <h3>{metric ?? "Metric"}</h3>
-          <p>last {formatValue(trial.last_metric)} · best <b>{formatValue(trial.best_metric)}</b></p>
-        </div>
+      <div class="tabs" role="tablist" data-testid="trial-tabs">
+        {(["overview", "logs"] as Tab[]).map((t) => (
+          <button key={t} role="tab" class="tab" data-tab={t} aria-selected={tab === t} onClick={() => choose(t)}>{t}</button>
+        ))}
       </div>
-      {trial.error && (
+      {tab === "logs" ? <LogsView path={`/trials/${id}/logs`} live={!ENDED_STATES.includes(trial.state)} /> : (
         <>
-          <h2>Error</h2>
-          <pre class="error traceback" data-testid="traceback">{trial.error}</pre>
+          <div class="cards">
+            <div class="card">
+              <h3>Config</h3>
+              <table class="kv" data-testid="config">
+                <tbody>{Object.entries(trial.config).map(([k, v]) => <tr key={k}><th>{k}</th><td class="mono">{formatParam(v)}</td></tr>)}</tbody>
+              </table>
+            </div>
+            <Notes notes={trial.notes} editable={me.role !== "viewer"} save={async (text) => {
+              setTrial(await api<Trial>(`/trials/${id}/notes`, { method: "PUT", body: { notes: text } }));
+            }} />
+            <div class="card" data-testid="metric-card">
+              <h3>{metric ?? "Metric"}</h3>
+              <p>last {formatValue(trial.last_metric)} · best <b>{formatValue(trial.best_metric)}</b></p>
+            </div>
+          </div>
+          {(trial.error || trial.state === "failed") && (
+            <>
+              <h2>Error</h2>
+              <div class="error-logs">
+                {trial.error ? <pre class="error traceback" data-testid="traceback">{trial.error}</pre> : <p class="muted">No error was recorded.</p>}
+                {/* what the workers printed last, beside what the trial died of (its next
+                    failure, after an extension, reads them again) */}
+                {trial.state === "failed" && <LogTail key={`${id}@${trial.finished_at}`} trialId={id} onOpen={() => choose("logs")} />}
+              </div>
+            </>
+          )}
+          <h2>Metrics</h2>
+          <div class="metric-grid" data-testid="metrics" data-count={series.size}>
+            {[...series.entries()].map(([name, points]) => <MetricChart key={name} name={name} lines={[{ label: name, points }]} />)}
+            {series.size === 0 && <p class="muted">No results yet.</p>}
+          </div>
+          <h2>Checkpoints</h2>
+          <table class="grid" data-testid="checkpoints">
+            <thead><tr><th>Iteration</th><th>Metric</th><th>URI</th><th>Saved</th></tr></thead>
+            <tbody>
+              {checkpoints.map((c) => (
+                <tr key={c.iteration} class={c.deleted ? "deleted" : ""}>
+                  <td class="num">{c.iteration}</td><td class="num">{formatValue(c.metric)}</td>
+                  <td class="mono">{c.uri}{c.deleted && " (removed by retention)"}</td><td>{formatAgo(c.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h2>Restarts and events</h2>
+          <ol class="events" data-testid="trial-events">
+            {events.map((e) => (
+              <li key={e.id}><span class="muted">{formatAgo(e.created_at)}</span> <b>{e.kind}</b> {e.message}
+                {Object.keys(e.data).length > 0 && <pre>{JSON.stringify(e.data, null, 2)}</pre>}</li>
+            ))}
+            {events.length === 0 && <li class="muted">None.</li>}
+          </ol>
         </>
       )}
-      <h2>Metrics</h2>
-      <div class="metric-grid" data-testid="metrics" data-count={series.size}>
-        {[...series.entries()].map(([name, points]) => <MetricChart key={name} name={name} lines={[{ label: name, points }]} />)}
-        {series.size === 0 && <p class="muted">No results yet.</p>}
-      </div>
-      <h2>Checkpoints</h2>
-      <table class="grid" data-testid="checkpoints">
-        <thead><tr><th>Iteration</th><th>Metric</th><th>URI</th><th>Saved</th></tr></thead>
-        <tbody>
-          {checkpoints.map((c) => (
-            <tr key={c.iteration} class={c.deleted ? "deleted" : ""}>
-              <td class="num">{c.iteration}</td><td class="num">{formatValue(c.metric)}</td>
-              <td class="mono">{c.uri}{c.deleted && " (removed by retention)"}</td><td>{formatAgo(c.created_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <h2>Restarts and events</h2>
-      <ol class="events" data-testid="trial-events">
-        {events.map((e) => (
-          <li key={e.id}><span class="muted">{formatAgo(e.created_at)}</span> <b>{e.kind}</b> {e.message}
-            {Object.keys(e.data).length > 0 && <pre>{JSON.stringify(e.data, null, 2)}</pre>}</li>
-        ))}
-        {events.length === 0 && <li class="muted">None.</li>}
-      </ol>
     </section>
   );
 }

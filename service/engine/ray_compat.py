@@ -1,0 +1,140 @@
+"""Every private Ray, Ray Train and Ray Tune name raysweep's engine uses, in one place.
+
+raysweep pins ``ray==2.60.*`` and leans on a few names Ray does not promise to keep. They are
+imported here and nowhere else, each with what happens when the next Ray moves it:
+
+- optional ones (the two Train helpers raysweep drops from its runs) are ``None`` when missing,
+  and the runs start them again, as Ray does: slower, not wrong;
+- required ones (Train's callback interfaces, Tune's trial session, the GCS state accessors and
+  the core worker, Serve's SDK client) fail the import of this module with an error naming every
+  moved name at once, before a driver or the server starts, instead of one ``ImportError`` deep
+  in a trial.
+
+``tests/engine/test_ray_compat.py`` checks each name (and the private attributes of public
+classes that ``engine/asha.py`` and ``engine/search.py`` read), so an upgrade of Ray fails one
+test that lists what moved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# what this Ray lacks of the names the engine cannot work without (raised together below)
+_moved: list[str] = []
+try:
+    from ray.train.v2._internal.execution.callback import (
+        ControllerCallback,
+        WorkerGroupCallback,
+    )
+    from ray.train.v2._internal.execution.context import TrainRunContext
+    from ray.train.v2._internal.execution.failure_handling import FailureDecision
+except ImportError as error:
+    _moved.append(f"Ray Train V2's callback interfaces ({error})")
+try:
+    import ray._private.state as ray_state
+    from ray._private.worker import global_worker
+    from ray._raylet import ActorID, PlacementGroupID
+except ImportError as error:
+    _moved.append(f"Ray's GCS state accessors, ids and core worker ({error})")
+try:
+    # Tune's function-trainable session: without its queues a trial's last report can hang
+    # (trial.wait_until_tune_has_the_last_result), so it is not optional
+    from ray.train._internal.session import get_session as _get_train_session
+except ImportError as error:
+    _moved.append(f"Tune's trial session ({error})")
+try:
+    from ray.dashboard.modules.serve.sdk import ServeSubmissionClient
+except ImportError as error:
+    _moved.append(f"Serve's SDK client ({error})")
+if _moved:
+    raise ImportError(
+        "this Ray no longer has what raysweep's engine uses: "
+        + "; ".join(_moved)
+        + ". raysweep supports ray==2.60.* (service/engine/ray_compat.py lists what it needs)"
+    )
+
+# names whose absence costs time, never a result (see their users' docstrings): None if missing
+try:
+    from ray.train.v2._internal.callbacks.datasets import DatasetsCallback
+except ImportError:  # pragma: no cover - another Ray
+    DatasetsCallback = None  # type: ignore[assignment,misc]
+try:
+    from ray.train.v2._internal.callbacks.placement_group_callback import (
+        PlacementGroupCleanerCallback,
+    )
+except ImportError:  # pragma: no cover - another Ray
+    PlacementGroupCleanerCallback = None  # type: ignore[assignment,misc]
+
+try:
+    from ray._common.constants import HEAD_NODE_RESOURCE_NAME
+except ImportError:  # pragma: no cover - another Ray
+    HEAD_NODE_RESOURCE_NAME = None  # type: ignore[assignment]
+# every cluster's head node has 1 of this resource: the gate asks for a sliver of it to live
+# there, as Ray Train's own state actor does (the literal is 2.60's value, should Ray move it)
+HEAD_NODE_RESOURCE: str = HEAD_NODE_RESOURCE_NAME or "node:__internal_head__"
+
+# private attributes of public classes the engine subclasses (checked by the test)
+# (the stopping ASHA decides on rung code of its own: no scheduler's are read)
+PRIVATE_ATTRIBUTES = {
+    "ray.tune.search.optuna.OptunaSearch": ("_ot_study", "_space"),
+}
+# every module path above, for the test that checks they all still import
+OPTIONAL_NAMES = {
+    "HEAD_NODE_RESOURCE_NAME": HEAD_NODE_RESOURCE_NAME,
+    "DatasetsCallback": DatasetsCallback,
+    "PlacementGroupCleanerCallback": PlacementGroupCleanerCallback,
+}
+
+__all__ = [
+    "HEAD_NODE_RESOURCE",
+    "ActorID",
+    "ControllerCallback",
+    "DatasetsCallback",
+    "FailureDecision",
+    "PlacementGroupCleanerCallback",
+    "PlacementGroupID",
+    "ServeSubmissionClient",
+    "TrainRunContext",
+    "WorkerGroupCallback",
+    "ray_state",
+]
+
+
+def train_session() -> Any:
+    """The Tune/Train session of this process (its report queues), or None."""
+    return _get_train_session()
+
+
+def core_worker() -> Any:
+    """This process's Ray core worker (set by ``ray.init``): it kills an actor by id, which no
+    public API does for an actor one holds no handle to."""
+    return global_worker.core_worker  # type: ignore[attr-defined]
+
+
+def gcs_placement_group_table() -> list[bytes]:
+    """The GCS's raw placement-group records (``placement_group_table`` leaves the creator
+    actor out)."""
+    accessor = ray_state.state._connect_and_get_accessor()
+    rows: list[bytes] = accessor.get_placement_group_table()
+    return rows
+
+
+def missing_private_attributes() -> list[str]:
+    """The private attributes the engine reads that this Ray's classes lack (after setting
+    them up as the engine does)."""
+    from ray.tune.search.optuna import OptunaSearch
+
+    searcher = OptunaSearch(space={"x": _uniform()}, metric="loss", mode="min")
+    instances = {"ray.tune.search.optuna.OptunaSearch": searcher}
+    return [
+        f"{owner}.{attribute}"
+        for owner, attributes in PRIVATE_ATTRIBUTES.items()
+        for attribute in attributes
+        if not hasattr(instances[owner], attribute)
+    ]
+
+
+def _uniform() -> Any:
+    from ray import tune
+
+    return tune.uniform(0.0, 1.0)

@@ -1,0 +1,64 @@
+"""The private Ray names the engine uses are all in service/engine/ray_compat.py, and this Ray
+still has each of them: an upgrade that moves one fails here, naming it, instead of in a driver
+or a trial. No Ray cluster needed."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+from service.engine import ray_compat
+from service.settings import REPO_ROOT
+
+PACKAGES = ("service", "raysweep", "trainers")
+
+
+def private_ray_modules(tree: ast.AST) -> list[str]:
+    """Modules a source imports whose path has a private part under ``ray``."""
+    found = []
+    for node in ast.walk(tree):
+        names = (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else []
+        )
+        found += [
+            name
+            for name in names
+            if name.split(".")[0] == "ray"
+            and (any(part.startswith("_") for part in name.split(".")) or ".dashboard" in name)
+        ]
+    return found
+
+
+def test_every_private_ray_import_is_in_ray_compat() -> None:
+    outside = {
+        str(path.relative_to(REPO_ROOT)): modules
+        for package in PACKAGES
+        for path in sorted((REPO_ROOT / package).rglob("*.py"))
+        if path != Path(ray_compat.__file__)
+        and (modules := private_ray_modules(ast.parse(path.read_text())))
+    }
+    assert outside == {}, f"import these through service/engine/ray_compat.py: {outside}"
+    # the check finds what it looks for
+    compat = ast.parse(Path(ray_compat.__file__).read_text())
+    assert "ray.train.v2._internal.execution.callback" in private_ray_modules(compat)
+
+
+def test_this_ray_has_every_name_and_attribute_the_engine_uses() -> None:
+    missing_optional = [name for name, value in ray_compat.OPTIONAL_NAMES.items() if value is None]
+    assert missing_optional == [], "Ray moved these; their fallbacks cost time, fix the imports"
+    assert ray_compat.missing_private_attributes() == []
+    assert hasattr(ray_compat.ray_state, "actors")
+    assert hasattr(ray_compat.ray_state.state, "_connect_and_get_accessor")
+
+
+def test_tunes_trial_session_still_has_the_queues_and_count_the_engine_reads() -> None:
+    from ray.train._internal.session import _TrainSession
+
+    source = Path(inspect.getfile(_TrainSession)).read_text()
+    for attribute in ("self._inter_actor_queue", "self.result_queue", "self.iteration"):
+        assert attribute in source, f"Tune's session no longer sets {attribute}"
