@@ -518,3 +518,50 @@ def test_views_waiting_for_a_slot_take_none_of_the_threads_cheap_requests_need(
         assert answers == [200, 200, 200, 200]
     finally:
         running.stop()
+
+
+@BOTH_BACKENDS
+def test_a_cached_read_answers_304_to_its_etag_until_what_it_shows_changes(
+    server: ServerProcess, db: sessionmaker[Session], sweep: str
+) -> None:
+    base = f"/api/v1/experiments/{sweep}"
+    views = ["curves", "history", "rungs", "configs", "importance", "trials", ""]
+    paths = [f"{base}/{view}".rstrip("/") for view in views] + ["/api/v1/experiments"]
+    with server.client() as client:
+        first = {path: client.get(path) for path in paths}
+        for path, answer in first.items():
+            etag = answer.headers["etag"]
+            assert answer.status_code == 200 and etag.startswith('W/"'), path
+            assert answer.headers["cache-control"] == "private, no-cache"
+            assert "Authorization" in answer.headers["vary"]
+            unchanged = client.get(path, headers={"If-None-Match": etag})
+            assert unchanged.status_code == 304 and unchanged.content == b"", path
+            assert unchanged.headers["etag"] == etag
+            # among others, and in its strong form (a weak comparison, as RFC 9110 says)
+            listed = client.get(path, headers={"If-None-Match": f'"other", {etag[2:]}'})
+            assert listed.status_code == 304, path
+            assert client.get(path, headers={"If-None-Match": '"other"'}).status_code == 200
+            assert client.get(path, headers={"If-None-Match": "*"}).status_code == 200
+            plain = client.get(path, headers={"If-None-Match": etag, "Accept-Encoding": "identity"})
+            assert plain.status_code == 304  # the same JSON, gzipped or not
+
+        with db.begin() as session:
+            trial = session.scalars(
+                select(TrialRow).where(TrialRow.experiment_id == sweep, TrialRow.state == "running")
+            ).first()
+            assert trial is not None
+            tune_id, iteration = trial.tune_trial_id, trial.iteration
+        recorder = Recorder(db, sweep, "val_accuracy", "max").start()
+        metrics = {"val_accuracy": 0.999, "training_iteration": iteration + 1}
+        recorder.submit(ResultReported(tune_id, iteration + 1, metrics))
+        assert recorder.close(30)
+
+        def etag_answer(path: str) -> httpx.Response:
+            return client.get(path, headers={"If-None-Match": first[path].headers["etag"]})
+
+        for changed in (f"{base}/curves", f"{base}/configs", f"{base}/trials", base):
+            answer = etag_answer(changed)
+            assert answer.status_code == 200, changed
+            assert answer.headers["etag"] != first[changed].headers["etag"]
+        # a running trial's result ends no trial: the history of finished ones is as it was
+        assert etag_answer(f"{base}/history").status_code == 304

@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import sys
 from datetime import UTC, timedelta
+from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Response, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.schemas import TrialState
 from service.db.models import EventRow, TrialRow
 from service.demo import seed_sweep
 from service.engine import trial_logs
+from service.engine.recorder import Recorder
 from service.storage import driver_uri
+from service.usecases.recording import ResultReported, TrialEnded
 from tests.conftest import InProcessServer, ServerProcess
 from tests.ui.conftest import sign_in
 from tests.ui.test_ui_pages import ApiCalls, go, settle
@@ -131,3 +135,64 @@ def test_the_timeline_fits_a_phone_and_scrolls_inside_itself(
     box = page.locator(".timeline-scroll")
     assert box.evaluate("e => e.getBoundingClientRect().right") <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_live_analysis_tab_reads_again_only_what_changed(
+    page: Page, server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    """The tab's slow refresh (every 30 s while results arrive) asks for the curves only when
+    the drawn trials may have changed (a trial started or ended): the poll's results keep the
+    curves shown current. The other views are asked again, and what did not change comes back
+    as a 304 to the browser's If-None-Match, its body taken from the browser's cache."""
+    sweep = seed_sweep(db, trials=8, max_t=9, running=2, name="live-analysis")
+    with db.begin() as session:
+        running = session.execute(
+            select(TrialRow.tune_trial_id, TrialRow.iteration).where(
+                TrialRow.experiment_id == sweep, TrialRow.state == "running"
+            )
+        ).all()
+    answers: list[Response] = []
+    page.on("response", lambda answer: answers.append(answer))
+    page.clock.install()  # the 30 s refresh, run on a clock the test moves
+    sign_in(page, server.admin_token)
+    go(page, f"#/experiments/{sweep}?tab=analysis")
+    expect(page.locator("[data-testid=parallel] polyline")).to_have_count(8)
+    expect(page.locator("[data-testid=curves]")).to_have_attribute("data-series", "8")
+
+    def report(step: int, ended: TrialState | None = None) -> None:
+        recorder = Recorder(db, sweep, "val_accuracy", "max").start()
+        for tune_id, iteration in running:
+            metrics = {"val_accuracy": 0.5, "training_iteration": iteration + step}
+            recorder.submit(ResultReported(tune_id, iteration + step, metrics))
+        if ended is not None:
+            recorder.submit(TrialEnded(running[0][0], ended))
+        assert recorder.close(30)
+
+    def slow_refresh() -> dict[str, str]:
+        """What the tab reads when the page's poll has seen the change and 30 s have passed:
+        each view's path and how it came (``network``: a body sent; ``304``: the cached one)."""
+        page.clock.run_for(2_000)  # the poll sees the results: the tab's refresh is due
+        page.wait_for_timeout(500)
+        start = len(answers)
+        page.clock.run_for(31_000)
+        page.wait_for_timeout(1_500)  # its reads, real requests, answered
+        # Chromium shows a 304 as the cached 200 it revalidated: no body came over the network
+        read = {}
+        for answer in answers[start:]:
+            path = urlsplit(answer.url).path
+            if "/api/v1/" in path and not path.endswith("/updates"):
+                came = answer.request.sizes()["responseBodySize"]
+                read[path.rsplit("/", 1)[1]] = "network" if came > 0 else "304"
+        return read
+
+    report(1)  # results, no trial started or ended
+    read = slow_refresh()
+    assert {"rungs", "configs", "history", "importance"} <= read.keys(), read
+    assert "curves" not in read, read  # the poll's results keep them current
+    assert read["history"] == "304", read  # no trial ended: the same history
+    assert read["configs"] == "network", read  # the running trials' metrics changed
+
+    report(2, ended=TrialState.completed)  # a trial ended: the curves are read again
+    read = slow_refresh()
+    assert read["curves"] == "network" and read["history"] == "network", read
+    expect(page.locator("[data-testid=curves]")).to_have_attribute("data-series", "8")

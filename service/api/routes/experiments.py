@@ -18,7 +18,7 @@ from raysweep.schemas import (
     NotesUpdate,
     Page,
 )
-from service.api.cached_json import SERIALIZED
+from service.api.cached_json import NOT_MODIFIED, SERIALIZED
 from service.api.deps import (
     AppState,
     Db,
@@ -102,7 +102,12 @@ async def submit(request: Request, response: Response, caller: Member) -> Experi
     return created
 
 
-@router.get("", response_model=Page[ExperimentRead], summary="List experiments, newest first")
+@router.get(
+    "",
+    response_model=Page[ExperimentRead],
+    summary="List experiments, newest first",
+    responses=NOT_MODIFIED,
+)
 def list_experiments(
     request: Request,
     db: Db,
@@ -131,6 +136,7 @@ def list_experiments(
     "/{experiment_id}",
     response_model=ExperimentRead,
     summary="One experiment with trial counts and the best trial",
+    responses=NOT_MODIFIED,
 )
 def get_experiment(request: Request, experiment_id: str, db: Db, _: ExperimentViewer) -> Response:
     return SERIALIZED.response(request, usecase.get_experiment(db, experiment_id))

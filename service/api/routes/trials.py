@@ -15,7 +15,7 @@ from raysweep.schemas import (
     TrialRead,
     TrialState,
 )
-from service.api.cached_json import SERIALIZED
+from service.api.cached_json import NOT_MODIFIED, SERIALIZED
 from service.api.deps import (
     Db,
     ExperimentViewer,
@@ -36,6 +36,7 @@ router = APIRouter(prefix="/api/v1", tags=["trials"], responses=ERROR_RESPONSES)
     "/experiments/{experiment_id}/trials",
     response_model=Page[TrialRead],
     summary="An experiment's trials",
+    responses=NOT_MODIFIED,
 )
 def list_trials(
     request: Request,

@@ -21,7 +21,7 @@ from raysweep.schemas import (
     TokenRead,
 )
 from raysweep.timeline import Timeline
-from service.api.cached_json import SERIALIZED
+from service.api.cached_json import NOT_MODIFIED, SERIALIZED
 from service.api.deps import Db, ExperimentViewer, Viewer, ViewSlot, id_cursor
 from service.api.errors import ERROR_RESPONSES
 from service.usecases import importance as importance_usecase
@@ -43,6 +43,7 @@ def me(caller: Viewer) -> TokenRead:
     "/experiments/{experiment_id}/curves",
     response_model=Curves,
     summary="Learning curves, downsampled",
+    responses=NOT_MODIFIED,
 )
 def curves(
     request: Request,
@@ -72,6 +73,7 @@ def curves(
     "/experiments/{experiment_id}/history",
     response_model=History,
     summary="The metric in completion order",
+    responses=NOT_MODIFIED,
 )
 def history(
     request: Request,
@@ -88,7 +90,12 @@ def history(
     return SERIALIZED.response(request, usecase.experiment_history(db, experiment_id, max_points))
 
 
-@router.get("/experiments/{experiment_id}/rungs", response_model=Rungs, summary="ASHA's rungs")
+@router.get(
+    "/experiments/{experiment_id}/rungs",
+    response_model=Rungs,
+    summary="ASHA's rungs",
+    responses=NOT_MODIFIED,
+)
 def rungs(
     request: Request, experiment_id: str, db: Db, _: ExperimentViewer, __: ViewSlot
 ) -> Response:
@@ -101,6 +108,7 @@ def rungs(
     "/experiments/{experiment_id}/configs",
     response_model=ConfigTable,
     summary="Hyperparameters against the metric",
+    responses=NOT_MODIFIED,
 )
 def configs(
     request: Request,
@@ -129,6 +137,7 @@ def configs(
     "/experiments/{experiment_id}/importance",
     response_model=Importance,
     summary="Hyperparameter importance",
+    responses=NOT_MODIFIED,
 )
 def importance(
     request: Request,
@@ -165,6 +174,7 @@ def importance(
     "/experiments/{experiment_id}/pareto",
     response_model=Pareto,
     summary="The Pareto front of the objectives",
+    responses=NOT_MODIFIED,
 )
 def pareto(
     request: Request,
@@ -187,6 +197,7 @@ def pareto(
     "/experiments/{experiment_id}/timeline",
     response_model=Timeline,
     summary="When each trial ran and waited for resources",
+    responses=NOT_MODIFIED,
 )
 def timeline(
     request: Request,

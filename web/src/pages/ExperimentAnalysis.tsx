@@ -15,7 +15,14 @@ import { errorText, hashQuery, setHashQuery, useChangedLoad } from "../hooks";
 import { mergeResults, plural, type SpaceParameter } from "../shape";
 import type { ConfigTable, Curves, Experiment, History, Importance, Pareto, ResultPoint, Rungs } from "../types";
 
-const SLOW_REFRESH_MS = 30_000; // rungs, parallel coordinates, importance, history, the curves' trials: heavier (~370 KB gzipped at 100,000 trials), less urgent: the curves follow each result through /updates meanwhile
+const SLOW_REFRESH_MS = 30_000; // rungs, parallel coordinates, importance, history, the curves' trials: heavier (~370 KB gzipped at 100,000 trials), less urgent: the curves follow each result through /updates meanwhile, and an unchanged view is a 304 (the server's ETags)
+
+/** What decides which trials the curves draw (the running ones, the best ones, a spread of the
+ *  rest) and their states: while it stays the same, the curves shown, which the poll's results
+ *  keep current, are what a fresh read would send, and are not asked for again. */
+const curvesBasis = (experiment: Experiment) =>
+  JSON.stringify([experiment.state, experiment.trial_counts, experiment.best_trial?.id ?? null,
+    experiment.running.map((clock) => clock.trial_id).sort((a, b) => a - b)]);
 
 /** The page's poll hands the analysis tab the results newer than ``cursor`` (its curves'):
  *  while no tab draws curves, the poll asks for none. */
@@ -46,6 +53,7 @@ export function ExperimentAnalysis({ experiment, version, ended, width, space, f
   const [pareto, setPareto] = useState<Pareto | null>(null);
   const [history, setHistory] = useState<History | null>(null);
   const curvesRef = useRef<Curves | null>(null);
+  const curvesReadAt = useRef<string | null>(null); // curvesBasis when the curves shown were read
   // another reported metric chosen to draw (in the address, to share)
   const curveMetric = useRef<string | null>(hashQuery().get("metric"));
   // the hyperparameter views' sample and importance's rung, in the address too
@@ -94,11 +102,14 @@ export function ExperimentAnalysis({ experiment, version, ended, width, space, f
   // caches these until a trial changes
   useChangedLoad(async () => {
     try {
+      // another metric drawn is not in the poll's results: it is read again each time
+      const basis = curvesBasis(experiment);
+      const readCurves = curveMetric.current !== null || curvesReadAt.current !== basis;
       const [newRungs, newConfigs, newImportance, newCurves, newPareto, newHistory] = await Promise.all([
         api<Rungs>(`/experiments/${id}/rungs`),
         loadConfigs(),
         loadImportance(),
-        api<Curves>(`/experiments/${id}/curves`, { query: { metric: curveMetric.current ?? undefined } }),
+        readCurves ? api<Curves>(`/experiments/${id}/curves`, { query: { metric: curveMetric.current ?? undefined } }) : Promise.resolve(null),
         multiObjective ? api<Pareto>(`/experiments/${id}/pareto`) : Promise.resolve(null),
         api<History>(`/experiments/${id}/history`),
       ]);
@@ -107,7 +118,10 @@ export function ExperimentAnalysis({ experiment, version, ended, width, space, f
       setRungs(newRungs);
       setConfigs(newConfigs);
       setImportance(newImportance);
-      showCurves(newCurves);
+      if (newCurves) {
+        curvesReadAt.current = basis;
+        showCurves(newCurves);
+      }
     } catch (caught) {
       onError(errorText(caught));
     }
@@ -117,7 +131,9 @@ export function ExperimentAnalysis({ experiment, version, ended, width, space, f
     curveMetric.current = metric === experiment.metric ? null : metric;
     setHashQuery({ metric: curveMetric.current ?? "" });
     try {
+      const basis = curvesBasis(experiment);
       showCurves(await api<Curves>(`/experiments/${id}/curves`, { query: { metric: curveMetric.current ?? undefined } }));
+      curvesReadAt.current = basis;
     } catch (caught) {
       onError(errorText(caught));
     }
