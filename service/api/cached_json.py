@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+from typing import Any
 
 from fastapi import Request, Response
 from pydantic import BaseModel
@@ -24,7 +25,7 @@ GZIP_LEVEL = 5
 # a browser keeps the answer, for this token alone, and revalidates it before each use
 CACHING_HEADERS = {"Cache-Control": "private, no-cache", "Vary": "Accept-Encoding, Authorization"}
 # for the OpenAPI description of a route answered through SERIALIZED
-NOT_MODIFIED = {
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
     304: {"description": "Not modified: the `If-None-Match` request header named this ETag."}
 }
 
