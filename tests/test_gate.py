@@ -4,12 +4,16 @@ The real-Ray behaviour is tested in tests/engine/test_contention.py."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import pytest
 
 from raysweep.spec import ExperimentSpec
-from service.engine.gate import ENDED_KEPT_S, LEASE_TTL_S, Ledger
+from service.engine.callback import DriverContext
+from service.engine.gate import ENDED_KEPT_S, LEASE_TTL_S, Ledger, Notice
 from service.engine.trial import TrialPlan
 from service.resources import Capacity, ProjectShare, Request
+from service.usecases.recording import Op, ReservationReclaimed, TrialRestarted
 from tests.conftest import minimal_spec
 
 TWO_CPU = Capacity(({"CPU": 2.0, "memory": 8e9},))
@@ -438,6 +442,55 @@ def test_notices_go_to_their_owners_driver_until_it_stores_them() -> None:
     ledger.notify("gone", "t3", "restarted", "rank 1: node lost")
     wall.now += ENDED_KEPT_S + 1
     assert ledger.take_notices("other") == [] and ledger.take_notices("gone") == []
+
+
+class Submitted:
+    """Where the driver's context submits what it stores (the recorder's ``submit``)."""
+
+    def __init__(self) -> None:
+        self.ops: list[Op] = []
+
+    def submit(self, op: Op) -> None:
+        self.ops.append(op)
+
+
+def test_a_driver_stores_each_notice_once_and_acknowledges_what_its_last_answer_held() -> None:
+    ledger = Ledger(Clock(), Clock())
+    named: list[set[str]] = []
+    answer_lost = False
+
+    def read_notices(stored: Collection[str]) -> list[Notice]:  # the gate's actor call
+        named.append(set(stored))
+        answer = ledger.take_notices("exp", stored)
+        if answer_lost:
+            raise TimeoutError("GetTimeoutError: the gate answered after 5 s")
+        return answer
+
+    submitted = Submitted()
+    context = DriverContext(
+        recorder=submitted,  # type: ignore[arg-type]
+        read_request=lambda: None,
+        time_attr="epoch",
+        max_t=4,
+        metric="loss",
+        mode="min",
+        target=None,
+        read_notices=read_notices,
+    )
+    ledger.notify("exp", "t1", "restarted", "rank 0: ValueError: boom", once="n1")
+    context.report_notices()
+    ledger.notify("exp", "t2", "reclaimed", "removed pg2", once="n2")
+    answer_lost = True
+    context.report_notices()  # the gate forgot n1 and answered n2, too late
+    answer_lost = False
+    context.report_notices()  # n1 named again (its acknowledgement may not have arrived)
+    context.report_notices()
+    context.report_notices()
+    assert named == [set(), {"n1"}, {"n1"}, {"n2"}, set()]
+    assert submitted.ops == [
+        TrialRestarted("t1", "rank 0: ValueError: boom"),
+        ReservationReclaimed("t2", "removed pg2"),
+    ]
 
 
 def test_a_long_wait_names_what_holds_the_resources_outside_the_leases() -> None:

@@ -105,10 +105,11 @@ class DriverContext:
     read_waiting: Callable[[], dict[str, str]] | None = None
     waiting: dict[str, str] = field(default_factory=dict)
     # what the gate noticed about this sweep's runs: worker-group restarts, reclaimed
-    # reservations
-    # (given the ids of those stored, which the gate then forgets; the others come again)
+    # reservations (given the ids of those the last answer held, now stored, which the gate
+    # then forgets; the others come again)
     read_notices: Callable[[Collection[str]], list[Notice]] | None = None
-    stored_notices: set[str] = field(default_factory=set)
+    stored_notices: set[str] = field(default_factory=set)  # each stored once, whatever comes
+    unacknowledged_notices: set[str] = field(default_factory=set)  # named in the next ask
     # the driver got SIGTERM (its job was stopped): Tune was interrupted to save its state
     terminated: bool = False
     # the stored early-stopping decisions (a restored driver's scheduler rebuilds from them)
@@ -198,10 +199,13 @@ class DriverContext:
         if self.read_notices is None:
             return
         try:
-            notices = self.read_notices(self.stored_notices)
-        except Exception:  # the gate restarting or slow: they come again next time
+            notices = self.read_notices(self.unacknowledged_notices)
+        except Exception:  # the gate restarting or slow: they come again next time, and the
+            # acknowledgement goes again (it may not have arrived)
             log.warning("cannot read the gate's notices", exc_info=True)
             return
+        # the gate forgot the acknowledged ones before it answered: only this answer's are left
+        self.unacknowledged_notices = {notice.id for notice in notices}
         for notice in notices:
             if notice.id in self.stored_notices:
                 continue
