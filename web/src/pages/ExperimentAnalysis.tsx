@@ -99,32 +99,28 @@ export function ExperimentAnalysis({ experiment, version, ended, width, space, f
     });
 
   // rungs, configs and the curves' trials and states (new trials, running -> pruned); the server
-  // caches these until a trial changes
+  // caches these until a trial changes. Each view is drawn as it arrives (a cold server computes
+  // them a few at a time: importance and history, the slowest, hold back no other chart), asked
+  // in the order the page shows them.
   useChangedLoad(async () => {
-    try {
-      // another metric drawn is not in the poll's results: it is read again each time
-      const basis = curvesBasis(experiment);
-      const readCurves = curveMetric.current !== null || curvesReadAt.current !== basis;
-      const [newRungs, newConfigs, newImportance, newCurves, newPareto, newHistory] = await Promise.all([
-        api<Rungs>(`/experiments/${id}/rungs`),
-        loadConfigs(),
-        loadImportance(),
-        readCurves ? api<Curves>(`/experiments/${id}/curves`, { query: { metric: curveMetric.current ?? undefined } }) : Promise.resolve(null),
-        multiObjective ? api<Pareto>(`/experiments/${id}/pareto`) : Promise.resolve(null),
-        api<History>(`/experiments/${id}/history`),
-      ]);
-      setPareto(newPareto);
-      setHistory(newHistory);
-      setRungs(newRungs);
-      setConfigs(newConfigs);
-      setImportance(newImportance);
-      if (newCurves) {
-        curvesReadAt.current = basis;
-        showCurves(newCurves);
-      }
-    } catch (caught) {
-      onError(errorText(caught));
-    }
+    // another metric drawn is not in the poll's results: it is read again each time
+    const basis = curvesBasis(experiment);
+    const readCurves = curveMetric.current !== null || curvesReadAt.current !== basis;
+    const shown = <T,>(read: Promise<T>, show: (value: T) => void) =>
+      read.then(show, (caught: unknown) => onError(errorText(caught)));
+    await Promise.all([
+      readCurves
+        ? shown(api<Curves>(`/experiments/${id}/curves`, { query: { metric: curveMetric.current ?? undefined } }), (fresh) => {
+          curvesReadAt.current = basis;
+          showCurves(fresh);
+        })
+        : null,
+      shown(api<Rungs>(`/experiments/${id}/rungs`), setRungs),
+      shown(loadConfigs(), setConfigs),
+      multiObjective ? shown(api<Pareto>(`/experiments/${id}/pareto`), setPareto) : null,
+      shown(api<History>(`/experiments/${id}/history`), setHistory),
+      shown(loadImportance(), setImportance),
+    ]);
   }, version, ended, SLOW_REFRESH_MS);
 
   const chooseCurveMetric = async (metric: string) => {
