@@ -70,6 +70,18 @@ TRANSFERRED = """() => {
 }"""
 
 
+# the resources after the first ``start``, by the last part of their path: [count, bytes]
+BY_VIEW = """start => {
+    const views = {};
+    for (const e of performance.getEntriesByType('resource').slice(start)) {
+        const view = new URL(e.name).pathname.split('/').pop();
+        const [n, size] = views[view] || [0, 0];
+        views[view] = [n + 1, size + (e.transferSize || 0)];
+    }
+    return views;
+}"""
+
+
 def render_once(
     browser: Browser, server: ServerProcess, token: str, experiment_id: str, tab: str
 ) -> tuple[float, int]:
@@ -112,6 +124,7 @@ def live_traffic(
         page.goto(f"/#/experiments/{experiment_id}?tab=analysis")
         page.wait_for_function(RENDERED["analysis"], timeout=60_000, polling="raf")
         before, began = int(page.evaluate(TRANSFERRED)), time.perf_counter()
+        entries = int(page.evaluate("performance.getEntriesByType('resource').length"))
         for second in range(LIVE_SECONDS):
             for tune_id, iteration in running:
                 epoch = iteration + 1 + second
@@ -119,7 +132,13 @@ def live_traffic(
                 recorder.submit(ResultReported(tune_id, epoch, metrics))
             time.sleep(1)
         transferred = int(page.evaluate(TRANSFERRED)) - before
-        return transferred / (time.perf_counter() - began)
+        seconds = time.perf_counter() - began
+        by_view = page.evaluate(BY_VIEW, entries)
+        print(
+            "  live traffic by request: "
+            + ", ".join(f"{view} {n}x {size / 1024:.1f} KiB" for view, (n, size) in by_view.items())
+        )
+        return transferred / seconds
     finally:
         context.close()
         recorder.close()
