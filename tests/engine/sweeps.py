@@ -204,9 +204,25 @@ def trial_where(
     return trial if all(trial[k] >= v for k, v in at_least.items()) else None
 
 
-def grid_spec(name: str, lrs: list[float], **changes: Any) -> dict[str, Any]:
-    """The bundled MLP over a grid of learning rates, all at once, 2 epochs, no early stopping,
-    a checkpoint every epoch; ``changes`` replace whole sections."""
+def grid_spec(
+    name: str, lrs: list[float], package: str | None = None, **changes: Any
+) -> dict[str, Any]:
+    """A grid of learning rates, all at once, 2 epochs, no early stopping, a checkpoint every
+    epoch: of the bundled MLP, or with ``package`` of the scripted trainer (``scripted_package``)
+    at 3 s an epoch (a trial that waits for another's workers waits long enough to be seen);
+    ``changes`` replace whole sections."""
+    sections: dict[str, Any] = {
+        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": len(lrs)},
+        "early_stopping": {"scheduler": "none", "max_t": 2},
+        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
+        "fault_tolerance": {"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
+    }
+    if package is not None:
+        space = {
+            "lr": {"type": "grid", "values": lrs},
+            "epoch_s": {"type": "constant", "value": 3.0},
+        }
+        return fault_spec(package, **{"name": name, "search_space": space, **sections, **changes})
     spec: dict[str, Any] = {
         "name": name,
         "trainer": "digits_mlp",
@@ -219,10 +235,7 @@ def grid_spec(name: str, lrs: list[float], **changes: Any) -> dict[str, Any]:
             "depth": {"type": "constant", "value": 1},
             "batch_size": {"type": "constant", "value": 128},
         },
-        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": len(lrs)},
-        "early_stopping": {"scheduler": "none", "max_t": 2},
-        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
-        "fault_tolerance": {"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
+        **sections,
     }
     spec.update(changes)
     return spec

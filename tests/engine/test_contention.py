@@ -25,7 +25,7 @@ from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
     ended_sweep,
     events_of,
-    fault_spec,
+    grid_spec,
     scripted_package,
     trials_of,
     wait_for,
@@ -69,23 +69,6 @@ def contended_server(
     process.stop()
 
 
-def grid(package: str, name: str, lrs: list[float], **changes: Any) -> dict[str, Any]:
-    """The scripted trainer over a grid of learning rates, all at once, 2 epochs of 3 s (a
-    trial that waits for another's workers waits for seconds, long enough to be seen)."""
-    sections: dict[str, Any] = {
-        "name": name,
-        "search_space": {
-            "lr": {"type": "grid", "values": lrs},
-            "epoch_s": {"type": "constant", "value": 3.0},
-        },
-        "search": {"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": len(lrs)},
-        "early_stopping": {"scheduler": "none", "max_t": 2},
-        "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
-        "fault_tolerance": {"max_failures": 0, "checkpoint_frequency": 1, "checkpoints_to_keep": 1},
-    }
-    return fault_spec(package, **{**sections, **changes})
-
-
 def submit(client: httpx.Client, spec: dict[str, Any]) -> str:
     created = client.post("/api/v1/experiments", json=spec)
     assert created.status_code == 201, created.text
@@ -99,13 +82,15 @@ def test_sweeps_that_cannot_all_fit_wait_their_turn_and_all_finish_under_cpu_str
 ) -> None:
     package = scripted_package(contended_server)
     with contended_server.client() as client:
-        two = submit(client, grid(package, "two-at-once", [0.01, 0.02]))
-        beside = submit(client, grid(package, "beside", [0.02]))
+        two = submit(client, grid_spec("two-at-once", [0.01, 0.02], package))
+        beside = submit(client, grid_spec("beside", [0.02], package))
         # 3 workers x 1 CPU: more than the 2-CPU head has; the cluster is marked autoscaling,
         # so its trial waits 5 s for the cluster to grow, then fails with the reason
         too_big = submit(
             client,
-            grid(package, "too-big", [0.01], resources={"num_workers": 3, "cpus_per_worker": 1}),
+            grid_spec(
+                "too-big", [0.01], package, resources={"num_workers": 3, "cpus_per_worker": 1}
+            ),
         )
         sweeps = [two, beside]
         seen_waiting: list[str] = []
