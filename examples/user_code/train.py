@@ -6,15 +6,16 @@ import tempfile
 import ray.train
 import ray.train.torch
 import torch
+from torch.utils.data import DataLoader, TensorDataset
 
 
 def train_loop(config: dict) -> None:
-    context = ray.train.get_context()
-    rank, size = context.get_world_rank(), context.get_world_size()
     torch.manual_seed(config["seed"])  # same data and initial weights on every worker
     x = torch.randn(1024, 8)
     y = x @ torch.linspace(-1, 1, 8) + 0.1 * torch.randn(1024)
-    x, y = x[rank::size], y[rank::size]  # this worker's shard
+    # each worker reads its shard of the data (a DistributedSampler), shuffled per epoch
+    loader = DataLoader(TensorDataset(x, y), batch_size=32, shuffle=True)
+    loader = ray.train.torch.prepare_data_loader(loader)
     model = ray.train.torch.prepare_model(torch.nn.Linear(8, 1))
     optimizer = torch.optim.SGD(model.parameters(), lr=config["lr"])
     start = 1
@@ -25,15 +26,17 @@ def train_loop(config: dict) -> None:
         optimizer.load_state_dict(state["optimizer"])
         start = state["epoch"] + 1
     for epoch in range(start, config["epochs"] + 1):
-        for batch in torch.arange(len(y)).split(32):
-            loss = torch.nn.functional.mse_loss(model(x[batch]).squeeze(1), y[batch])
+        if ray.train.get_context().get_world_size() > 1:
+            loader.sampler.set_epoch(epoch)  # another order each epoch, the same on a resume
+        for features, target in loader:
+            loss = torch.nn.functional.mse_loss(model(features).squeeze(1), target)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
         metrics = {"epoch": epoch, "loss": loss.item()}
         with tempfile.TemporaryDirectory() as directory:
             checkpoint = None
-            if rank == 0:
+            if ray.train.get_context().get_world_rank() == 0:
                 state = {"model": model.state_dict(), "optimizer": optimizer.state_dict()}
                 torch.save({**state, "epoch": epoch}, os.path.join(directory, "state.pt"))
                 checkpoint = ray.train.Checkpoint.from_directory(directory)
