@@ -55,8 +55,11 @@ from service.resources import Capacity, HeldSegment, ProjectShare, Request, desc
 log = logging.getLogger(__name__)
 
 # v2: leases carry a project and priority, and the gate keeps the ledger (v1 gates knew neither);
-# v3: it also holds each lease's worker-group reservations and reclaims those of dead owners
-GATE_NAME = "raysweep_resource_gate_v3"
+# v3: it also holds each lease's worker-group reservations and reclaims those of dead owners;
+# v4: notices carry ids and stay until the driver names them stored (take_notices' 2nd argument),
+# and the gate lives on the head node (a v3 gate left on a cluster that outlived an upgrade
+# would refuse every driver's notice poll)
+GATE_NAME = "raysweep_resource_gate_v4"
 GATE_NAMESPACE = "raysweep"
 LEASE_TTL_S = 30.0  # a lease or waiting request not renewed for this long is dropped
 RENEW_INTERVAL_S = 5.0
