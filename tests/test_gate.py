@@ -10,7 +10,7 @@ import pytest
 
 from raysweep.spec import ExperimentSpec
 from service.engine.callback import DriverContext
-from service.engine.gate import ENDED_KEPT_S, LEASE_TTL_S, Ledger, Notice
+from service.engine.ledger import ENDED_KEPT_S, LEASE_TTL_S, Ledger, Notice
 from service.engine.trial import TrialPlan
 from service.resources import Capacity, ProjectShare, Request
 from service.usecases.recording import Op, ReservationReclaimed, TrialRestarted

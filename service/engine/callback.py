@@ -26,7 +26,7 @@ from sqlalchemy.exc import DBAPIError
 
 from raysweep.mode import Mode
 from raysweep.schemas import TrialState
-from service.engine.gate import Notice
+from service.engine.ledger import Notice
 from service.engine.recorder import Recorder
 from service.engine.trial import (
     CONTROL_KEYS,

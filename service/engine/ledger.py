@@ -1,0 +1,518 @@
+"""The gate's bookkeeping (``service/engine/gate.py`` holds the actor around it): leases granted
+to Train runs by fairness and quota, preemption hints, the worker-group reservations each lease's
+runs registered and their reaping, the notices and held segments the drivers read. Free of Ray,
+so its decisions are tested on their own (tests/test_gate.py)."""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field, replace
+
+from service.resources import Capacity, HeldSegment, ProjectShare, Request, describe
+
+log = logging.getLogger(__name__)
+
+LEASE_TTL_S = 30.0  # a lease or waiting request not renewed for this long is dropped
+ENDED_KEPT_S = 900.0  # ended segments (and notices) wait this long for their driver to store them
+# a run waiting this long while something outside the leases holds what it needs is told what
+WAIT_EXPLAINED_AFTER_S = 20.0
+# a lease's holder or a reservation's Train controller missing from Ray's live actors this many
+# reaps in a row is dead (one miss could be a listing taken before it registered)
+MISSES_TO_DEAD = 2
+# the resources whose fraction of the cluster is a project's share
+SHARED = ("CPU", "GPU")
+
+
+@dataclass(frozen=True)
+class Decision:
+    state: str  # granted | waiting | refused
+    message: str = ""
+    workers: int = 0  # granted: the worker group's size (an elastic run's, between its bounds)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something that happened to one of an owner's runs, for its driver to store as an event:
+    ``restarted`` (Ray Train restarted the run's worker group) or ``reclaimed`` (the gate removed
+    a worker-group reservation whose holder had died)."""
+
+    owner: str
+    label: str
+    kind: str
+    message: str
+    at: float  # wall clock
+    id: str  # the driver acknowledges it by this id once stored
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """A worker-group placement group a lease's Train run created, due for removal: its run
+    ended (its controller normally removed it already) or its holder died (nobody else will)."""
+
+    owner: str
+    label: str
+    group: str  # the placement group's id
+    why: str
+
+
+@dataclass
+class _Entry:
+    request: Request
+    since: float
+    seen: float
+    granted: bool = False
+    message: str = ""  # why it waits, as last decided
+    workers: int = 0  # granted: how many workers the lease holds
+    granted_at: float = 0.0  # wall clock: when its segment began
+    renewed_at: float = 0.0  # wall clock: its holder's last sign of life
+    yield_to: str | None = None  # granted: the project it should yield its workers to
+    yielding: bool = False  # its run took the hint and stops at its next checkpoint
+    # the worker-group placement groups its Train run created: id -> that run's controller
+    groups: dict[str, str] = field(default_factory=dict)
+
+
+class Ledger:
+    """The gate's bookkeeping, free of Ray so its decisions can be tested on their own."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.clock, self.wall = clock, wall
+        self.entries: dict[str, _Entry] = {}  # insertion order is arrival order
+        self.projects: dict[str, ProjectShare] = {}
+        self.ended: list[HeldSegment] = []
+        # lease key -> (first arrival, when it yielded): a run that yielded keeps its place
+        self.yielded: dict[str, tuple[float, float]] = {}
+        self.notices: list[Notice] = []
+        self.notice_ids: dict[str, float] = {}  # ``notify(once=...)`` ids seen -> when
+        self.removals: list[Reservation] = []
+        # what holds resources that no lease accounts for, as the reaper last found it
+        self.outside = ""
+        # actor id -> how many reaps in a row found it missing from Ray's live actors
+        self.missing: dict[str, int] = {}
+        # groups registered under a lease the ledger does not hold: the gate restarted (its
+        # node died) and the holder's next renewal brings the lease back, or the run ended just
+        # before; lease key -> {group: (its controller, when registered)}
+        self.unleased: dict[str, dict[str, tuple[str, float]]] = {}
+
+    def set_project(self, name: str, share: ProjectShare) -> None:
+        self.projects[name] = share
+
+    def share_of(self, project: str) -> ProjectShare:
+        return self.projects.get(project, ProjectShare())
+
+    def request(self, key: str, request: Request, capacity: Capacity, wait_s: float) -> Decision:
+        now = self.clock()
+        entry = self.entries.get(key)
+        if entry is None:
+            since = self.yielded.pop(key, (now, now))[0]
+            entry = self.entries[key] = _Entry(request, since=since, seen=now)
+        entry.seen = now
+        self._expire(now)
+        self._grant(capacity)
+        decision = self._decide(key, entry, capacity, wait_s, now)
+        entry.message = decision.message
+        return decision
+
+    def _decide(
+        self, key: str, entry: _Entry, capacity: Capacity, wait_s: float, now: float
+    ) -> Decision:
+        request = entry.request
+        if entry.granted:
+            return Decision("granted", workers=entry.workers)
+        reason = request.unplaceable(capacity)
+        if reason is not None:
+            message = (
+                f"the cluster cannot place {request.describe()}: {reason}, and it has "
+                f"{capacity.describe()}"
+            )
+            if now - entry.since >= wait_s:
+                del self.entries[key]
+                waited = f"; waited {wait_s:g}s (RAYSWEEP_TRIAL_RESOURCE_WAIT_S)" if wait_s else ""
+                return Decision("refused", message + waited)
+            return Decision("waiting", f"waiting for the cluster to grow: {message}")
+        quota = self.share_of(request.project).room(self.held(request.project), request)[1]
+        if quota is not None:
+            return Decision("waiting", quota)
+        ahead = [
+            e
+            for k, e in self.entries.items()
+            if not e.granted and k != key and e.since <= entry.since
+        ]
+        free = self.free(capacity)
+        held_outside = (
+            f"; held outside raysweep's leases: {self.outside}"
+            if self.outside and now - entry.since >= WAIT_EXPLAINED_AFTER_S
+            else ""
+        )
+        return Decision(
+            "waiting",
+            f"waiting for resources: needs {request.describe()}; free {describe(free)} of "
+            f"{describe(capacity.total)}"
+            + (f"; {len(ahead)} run(s) ahead in the queue" if ahead else "")
+            + held_outside,
+        )
+
+    def unexplained_waits(self, capacity: Capacity) -> bool:
+        """Whether a run has waited ``WAIT_EXPLAINED_AFTER_S`` while Ray has less free than the
+        leases leave: something raysweep did not admit holds what it waits for."""
+        now = self.clock()
+        if not any(
+            not e.granted and now - e.since >= WAIT_EXPLAINED_AFTER_S for e in self.entries.values()
+        ):
+            return False
+        by_leases = self.free(replace(capacity, available=None))
+        available = capacity.available or {}
+        return any(by_leases.get(k, 0.0) > available.get(k, 0.0) + 1e-6 for k in SHARED)
+
+    def renew(self, key: str, request: Request) -> None:
+        """A holder's heartbeat (``request`` pinned to the granted size); a gate that lost its
+        state (restarted) takes the lease back."""
+        now, wall = self.clock(), self.wall()
+        entry = self.entries.get(key)
+        if entry is None:
+            self.entries[key] = _Entry(
+                request,
+                since=now,
+                seen=now,
+                granted=True,
+                workers=request.count,
+                granted_at=wall,
+                renewed_at=wall,
+                groups={g: c for g, (c, _) in self.unleased.pop(key, {}).items()},
+            )
+        else:
+            entry.seen, entry.renewed_at = now, wall
+
+    def release(self, key: str) -> None:
+        self._end(key, self.wall())
+
+    def yield_now(self, key: str) -> str | None:
+        """Asked by a yieldable run at a checkpoint: the project it should yield its workers to,
+        or None to go on. A yes is final: the run stops there."""
+        entry = self.entries.get(key)
+        if entry is None or not entry.granted or entry.yield_to is None:
+            return None
+        entry.yielding = True
+        return entry.yield_to
+
+    def release_holders(self, actor_ids: list[str]) -> int:
+        """Drop the leases and requests of killed actors (keys end with the holder's id); their
+        segments end at the holders' last renewal."""
+        gone = [k for k in self.entries if holder_of(k) in set(actor_ids)]
+        for key in gone:
+            self._end(key, self.entries[key].renewed_at, "its trial's process was killed")
+        return len(gone)
+
+    def end_owner(self, owner: str) -> None:
+        """The owner (a driver whose runs are all over) holds nothing any more: its leases end
+        at their holders' last renewal, its requests go."""
+        for key in [k for k, e in self.entries.items() if e.request.owner == owner]:
+            self._end(key, self.entries[key].renewed_at)
+
+    def register_group(self, key: str, group: str, controller: str) -> bool:
+        """The lease's Train run created a worker-group placement group (each restart makes a
+        new one); it is removed when the lease ends or its controller dies. False: the ledger
+        holds no such lease (a restarted gate, before the holder's next renewal brings it
+        back): the group waits for it, and is removed if it does not come within the lease
+        TTL or its controller dies."""
+        entry = self.entries.get(key)
+        if entry is None:
+            self.unleased.setdefault(key, {})[group] = (controller, self.clock())
+            return False
+        entry.groups[group] = controller
+        return True
+
+    def watched(self) -> set[str]:
+        """The actors whose death ends something: the leases' holders and the registered
+        groups' Train controllers."""
+        watched = {holder_of(k) for k in self.entries} | {
+            c for e in self.entries.values() for c in e.groups.values()
+        }
+        watched |= {c for groups in self.unleased.values() for c, _ in groups.values()}
+        watched.discard("driver")  # a final run's lease: its driver process, ended with its job
+        return watched
+
+    def reap(self, alive: set[str]) -> None:
+        """Given Ray's live actors: a lease whose holder (a Tune trial actor) died ends now, not
+        when its renewals run out, and a placement group whose Train controller died is due for
+        removal (a trial stopped by the scheduler loses its controller before it removes its
+        group), as is a group waiting for its lease (``unleased``) whose controller died or
+        whose lease did not come back within the TTL. Deaths count after ``MISSES_TO_DEAD``
+        reaps."""
+        self.missing = {
+            actor: self.missing.get(actor, 0) + 1 for actor in self.watched() if actor not in alive
+        }
+        dead = {actor for actor, misses in self.missing.items() if misses >= MISSES_TO_DEAD}
+        now = self.clock()
+        for key, groups in list(self.unleased.items()):
+            owner, label, _ = key.rsplit("/", 2)
+            for group, (controller, since) in list(groups.items()):
+                if controller in dead:
+                    why = "its Train controller is gone"
+                elif now - since > LEASE_TTL_S:
+                    why = "its run had ended (its lease did not come back)"
+                else:
+                    continue
+                del groups[group]
+                self.removals.append(Reservation(owner, label, group, why))
+            if not groups:
+                del self.unleased[key]
+        for key, entry in list(self.entries.items()):
+            if holder_of(key) in dead:
+                self._end(key, entry.renewed_at, "its trial's process is gone")
+                continue
+            for group, controller in list(entry.groups.items()):
+                if controller in dead:
+                    del entry.groups[group]
+                    self.removals.append(
+                        Reservation(
+                            entry.request.owner,
+                            entry.request.label,
+                            group,
+                            "its Train controller is gone",
+                        )
+                    )
+
+    def take_removals(self) -> list[Reservation]:
+        removals, self.removals = self.removals, []
+        return removals
+
+    def notify(self, owner: str, label: str, kind: str, message: str, once: str = "") -> None:
+        """``once``: the sender's id for this notice; one sent again (a retried call that may
+        have arrived) is taken once."""
+        if once:
+            if once in self.notice_ids:
+                return
+            self.notice_ids[once] = self.wall()
+        notice_id = once or uuid.uuid4().hex
+        self.notices.append(Notice(owner, label, kind, message, self.wall(), notice_id))
+
+    def take_notices(self, owner: str, stored: Collection[str] = ()) -> list[Notice]:
+        """The owner's notices not yet stored: its driver names those it has ``stored`` since
+        it last asked, which go; the others come again until it does (an answer lost to a
+        timeout loses no notice). Each waits ``ENDED_KEPT_S`` at most (for a restored driver)."""
+        wall = self.wall()
+        self.notice_ids = {k: at for k, at in self.notice_ids.items() if wall - at <= ENDED_KEPT_S}
+        acknowledged = set(stored)
+        self.notices = [
+            n for n in self.notices if n.id not in acknowledged and wall - n.at <= ENDED_KEPT_S
+        ]
+        return [n for n in self.notices if n.owner == owner]
+
+    def _end(self, key: str, at: float, why: str = "its run ended") -> None:
+        entry = self.entries.pop(key, None)
+        if entry is not None:
+            self.removals += [
+                Reservation(entry.request.owner, entry.request.label, group, why)
+                for group in entry.groups
+            ]
+        if entry is not None and entry.granted:
+            self.ended.append(self._segment(key, entry, max(at, entry.granted_at), False))
+        if entry is not None and entry.yielding:
+            self.yielded[key] = (entry.since, self.clock())
+        if not any(not e.granted for e in self.entries.values()):
+            for other in self.entries.values():  # nobody waits: no run need yield
+                if not other.yielding:
+                    other.yield_to = None
+
+    def _segment(self, key: str, entry: _Entry, until: float, holding: bool) -> HeldSegment:
+        held = entry.request.workers(entry.workers)
+        return HeldSegment(
+            key=key,
+            owner=entry.request.owner,
+            label=entry.request.label,
+            started=entry.granted_at,
+            ended=until,
+            holding=holding,
+            workers=entry.workers,
+            cpus=held.get("CPU", 0.0),
+            gpus=held.get("GPU", 0.0),
+        )
+
+    def usage(self, owner: str) -> list[HeldSegment]:
+        """The owner's leases: those ended in the last ``ENDED_KEPT_S``, and those held (to
+        now)."""
+        wall = self.wall()
+        self.ended = [s for s in self.ended if wall - s.ended <= ENDED_KEPT_S]
+        return [s for s in self.ended if s.owner == owner] + [
+            self._segment(key, e, wall, True)
+            for key, e in self.entries.items()
+            if e.granted and e.request.owner == owner
+        ]
+
+    def held(self, project: str) -> dict[str, float]:
+        """What the project's granted leases hold: ``workers``, and each resource."""
+        held: dict[str, float] = {"workers": 0.0}
+        for entry in self.entries.values():
+            if entry.granted and entry.request.project == project:
+                held["workers"] += entry.workers
+                for k, v in entry.request.workers(entry.workers).items():
+                    held[k] = held.get(k, 0.0) + v
+        return held
+
+    def dominant_share(
+        self, project: str, total: dict[str, float], held: dict[str, float]
+    ) -> float:
+        """The larger of the CPUs' and GPUs' fraction of the cluster that ``held`` (what the
+        project holds) is, over the project's weight."""
+        fractions = [held.get(k, 0.0) / total[k] for k in SHARED if total.get(k, 0.0) > 0]
+        return max(fractions, default=0.0) / self.share_of(project).weight
+
+    def waiting(self, owner: str) -> dict[str, str]:
+        """The owner's waiting runs: label -> why each waits."""
+        return {
+            e.request.label: e.message
+            for e in self.entries.values()
+            if not e.granted and e.request.owner == owner
+        }
+
+    def free(self, capacity: Capacity) -> dict[str, float]:
+        """What the leases leave of the cluster's total, and no more than Ray has free: work
+        the gate did not admit (another job, a model replica) holds its share too. A group
+        granted but not placed yet is in the first and not yet in the second; the smaller
+        counts."""
+        free = dict(capacity.total)
+        for entry in self.entries.values():
+            used = dict(entry.request.own)
+            if entry.granted:
+                for k, v in entry.request.workers(entry.workers).items():
+                    used[k] = used.get(k, 0.0) + v
+            for k, v in used.items():
+                free[k] = free.get(k, 0.0) - v
+        if capacity.available is not None:
+            free = {k: min(v, capacity.available.get(k, 0.0)) for k, v in free.items()}
+        return free
+
+    def _expire(self, now: float) -> None:
+        self.yielded = {k: v for k, v in self.yielded.items() if now - v[1] <= ENDED_KEPT_S}
+        for key in [k for k, e in self.entries.items() if now - e.seen > LEASE_TTL_S]:
+            log.warning("dropping the lease of %s: its holder stopped renewing it", key)
+            self._end(key, self.entries[key].renewed_at, "its holder stopped renewing its lease")
+
+    def _grant(self, capacity: Capacity) -> None:
+        """Grant waiting requests while they fit, the most deserving first: the project with
+        the smallest share for its weight, then the higher priority, then the earlier arrival.
+        One that does not fit now holds back everyone behind it (so a large run, or a project
+        below its share, is not starved by small runs), except one the cluster can never place
+        or its project's quota holds back, which waits on its own. An elastic run is granted
+        as many workers as are free (and its quota allows), up to its maximum: its Train run is
+        pinned to that size, so it never grows into resources granted to others."""
+        free = self.free(capacity)
+        total = capacity.total
+        for entry in self.entries.values():  # hints are decided afresh; taken ones stand
+            if not entry.yielding:
+                entry.yield_to = None
+        waiting = [
+            e
+            for e in self.entries.values()
+            if not e.granted and e.request.unplaceable(capacity) is None
+        ]
+        while waiting:
+            # per project once a round: what it holds, and its share of the cluster
+            held = {p: self.held(p) for p in {e.request.project for e in waiting}}
+            shares = {p: self.dominant_share(p, total, h) for p, h in held.items()}
+            allowed = []
+            for entry in waiting:
+                request = entry.request
+                room, why = self.share_of(request.project).room(held[request.project], request)
+                if why is None:
+                    allowed.append((entry, room))
+            if not allowed:
+                return
+            entry, room = min(
+                allowed,
+                key=lambda pair: (
+                    shares[pair[0].request.project],
+                    -pair[0].request.priority,
+                    pair[0].since,
+                ),
+            )
+            workers = min(entry.request.fitting(free), room)
+            if workers < entry.request.count:
+                self._ask_to_yield(entry, free, total, held[entry.request.project])
+                return
+            entry.granted, entry.workers = True, workers
+            entry.granted_at = entry.renewed_at = self.wall()
+            for k, v in entry.request.workers(workers).items():
+                free[k] = free.get(k, 0.0) - v
+            waiting.remove(entry)
+
+    def _ask_to_yield(
+        self,
+        wanted: _Entry,
+        free: dict[str, float],
+        total: dict[str, float],
+        wanted_held: dict[str, float],
+    ) -> None:
+        """Ask yieldable leases of over-share projects to yield until ``wanted`` would fit: a
+        lease qualifies if its project, without it, still holds at least the share ``wanted``'s
+        project would hold with its run (so no two projects take turns preempting each other).
+        The most over-share project first, its lowest rung, lowest priority, then the earliest
+        grant: a run long granted checkpoints soonest, where one just granted would first spend
+        its workers' start for nothing."""
+        request = wanted.request
+        freed = dict(free)  # what is free once the runs already yielding have stopped
+        held: dict[str, dict[str, float]] = {}
+        for entry in self.entries.values():
+            if not entry.granted:
+                continue
+            project = entry.request.project
+            if project not in held:
+                held[project] = self.held(project)
+            if entry.yield_to is not None:
+                for k, v in entry.request.workers(entry.workers).items():
+                    freed[k] = freed.get(k, 0.0) + v
+                    held[project][k] = held[project].get(k, 0.0) - v
+        gaining = dict(wanted_held)
+        for k, v in request.workers_total.items():
+            gaining[k] = gaining.get(k, 0.0) + v
+        floor = self.dominant_share(request.project, total, gaining)
+        candidates = [
+            e
+            for e in self.entries.values()
+            if e.granted
+            and e.yield_to is None
+            and e.request.rung is not None
+            and e.request.project != request.project
+        ]
+
+        def without(entry: _Entry) -> dict[str, float]:
+            """What the entry's project would hold without it."""
+            left = dict(held[entry.request.project])
+            for k, v in entry.request.workers(entry.workers).items():
+                left[k] = left.get(k, 0.0) - v
+            return left
+
+        while request.fitting(freed) < request.count and candidates:
+            fair = [
+                e
+                for e in candidates
+                if self.dominant_share(e.request.project, total, without(e)) >= floor - 1e-9
+            ]
+            if not fair:
+                return
+            victim = min(
+                fair,
+                key=lambda e: (
+                    -self.dominant_share(e.request.project, total, held[e.request.project]),
+                    e.request.rung or 0,
+                    e.request.priority,
+                    e.granted_at,
+                ),
+            )
+            victim.yield_to = request.project
+            held[victim.request.project] = without(victim)
+            for k, v in victim.request.workers(victim.workers).items():
+                freed[k] = freed.get(k, 0.0) + v
+            candidates.remove(victim)
+
+
+def holder_of(key: str) -> str:
+    """The actor holding a lease (the last part of its key, ``lease_key``)."""
+    return key.rsplit("/", 1)[-1]
