@@ -690,3 +690,8 @@ class ClusterRead(BaseModel):
     role: str = Field(description="sweep, final or both.")
     max_concurrent_jobs: int
     authenticated: bool = Field(description="Whether a token is configured for it.")
+    projects: list[str] = Field(
+        default_factory=list,
+        description="A sweep cluster of these projects' own (those the caller has a role in; "
+        "an admin sees all): their sweeps run there alone. Empty on the shared one.",
+    )

@@ -48,9 +48,19 @@ class ClusterConfig(BaseModel):
         "yet waits up to RAYSWEEP_TRIAL_RESOURCE_WAIT_S for it to grow. On a fixed-size cluster "
         "(the default) such a sweep is refused at submit and such a run fails at once.",
     )
+    projects: tuple[str, ...] = Field(
+        default=(),
+        description="A sweep cluster of its own for these projects: their sweeps run here and "
+        "nowhere else, and no other project's do. Empty (the default): the shared sweep "
+        "cluster, of every project no other sweep cluster names.",
+    )
 
     def serves(self, role: Literal["sweep", "final"]) -> bool:
         return self.role in (role, "both")
+
+    @property
+    def shared_sweep_cluster(self) -> bool:
+        return self.serves("sweep") and not self.projects
 
 
 # a project's schedules each fire sweeps or retrains on their own: without a bound, one member's
@@ -91,7 +101,7 @@ class Settings(BaseSettings):
         "replica sets this to false; it then starts no Ray.",
     )
     max_concurrent_sweeps: int = Field(
-        default=2, ge=1, description="Sweeps running at once on the sweep cluster."
+        default=2, ge=1, description="Sweeps running at once on each sweep cluster."
     )
     clusters: list[ClusterConfig] = Field(
         default_factory=list,
@@ -247,8 +257,18 @@ class Settings(BaseSettings):
         configured = self.clusters or []
         if len({c.name for c in configured}) != len(configured):
             raise ValueError("cluster names must be unique")
-        if sum(c.serves("sweep") for c in configured) > 1:
-            raise ValueError("exactly one cluster may have the sweep role")
+        if sum(c.shared_sweep_cluster for c in configured) > 1:
+            raise ValueError(
+                "exactly one cluster may have the sweep role without projects (the shared one); "
+                "give the others the projects whose sweeps they run"
+            )
+        if named := [c.name for c in configured if c.projects and not c.serves("sweep")]:
+            raise ValueError(
+                f"projects bind sweep clusters only: {', '.join(named)} is a final cluster"
+            )
+        bound = [project for c in configured for project in c.projects]
+        if twice := sorted({p for p in bound if bound.count(p) > 1}):
+            raise ValueError(f"a project has one sweep cluster: {', '.join(twice)} named twice")
         missing = self._roles_missing(configured)
         if missing and any(c.name == LOCAL_CLUSTER for c in configured):
             raise ValueError(
@@ -260,8 +280,13 @@ class Settings(BaseSettings):
 
     @staticmethod
     def _roles_missing(records: list[ClusterConfig]) -> list[Literal["sweep", "final"]]:
-        roles: tuple[Literal["sweep", "final"], ...] = ("sweep", "final")
-        return [role for role in roles if not any(c.serves(role) for c in records)]
+        """The roles no record has (for sweeps: no shared sweep cluster)."""
+        missing: list[Literal["sweep", "final"]] = []
+        if not any(c.shared_sweep_cluster for c in records):
+            missing.append("sweep")
+        if not any(c.serves("final") for c in records):
+            missing.append("final")
+        return missing
 
     @property
     def cluster_records(self) -> list[ClusterConfig]:
@@ -277,13 +302,22 @@ class Settings(BaseSettings):
 
     @property
     def sweep_cluster(self) -> ClusterConfig:
-        return next(c for c in self.cluster_records if c.serves("sweep"))
+        """The shared sweep cluster: every project's that no other sweep cluster names."""
+        return next(c for c in self.cluster_records if c.shared_sweep_cluster)
 
     @property
-    def fixed_sweep_cluster(self) -> str | None:
-        """The sweep cluster's name when it does not autoscale: a trial that cannot be placed
-        on it now never will be."""
-        sweep = self.sweep_cluster
+    def sweep_clusters(self) -> list[ClusterConfig]:
+        return [c for c in self.cluster_records if c.serves("sweep")]
+
+    def sweep_cluster_for(self, project: str) -> ClusterConfig:
+        """Where the project's sweeps run: its own sweep cluster, else the shared one."""
+        own = [c for c in self.cluster_records if c.serves("sweep") and project in c.projects]
+        return own[0] if own else self.sweep_cluster
+
+    def fixed_sweep_cluster(self, project: str) -> str | None:
+        """The name of the project's sweep cluster when it does not autoscale: a trial that
+        cannot be placed on it now never will be."""
+        sweep = self.sweep_cluster_for(project)
         return None if sweep.autoscaling else sweep.name
 
     @property

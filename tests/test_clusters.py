@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schedules import ScheduleCreate
 from service.errors import InvalidInput
 from service.usecases.access import operator
-from service.usecases.clusters import record_capacity
+from service.usecases.clusters import FixedSweepCluster, record_capacity
 from service.usecases.experiments import submit_experiment
 from service.usecases.firings import due_schedule_ids, fire_schedule
 from service.usecases.schedules import create_schedule
@@ -29,9 +29,14 @@ from tests.factories import (
 ONE_NODE = [{"CPU": 2.0, "memory": 8e9, "node:127.0.0.1": 1.0}]
 
 
+def on(cluster: str | None) -> FixedSweepCluster:
+    """Every project's sweeps on ``cluster``, fixed-size (None: it autoscales)."""
+    return lambda project: cluster
+
+
 def submit(db: sessionmaker[Session], cluster: str | None, **resources: object) -> str:
     spec = minimal_spec(resources={"num_workers": 2, "cpus_per_worker": 0.5, **resources})
-    return submit_experiment(db, spec, SPACES, operator("tester"), None, cluster).id
+    return submit_experiment(db, spec, SPACES, operator("tester"), None, on(cluster)).id
 
 
 def test_a_trial_that_can_never_fit_a_fixed_cluster_is_refused_and_nothing_is_stored(
@@ -84,7 +89,7 @@ def test_schedules_get_the_same_check_when_made_and_when_they_fire(
     record_capacity(db, "local", [{"CPU": 0.5}])  # the node was replaced by a smaller one
     sweeps_before = row_counts(db)["experiments"]
     for schedule_id in due_schedule_ids(db, minute(1)):
-        fire_schedule(db, schedule_id, minute(1), GRACE, CLUSTERS, "local")
+        fire_schedule(db, schedule_id, minute(1), GRACE, CLUSTERS, on("local"))
     outcomes = {(f.outcome, f.experiment_id) for f in firing_rows(db)}
     assert outcomes == {("failed", None)}, outcomes
     messages = " | ".join(f.message for f in firing_rows(db))
@@ -96,4 +101,4 @@ def test_schedules_get_the_same_check_when_made_and_when_they_fire(
 def sweep_schedule(db: sessionmaker[Session], **resources: object) -> str:
     spec = minimal_spec(resources={"num_workers": 2, "cpus_per_worker": 0.5, **resources})
     request = ScheduleCreate.model_validate({"name": "nightly", "cron": "* * * * *", "spec": spec})
-    return create_schedule(db, request, SPACES, CLUSTERS, T0, operator("tester"), "local").id
+    return create_schedule(db, request, SPACES, CLUSTERS, T0, operator("tester"), on("local")).id

@@ -8,17 +8,22 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.projects import ProjectCreate
 from raysweep.spec import PromotionOverrides
 from service.controller.jobs import JobDispatcher, JobReconciler
 from service.db.models import EventRow, ExperimentRow, FinalRunRow
 from service.engine.launcher import JobInfo, Launcher
+from service.errors import InvalidInput
 from service.settings import ClusterConfig, Settings
 from service.usecases.access import operator
+from service.usecases.clusters import record_capacity
 from service.usecases.experiments import cancel_experiment, submit_experiment
 from service.usecases.jobs import FinalRunJobs, SweepJobs
+from service.usecases.projects import create_project
 from service.usecases.promotion import promote_experiment
 from tests.conftest import minimal_spec
 from tests.factories import SPACES, completed_sweep
@@ -116,3 +121,71 @@ def test_a_final_run_on_a_cluster_no_longer_configured_fails_naming_it(
         ).one()
     assert states == ["failed", "queued"]
     assert "cluster gone is no longer configured; not resubmitted" in failed
+
+
+def test_a_project_bound_to_its_own_sweep_cluster_sweeps_there_alone(
+    db: sessionmaker[Session], tmp_path: Path
+) -> None:
+    """RAYSWEEP_CLUSTERS gives project alpha a sweep cluster of its own: its sweeps go there
+    and nowhere else, every other project's to the shared one, each cluster with its own limit
+    of sweeps at once; a trial alpha's fixed-size cluster can never hold is refused at submit,
+    the same spec in another project (the shared cluster autoscales) is not."""
+    clusters = [
+        ClusterConfig(name="shared", role="both", autoscaling=True),
+        ClusterConfig(name="alpha-ray", address="http://alpha-head:8265", projects=("alpha",)),
+    ]
+    settings = Settings(home=tmp_path, clusters=clusters, max_concurrent_sweeps=1)
+    for project in ("alpha", "beta"):
+        create_project(db, ProjectCreate(name=project))
+    shared, alpha_ray = ScriptedLauncher(), ScriptedLauncher()
+    launchers = {"shared": shared, "alpha-ray": alpha_ray}
+    sweeps = SweepJobs(db, settings)
+    assert [pool.cluster for pool in sweeps.pools()] == ["shared", "alpha-ray"]
+    dispatcher = JobDispatcher("dispatcher", sweeps, launchers, submit_driver)
+    ids = {
+        name: submit_experiment(
+            db, minimal_spec(name=name, project=project), SPACES, operator("t")
+        ).id
+        for name, project in (("a1", "alpha"), ("a2", "alpha"), ("b1", "beta"), ("d1", "default"))
+    }
+    assert dispatcher.run_once() == 2  # one on each cluster: each has its own limit of 1
+    assert list(alpha_ray.states) == [f"raysweep-{ids['a1']}-0"]
+    assert list(shared.states) == [f"raysweep-{ids['b1']}-0"]
+    alpha_ray.states[f"raysweep-{ids['a1']}-0"] = "SUCCEEDED"
+    with db.begin() as session:  # a1's driver finished its sweep
+        session.execute(
+            update(ExperimentRow).where(ExperimentRow.id == ids["a1"]).values(state="completed")
+        )
+    assert dispatcher.run_once() == 1  # a2 goes to alpha's cluster, not to the busy shared one
+    assert f"raysweep-{ids['a2']}-0" in alpha_ray.states
+    assert {(a.id, a.cluster) for a in sweeps.active()} == {
+        (ids["a2"], "alpha-ray"),
+        (ids["b1"], "shared"),
+    }
+    # alpha's cluster is fixed-size and holds 1 CPU: a 2-worker trial there never runs
+    record_capacity(db, "alpha-ray", [{"CPU": 1.0}])
+    big = minimal_spec(resources={"num_workers": 2, "cpus_per_worker": 1})
+    fixed = settings.fixed_sweep_cluster
+    assert (fixed("alpha"), fixed("beta")) == ("alpha-ray", None)
+    with pytest.raises(InvalidInput, match="the sweep cluster can never run one trial"):
+        submit_experiment(db, {**big, "project": "alpha"}, SPACES, operator("t"), [], fixed)
+    submit_experiment(db, {**big, "project": "beta"}, SPACES, operator("t"), [], fixed)
+
+
+def test_cluster_records_bind_each_project_once_to_one_sweep_cluster(tmp_path: Path) -> None:
+    def settings(*clusters: dict[str, object]) -> Settings:
+        records = [ClusterConfig.model_validate(c) for c in clusters]
+        return Settings(home=tmp_path, clusters=records)
+
+    own = {"name": "a", "address": "http://a:8265", "role": "sweep", "projects": ["alpha"]}
+    only_bound = settings(own)  # the server's own Ray is the shared sweep and final cluster
+    assert [c.name for c in only_bound.cluster_records] == ["local", "a"]
+    assert only_bound.sweep_cluster_for("alpha").name == "a"
+    assert only_bound.sweep_cluster_for("beta").name == "local"
+    for clusters, refusal in (
+        ([{"name": "x", "role": "sweep"}, {"name": "y", "role": "both"}], "exactly one cluster"),
+        ([own, {**own, "name": "b"}], "alpha named twice"),
+        ([{**own, "role": "final"}], "projects bind sweep clusters only: a is a final cluster"),
+    ):
+        with pytest.raises(ValueError, match=refusal):
+            settings(*clusters)

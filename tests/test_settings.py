@@ -62,13 +62,13 @@ def test_the_servers_own_ray_is_marked_autoscaling_by_a_record_named_local_witho
 ) -> None:
     for name in ("RAYSWEEP_SECRETS_DIR", "RAYSWEEP_CLUSTERS"):
         monkeypatch.delenv(name, raising=False)
-    assert settings_from_environment().fixed_sweep_cluster == "local"  # the default: fixed
+    assert settings_from_environment().fixed_sweep_cluster("default") == "local"  # fixed
     monkeypatch.setenv(
         "RAYSWEEP_CLUSTERS", '[{"name": "local", "role": "both", "autoscaling": true}]'
     )  # as the README's configuration section writes it
     settings = settings_from_environment()
     assert settings.sweep_cluster.address is None  # this server's own Ray
-    assert settings.fixed_sweep_cluster is None and settings.fixed_final_clusters == []
+    assert settings.fixed_sweep_cluster("default") is None and settings.fixed_final_clusters == []
 
 
 def test_a_setting_past_its_documented_bound_stops_the_server_naming_it(

@@ -16,7 +16,12 @@ from service.db.base import utcnow
 from service.db.models import ExperimentRow, ProjectRow
 from service.errors import Conflict, DomainError, InvalidInput, NotFound
 from service.resources import min_workers
-from service.usecases.clusters import never_fits_error, trial_never_fits
+from service.usecases.clusters import (
+    FixedSweepCluster,
+    never_fits_error,
+    no_fixed_cluster,
+    trial_never_fits,
+)
 from service.usecases.projects import check_project, month_start, usage_totals
 
 
@@ -30,11 +35,13 @@ class Refusal:
 
 
 def queue_refusal(
-    session: Session, spec: ExperimentSpec, fixed_sweep_cluster: str | None = None
+    session: Session,
+    spec: ExperimentSpec,
+    fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster,
 ) -> Refusal | None:
     """Why the sweep's project cannot queue it now (a trial larger than its quota, a full
-    queue, a spent monthly budget), or ``fixed_sweep_cluster`` (a sweep cluster that does not
-    autoscale) can never hold one of its trials; None when it can be queued."""
+    queue, a spent monthly budget), or its sweep cluster (``fixed_sweep_cluster`` names it when it
+    does not autoscale) can never hold one of its trials; None when it can be queued."""
     project = session.get(ProjectRow, spec.project)
     if project is None:
         message = f"project {spec.project!r} no longer exists"
@@ -42,7 +49,7 @@ def queue_refusal(
     refused = project_refusal(session, project, spec)
     if refused is not None:
         return Refusal(refused, refusal_text(refused))
-    never_fits = trial_never_fits(session, spec, fixed_sweep_cluster)
+    never_fits = trial_never_fits(session, spec, fixed_sweep_cluster(spec.project))
     if never_fits is not None:
         return Refusal(never_fits_error(never_fits), never_fits)
     return None
@@ -52,7 +59,7 @@ def admit_sweep(
     session: Session,
     caller: TokenRead,
     spec: ExperimentSpec,
-    fixed_sweep_cluster: str | None = None,
+    fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster,
 ) -> None:
     """A member of the sweep's project may queue it while ``queue_refusal`` finds nothing: a
     trial larger than the quota, or one the fixed sweep cluster can never hold, is a 422 (it

@@ -3,6 +3,8 @@ can ever be placed on the sweep cluster."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.errors import Problem
@@ -17,6 +19,14 @@ from service.resources import (
     min_workers,
     worker_bundle,
 )
+
+# which cluster a project's sweeps run on, by its name, when that cluster does not autoscale (a
+# trial it cannot place now never runs); None: it autoscales, or nothing is known
+FixedSweepCluster = Callable[[str], str | None]
+
+
+def no_fixed_cluster(project: str) -> None:
+    return None
 
 
 def record_capacity(db: sessionmaker[Session], name: str, nodes: list[dict[str, float]]) -> None:

@@ -47,6 +47,7 @@ from service.states import (
 from service.storage import delete_tree, experiment_uri
 from service.usecases.access import home_project
 from service.usecases.admission import Refusal, admit_sweep, queue_refusal
+from service.usecases.clusters import FixedSweepCluster, no_fixed_cluster
 from service.usecases.code import python_files_of
 from service.usecases.trials import running_clocks
 from service.usecases.view_cache import CACHE, all_experiments_version, cached
@@ -96,7 +97,7 @@ def submit_experiment(
     search_spaces_dir: Path,
     caller: TokenRead,
     final_clusters: list[str] | None = None,
-    fixed_sweep_cluster: str | None = None,
+    fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster,
 ) -> ExperimentCreated:
     """Validate completely (raising ``InvalidInput`` with every problem), then store as queued
     in the spec's project, which the caller must be a member of and whose queue, quota and
@@ -133,7 +134,7 @@ def queue_sweep(
     message: str,
     created_by: str | None,
     data: dict[str, Any] | None = None,
-    fixed_sweep_cluster: str | None = None,
+    fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster,
 ) -> ExperimentRow | Refusal:
     """For the service's own submissions (a schedule's firing, a retrain's re-tuning sweep):
     store the sweep as ``add_experiment`` does once it passes the admission a submit does

@@ -23,6 +23,7 @@ from service.cron import due_between, next_due
 from service.db.models import ExperimentRow, FinalRunRow, ScheduleFiringRow, ScheduleRow
 from service.states import move_firing
 from service.usecases.admission import Refusal
+from service.usecases.clusters import FixedSweepCluster, no_fixed_cluster
 from service.usecases.experiments import queue_sweep, request_cancel
 from service.usecases.promotion import request_final_run_cancel
 from service.usecases.retrain import end, start_retrain
@@ -52,7 +53,7 @@ def fire_schedule(
     now: datetime,
     misfire_grace: timedelta,
     final_clusters: list[str],
-    fixed_sweep_cluster: str | None = None,
+    fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster,
 ) -> int:
     """Fire what is due for one schedule, in one transaction; returns the firings recorded.
     Another process holding the schedule (or having fired the time) makes this a no-op."""
@@ -93,7 +94,7 @@ class Firing:
     final_clusters: list[str]
     # the sweep cluster when it does not autoscale: a sweep whose trial cannot fit it now is a
     # failed firing, not a sweep that waits forever
-    fixed_sweep_cluster: str | None = None
+    fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster
 
     def fire_due(self, now: datetime, grace: timedelta) -> int:
         """Fire the due times up to ``now``. Times more than ``grace`` old were missed (no

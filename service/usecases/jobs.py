@@ -13,7 +13,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select, true
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import (
@@ -97,28 +97,38 @@ class SweepJobs:
         self.db, self.settings = db, settings
 
     def pools(self) -> list[Pool]:
-        return [Pool(self.settings.sweep_cluster.name, self.settings.max_concurrent_sweeps)]
+        """One per sweep cluster: the shared one, and each project's own."""
+        return [
+            Pool(c.name, self.settings.max_concurrent_sweeps) for c in self.settings.sweep_clusters
+        ]
+
+    def _of_pool(self, pool: Pool) -> ColumnElement[bool]:
+        """The experiments whose project's sweeps run on the pool's cluster."""
+        cluster = next(c for c in self.settings.sweep_clusters if c.name == pool.cluster)
+        if cluster.projects:
+            return ExperimentRow.project.in_(cluster.projects)
+        bound = [p for c in self.settings.sweep_clusters for p in c.projects]
+        return ExperimentRow.project.not_in(bound) if bound else true()
 
     def queued(self, pool: Pool) -> list[Queued[str]]:
         with self.db.begin() as session:
             busy = session.scalar(
                 select(func.count())
                 .select_from(ExperimentRow)
-                .where(ExperimentRow.state.in_(EXPERIMENT_ACTIVE))
+                .where(ExperimentRow.state.in_(EXPERIMENT_ACTIVE), self._of_pool(pool))
             )
             free = pool.limit - (busy or 0)
             if free <= 0:
                 return []
             rows = session.execute(
                 select(ExperimentRow.id, ExperimentRow.driver_attempts)
-                .where(ExperimentRow.state == ExperimentState.queued)
+                .where(ExperimentRow.state == ExperimentState.queued, self._of_pool(pool))
                 .order_by(ExperimentRow.created_at, ExperimentRow.id)
                 .limit(free)
             ).all()
         return [Queued(experiment_id, attempt) for experiment_id, attempt in rows]
 
     def active(self) -> list[Active[str]]:
-        cluster = self.settings.sweep_cluster.name
         with self.db.begin() as session:
             rows = session.execute(
                 select(
@@ -126,6 +136,7 @@ class SweepJobs:
                     ExperimentRow.driver_job_id,
                     ExperimentRow.state,
                     ExperimentRow.stop_requested_at,
+                    ExperimentRow.project,
                 )
                 .where(
                     ExperimentRow.state.in_(EXPERIMENT_ACTIVE),
@@ -136,17 +147,19 @@ class SweepJobs:
             ).all()
         now = utcnow()
         # a driver asked to cancel or pause stops by itself after its trials' next checkpoint;
-        # only one that has not within cancel_grace_s has its job stopped
+        # only one that has not within cancel_grace_s has its job stopped. Its cluster: its
+        # project's, as the settings say now (a binding is changed while the project has no
+        # sweep running)
         return [
             Active(
                 experiment_id,
                 job_id,
-                cluster,
+                self.settings.sweep_cluster_for(project).name,
                 state is not ExperimentState.running
                 and asked is not None
                 and (now - asked).total_seconds() >= self.settings.cancel_grace_s,
             )
-            for experiment_id, job_id, state, asked in rows
+            for experiment_id, job_id, state, asked, project in rows
             if job_id is not None
         ]
 

@@ -33,6 +33,7 @@ from service.db.models import (
 )
 from service.states import move_firing
 from service.usecases.admission import Refusal
+from service.usecases.clusters import FixedSweepCluster, no_fixed_cluster
 from service.usecases.experiments import queue_sweep
 from service.usecases.promotion import (
     cluster_problem,
@@ -170,7 +171,7 @@ def start_retrain(
     schedule: ScheduleRow,
     firing: ScheduleFiringRow,
     final_clusters: list[str],
-    fixed_sweep_cluster: str | None = None,
+    fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster,
 ) -> None:
     """Start the firing's retrain (the firing is flushed, in the caller's transaction): a
     re-tuning sweep (``tuning``) or straight away the champion's config as a final run

@@ -28,7 +28,7 @@ from service.errors import Conflict, InvalidInput, NotFound
 from service.settings import MAX_SCHEDULES_PER_PROJECT
 from service.specs import check_spec
 from service.usecases.access import home_project
-from service.usecases.clusters import check_trial_fits
+from service.usecases.clusters import FixedSweepCluster, check_trial_fits, no_fixed_cluster
 from service.usecases.experiments import package_files, stored_spec
 from service.usecases.projects import in_project
 from service.usecases.retrain import retrain_problems
@@ -56,7 +56,7 @@ def create_schedule(
     final_clusters: list[str],
     now: datetime,
     caller: TokenRead,
-    fixed_sweep_cluster: str | None = None,
+    fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster,
     max_per_project: int = MAX_SCHEDULES_PER_PROJECT,
 ) -> ScheduleRead:
     """Check the cron, the time zone and what the kind runs (the spec template, or the model to
@@ -84,7 +84,7 @@ def create_schedule(
                     lambda experiment_id: stored_spec(db, experiment_id, project),
                 )
                 with db.begin() as session:
-                    check_trial_fits(session, spec, fixed_sweep_cluster)
+                    check_trial_fits(session, spec, fixed_sweep_cluster(spec.project))
                 if spec.project != project:
                     raise InvalidInput(
                         "the template is in another project",

@@ -258,6 +258,7 @@ def test_clusters_are_listed_without_tokens_and_specs_must_name_a_final_one(
                 "role": "both",
                 "max_concurrent_jobs": 1,
                 "authenticated": False,
+                "projects": [],
             }
         ]
         refused = client.post(
@@ -446,3 +447,26 @@ def test_racing_promotions_and_alias_moves_are_each_one_change_never_a_500(
     # every move is in the history, the first made it, the others found it there
     assert len(history) == 20
     assert [h.previous_version for h in history] == [None] + [1] * 19
+
+
+def test_a_projects_own_sweep_cluster_is_listed_with_the_callers_projects_alone(
+    db_url: str, tmp_path: Path
+) -> None:
+    clusters = [
+        {"name": "shared", "role": "both"},
+        {"name": "teams", "address": "http://t:8265", "role": "sweep", "projects": ["a", "b"]},
+    ]
+    server = InProcessServer(
+        tmp_path / "home", db_url, {"RAYSWEEP_CLUSTERS": json.dumps(clusters)}
+    ).start()
+    try:
+        with server.client() as admin:
+            for name in ("a", "b"):
+                assert admin.post("/api/v1/projects", json={"name": name}).status_code == 201
+            as_admin = admin.get("/api/v1/clusters").json()
+        with server.client(server.create_token("m", "member", project="a")) as member:
+            as_member = member.get("/api/v1/clusters").json()
+    finally:
+        server.stop()
+    assert [(c["name"], c["projects"]) for c in as_admin] == [("shared", []), ("teams", ["a", "b"])]
+    assert [(c["name"], c["projects"]) for c in as_member] == [("shared", []), ("teams", ["a"])]
