@@ -14,6 +14,10 @@ from service.harness import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
 from tests.conftest import ServerProcess, fresh_database
 
 empty_db_url = pytest.fixture(params=["sqlite"], name="empty_db_url")(fresh_database)
+# how long an expectation waits to come true (Playwright's default: 5 s). A page that is right
+# passes as soon as it is; on CI's loaded 2 cores the server's threads and the page's next poll
+# once took over 5 s, and a wrong page still fails, only later
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")
