@@ -15,7 +15,7 @@ import { errorText, hashQuery, setHashQuery, useChangedLoad } from "../hooks";
 import { mergeResults, plural, type SpaceParameter } from "../shape";
 import type { ConfigTable, Curves, Experiment, History, Importance, Pareto, ResultPoint, Rungs } from "../types";
 
-const SLOW_REFRESH_MS = 30_000; // rungs, parallel coordinates, importance, history, the curves' trials: heavier (~370 KB gzipped at 100,000 trials), less urgent: the curves follow each result through /updates meanwhile, and an unchanged view is a 304 (the server's ETags)
+const SLOW_REFRESH_MS = 30_000; // rungs, importance, history, and the curves and configs when due (below): heavier (~370 KB gzipped at 100,000 trials), less urgent: the curves follow each result through /updates meanwhile, and an unchanged view is a 304 (the server's ETags)
 
 /** What decides which trials the curves draw (the running ones, the best ones, a spread of the
  *  rest) and their states: while it stays the same, the curves shown, which the poll's results
@@ -23,6 +23,11 @@ const SLOW_REFRESH_MS = 30_000; // rungs, parallel coordinates, importance, hist
 const curvesBasis = (experiment: Experiment) =>
   JSON.stringify([experiment.state, experiment.trial_counts, experiment.best_trial?.id ?? null,
     experiment.running.map((clock) => clock.trial_id).sort((a, b) => a - b)]);
+
+/** The configs (parallel coordinates, slices, contour) hold every drawn trial's best value, which
+ *  each result of a running trial can move: past the trials drawn changing (the curves' basis),
+ *  they are read again at most this often (~30 KB gzipped at 100,000 trials each time). */
+const CONFIGS_MAX_AGE_MS = 120_000;
 
 /** The page's poll hands the analysis tab the results newer than ``cursor`` (its curves'):
  *  while no tab draws curves, the poll asks for none. */
@@ -54,6 +59,7 @@ export function ExperimentAnalysis({ experiment, version, ended, width, space, f
   const [history, setHistory] = useState<History | null>(null);
   const curvesRef = useRef<Curves | null>(null);
   const curvesReadAt = useRef<string | null>(null); // curvesBasis when the curves shown were read
+  const configsReadAt = useRef<{ basis: string; at: number } | null>(null); // likewise, and when
   // another reported metric chosen to draw (in the address, to share)
   const curveMetric = useRef<string | null>(hashQuery().get("metric"));
   // the hyperparameter views' sample and importance's rung, in the address too
@@ -106,6 +112,8 @@ export function ExperimentAnalysis({ experiment, version, ended, width, space, f
     // another metric drawn is not in the poll's results: it is read again each time
     const basis = curvesBasis(experiment);
     const readCurves = curveMetric.current !== null || curvesReadAt.current !== basis;
+    const configsRead = configsReadAt.current;
+    const readConfigs = configsRead === null || configsRead.basis !== basis || Date.now() - configsRead.at >= CONFIGS_MAX_AGE_MS;
     const shown = <T,>(read: Promise<T>, show: (value: T) => void) =>
       read.then(show, (caught: unknown) => onError(errorText(caught)));
     await Promise.all([
@@ -116,7 +124,12 @@ export function ExperimentAnalysis({ experiment, version, ended, width, space, f
         })
         : null,
       shown(api<Rungs>(`/experiments/${id}/rungs`), setRungs),
-      shown(loadConfigs(), setConfigs),
+      readConfigs
+        ? shown(loadConfigs(), (fresh) => {
+          configsReadAt.current = { basis, at: Date.now() };
+          setConfigs(fresh);
+        })
+        : null,
       multiObjective ? shown(api<Pareto>(`/experiments/${id}/pareto`), setPareto) : null,
       shown(api<History>(`/experiments/${id}/history`), setHistory),
       shown(loadImportance(), setImportance),
