@@ -96,14 +96,16 @@ def render_once(
     return rendered_ms / 1000, transferred
 
 
-LIVE_SECONDS = 30
+# long enough for the analysis tab's slowest refresh (its configs, at most every 2 minutes)
+LIVE_SECONDS = 150
 
 
 def live_traffic(
     browser: Browser, server: ServerProcess, token: str, experiment_id: str, database_url: str
 ) -> float:
     """Bytes a second an open experiment page pulls while the sweep's running trials each
-    report a result a second (through the recorder, as a driver would), over ``LIVE_SECONDS``.
+    report a better result a second (through the recorder, as a driver would: their best values,
+    and so the configs the page draws, change), over ``LIVE_SECONDS``.
     Those trials keep the results: the seeded sweep grows by ``LIVE_SECONDS`` a running trial."""
     engine = create_db_engine(database_url)
     db = session_factory(engine)
@@ -128,7 +130,7 @@ def live_traffic(
         for second in range(LIVE_SECONDS):
             for tune_id, iteration in running:
                 epoch = iteration + 1 + second
-                metrics = {"epoch": epoch, "val_accuracy": 0.9, "train_loss": 0.1}
+                metrics = {"epoch": epoch, "val_accuracy": 0.9 + 0.001 * epoch, "train_loss": 0.1}
                 recorder.submit(ResultReported(tune_id, epoch, metrics))
             time.sleep(1)
         transferred = int(page.evaluate(TRANSFERRED)) - before
