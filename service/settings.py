@@ -50,9 +50,9 @@ class ClusterConfig(BaseModel):
     )
     projects: tuple[str, ...] = Field(
         default=(),
-        description="A sweep cluster of its own for these projects: their sweeps run here and "
-        "nowhere else, and no other project's do. Empty (the default): the shared sweep "
-        "cluster, of every project no other sweep cluster names.",
+        description="A sweep cluster of its own for these projects (role sweep): their sweeps "
+        "run here and nowhere else, and no other project's do. Empty (the default): the shared "
+        "sweep cluster, of every project no other sweep cluster names.",
     )
 
     def serves(self, role: Literal["sweep", "final"]) -> bool:
@@ -262,9 +262,12 @@ class Settings(BaseSettings):
                 "exactly one cluster may have the sweep role without projects (the shared one); "
                 "give the others the projects whose sweeps they run"
             )
-        if named := [c.name for c in configured if c.projects and not c.serves("sweep")]:
+        # a final cluster takes any project's final runs and deployments: a project's own
+        # cluster would run other projects' code
+        if named := [c.name for c in configured if c.projects and c.role != "sweep"]:
             raise ValueError(
-                f"projects bind sweep clusters only: {', '.join(named)} is a final cluster"
+                f"a cluster with projects has the sweep role alone: {', '.join(named)} is also "
+                "a final cluster, which any project's final runs and deployments may use"
             )
         bound = [project for c in configured for project in c.projects]
         if twice := sorted({p for p in bound if bound.count(p) > 1}):

@@ -132,7 +132,9 @@ def test_a_project_bound_to_its_own_sweep_cluster_sweeps_there_alone(
     the same spec in another project (the shared cluster autoscales) is not."""
     clusters = [
         ClusterConfig(name="shared", role="both", autoscaling=True),
-        ClusterConfig(name="alpha-ray", address="http://alpha-head:8265", projects=("alpha",)),
+        ClusterConfig(
+            name="alpha-ray", address="http://alpha-head:8265", role="sweep", projects=("alpha",)
+        ),
     ]
     settings = Settings(home=tmp_path, clusters=clusters, max_concurrent_sweeps=1)
     for project in ("alpha", "beta"):
@@ -185,7 +187,8 @@ def test_cluster_records_bind_each_project_once_to_one_sweep_cluster(tmp_path: P
     for clusters, refusal in (
         ([{"name": "x", "role": "sweep"}, {"name": "y", "role": "both"}], "exactly one cluster"),
         ([own, {**own, "name": "b"}], "alpha named twice"),
-        ([{**own, "role": "final"}], "projects bind sweep clusters only: a is a final cluster"),
+        ([{**own, "role": "final"}], "the sweep role alone: a is also a final cluster"),
+        ([{**own, "role": "both"}], "the sweep role alone: a is also a final cluster"),
     ):
         with pytest.raises(ValueError, match=refusal):
             settings(*clusters)
