@@ -4,7 +4,10 @@ the same rows on the same database in the same run.
 For each size (trials x results per trial) and each database, a new migrated database gets one
 experiment; every trial's start and then its results (7 metrics each, reported round-robin over
 the trials as a running sweep reports them) are submitted at once to a ``Recorder``, and the time
-is taken from the first submit to everything persisted (``flush``). The reference loads the
+is taken from the first submit to everything persisted (``flush``). The recorder stores as a
+driver does, through the API (``python -m service serve`` in a child process; each batch a POST
+with the job's token, then one transaction), and, for comparison, straight into the database
+(``ResultStore``, as before drivers lost their database credentials). The reference loads the
 same rows into a bare table with no index: PostgreSQL ``COPY``, SQLite one ``executemany``; JSON
 encoding is inside both timings. Goal (issue 23): >= 15% of the raw load on PostgreSQL,
 about 20,000 results/s on this 2-core machine.
@@ -22,7 +25,7 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +33,7 @@ from pathlib import Path
 import psycopg
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -38,11 +42,15 @@ from bench.seeding import scratch_database  # noqa: E402
 from service.db import migrate  # noqa: E402
 from service.db.models import ResultRow, TrialRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
+from service.engine.job_api import JobApi  # noqa: E402
 from service.engine.recorder import Recorder  # noqa: E402
+from service.harness import ServerProcess  # noqa: E402
 from service.settings import REPO_ROOT  # noqa: E402
 from service.usecases.access import operator  # noqa: E402
+from service.usecases.driving import ops_json  # noqa: E402
 from service.usecases.experiments import submit_experiment  # noqa: E402
-from service.usecases.recording import Op, ResultReported, TrialStarted  # noqa: E402
+from service.usecases.job_tokens import driver_job_id, job_token, job_token_key  # noqa: E402
+from service.usecases.recording import Op, ResultReported, ResultStore, TrialStarted  # noqa: E402
 
 SPEC = {
     "name": "recorder-bench",
@@ -75,7 +83,26 @@ def reports(trials: int, results: int) -> list[tuple[str, int, dict[str, float]]
     ]
 
 
-def recorder_rate(database_url: str, trials: int, results: int) -> float:
+@contextmanager
+def sink(
+    through: str, database_url: str, db: sessionmaker[Session], experiment_id: str
+) -> Iterator[Callable[[list[Op]], None]]:
+    """Where the recorder's batches go: the API, as a driver's do, or the database itself."""
+    if through == "database":
+        yield ResultStore(experiment_id, "val_loss", "min").into(db)
+        return
+    with tempfile.TemporaryDirectory() as home:
+        server = ServerProcess(Path(home), database_url, {"RAYSWEEP_CONTROLLER": "false"}).start()
+        token = job_token(job_token_key(db), driver_job_id(experiment_id, 0))
+        api = JobApi(server.url, token)
+        try:
+            yield lambda batch: api.call("POST", "/sweep/records", body=ops_json(batch))
+        finally:
+            api.close()
+            server.stop()
+
+
+def recorder_rate(database_url: str, trials: int, results: int, through: str) -> float:
     """Results/s the recorder stores, submit to persisted, into a new experiment."""
     migrate.upgrade(database_url)
     engine = create_db_engine(database_url)
@@ -83,13 +110,14 @@ def recorder_rate(database_url: str, trials: int, results: int) -> float:
     experiment_id = submit_experiment(db, SPEC, REPO_ROOT / "search_spaces", operator("bench")).id
     ops: list[Op] = [TrialStarted(f"t{trial:06d}", {"lr": 0.01}) for trial in range(trials)]
     ops += [ResultReported(*report) for report in reports(trials, results)]
-    recorder = Recorder(db, experiment_id, "val_loss", "min").start()
-    started = time.perf_counter()
-    for op in ops:
-        recorder.submit(op)
-    if not recorder.close(timeout_s=3600):
-        raise SystemExit(f"the recorder did not finish: {recorder.last_error}")
-    elapsed = time.perf_counter() - started
+    with sink(through, database_url, db, experiment_id) as write:
+        recorder = Recorder(write).start()
+        started = time.perf_counter()
+        for op in ops:
+            recorder.submit(op)
+        if not recorder.close(timeout_s=3600):
+            raise SystemExit(f"the recorder did not finish: {recorder.last_error}")
+        elapsed = time.perf_counter() - started
     with db.begin() as session:
         stored = session.scalar(select(func.count()).select_from(ResultRow))
         best = session.scalar(select(func.count()).where(TrialRow.best_metric.is_not(None)))
@@ -166,17 +194,23 @@ def main() -> None:
     parser.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
     args = parser.parse_args()
     backends = ["postgresql"] + ([] if args.no_sqlite else ["sqlite"])
-    print(f"{'database':<11} {'size':>9} {'recorder/s':>11} {'ms/result':>10} {'raw/s':>9} ratio")
+    print(
+        f"{'database':<11} {'size':>9} {'via API/s':>10} {'ms/result':>10} {'direct/s':>9} "
+        f"{'raw/s':>9} {'API/raw':>7} {'direct/raw':>10}"
+    )
     for size in args.sizes.split(","):
         trials, results = (int(part) for part in size.split("x"))
         for backend in backends:
-            with database(backend, args.postgres) as url:
-                recorded = recorder_rate(url, trials, results)
+            rates = {}
+            for through in ("api", "database"):
+                with database(backend, args.postgres) as url:
+                    rates[through] = recorder_rate(url, trials, results, through)
             with database(backend, args.postgres) as url:
                 raw = raw_rate(url, trials, results)
+            api, direct = rates["api"], rates["database"]
             print(
-                f"{backend:<11} {size:>9} {recorded:>11,.0f} {1000 / recorded:>10.3f} "
-                f"{raw:>9,.0f} {recorded / raw:>5.1%}",
+                f"{backend:<11} {size:>9} {api:>10,.0f} {1000 / api:>10.3f} {direct:>9,.0f} "
+                f"{raw:>9,.0f} {api / raw:>7.1%} {direct / raw:>10.1%}",
                 flush=True,
             )
 

@@ -47,7 +47,7 @@ from service.harness import (  # noqa: E402
     WEB_INDEX,
     ServerProcess,
 )
-from service.usecases.recording import ResultReported  # noqa: E402
+from service.usecases.recording import ResultReported, ResultStore  # noqa: E402
 
 # each tab's complete render
 RENDERED = {
@@ -115,7 +115,7 @@ def live_traffic(
                 TrialRow.experiment_id == experiment_id, TrialRow.state == TrialState.running
             )
         ).all()
-    recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+    recorder = Recorder(ResultStore(experiment_id, "val_accuracy", "max").into(db)).start()
     context = browser.new_context(base_url=server.url, viewport={"width": 1400, "height": 1000})
     context.add_init_script(
         f"localStorage.setItem('raysweep.token', '{token}');"

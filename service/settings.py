@@ -21,7 +21,6 @@ def bundled(packaged: str, checkout: str) -> Path:
     return inside if inside.is_dir() else REPO_ROOT / checkout
 
 
-SECRET_DATABASE_URL = "raysweep_database_url"
 ClusterRole = Literal["sweep", "final", "both"]
 # the record of this server's own Ray when RAYSWEEP_CLUSTERS gives no cluster a role
 LOCAL_CLUSTER = "local"
@@ -78,6 +77,13 @@ class Settings(BaseSettings):
     home: Path = Field(default=Path("./var"), description="State directory.")
     host: str = Field(default="127.0.0.1", description="Address the API listens on.")
     port: int = Field(default=8000, ge=1, le=65535, description="Port the API listens on.")
+    api_url: str | None = Field(
+        default=None,
+        pattern=r"^https?://[^\s]+$",
+        description="Where sweep drivers and final runs (Ray jobs, on every Ray node) reach this "
+        "API to store what they report: they hold no database credentials. Default: "
+        "http://127.0.0.1:PORT, right for Ray on this host.",
+    )
     database_url: SecretStr | None = Field(
         default=None, description="SQLAlchemy URL; default: SQLite file $RAYSWEEP_HOME/raysweep.db."
     )
@@ -248,8 +254,7 @@ class Settings(BaseSettings):
         default=None,
         description="A directory of secret files named like the variables in lower case (e.g. "
         "/run/secrets/raysweep_database_url, raysweep_clusters), read where the variable is not "
-        "set. Sweep and final-run jobs then get this directory, not the database URL, so every "
-        "Ray node must mount the same files at the same path.",
+        "set. Only the server reads it: Ray nodes need none of these files.",
     )
 
     @model_validator(mode="after")
@@ -334,18 +339,14 @@ class Settings(BaseSettings):
         return [c.name for c in self.cluster_records if c.serves("final")]
 
     @property
-    def database_url_in_secrets_dir(self) -> bool:
-        """Whether the database URL in use is the secrets directory's (jobs can read it there)."""
-        if self.secrets_dir is None:
-            return False
-        path = self.secrets_dir / SECRET_DATABASE_URL
-        return path.is_file() and path.read_text().strip() == self.database_url_value
-
-    @property
     def database_url_value(self) -> str:
         if self.database_url is not None:
             return self.database_url.get_secret_value()
         return f"sqlite:///{(self.home / 'raysweep.db').resolve()}"
+
+    @property
+    def api_url_for_jobs(self) -> str:
+        return (self.api_url or f"http://127.0.0.1:{self.port}").rstrip("/")
 
     @property
     def storage_root(self) -> str:

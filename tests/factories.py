@@ -26,7 +26,7 @@ from service.usecases.firings import due_schedule_ids, fire_schedule
 from service.usecases.job_outcomes import FinalRunOutcome, finish_final_run, start_final_run
 from service.usecases.models import set_alias
 from service.usecases.promotion import promote_experiment
-from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
+from service.usecases.recording import ResultReported, ResultStore, TrialEnded, TrialStarted
 from service.usecases.retrain import advance_retrains
 from service.usecases.schedules import create_schedule
 from tests.conftest import minimal_spec
@@ -115,13 +115,13 @@ def complete_final_run(db: sessionmaker[Session], final_run_id: int, test_loss: 
         "fingerprint",
         {"raysweep": "test"},
     )
-    finish_final_run(db, job, outcome, None)
+    finish_final_run(db, job.final_run_id, outcome, None)
 
 
 def fail_final_run(db: sessionmaker[Session], final_run_id: int) -> None:
     job = start_final_run(db, final_run_id)
     assert job is not None
-    finish_final_run(db, job, None, "Traceback ...\nRuntimeError: out of memory")
+    finish_final_run(db, job.final_run_id, None, "Traceback ...\nRuntimeError: out of memory")
 
 
 def production_model(db: sessionmaker[Session], test_loss: float = 0.30) -> str:
@@ -196,7 +196,7 @@ def record_multi_objective_sweep(
     spec = check_spec(data, SPACES)
     with db.begin() as session:
         experiment_id = add_experiment(session, spec, "seeded", "tester").id
-    recorder = Recorder.for_sweep(db, experiment_id, spec).start()
+    recorder = Recorder(ResultStore.for_sweep(experiment_id, spec, "").into(db)).start()
     config = {"lr": 0.01, "dropout": 0.1, "depth": 2, "optimizer": "adam"}
     for index, (metrics, state) in enumerate(trials):
         recorder.submit(TrialStarted(f"t{index}", {**config, "dropout": index / 100}))

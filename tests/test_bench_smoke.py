@@ -91,7 +91,7 @@ def test_the_benchmark_runs_with_tiny_sizes_and_prints_its_figures(bench: str) -
 def test_the_recorder_benchmark_runs_on_both_databases() -> None:
     printed = run_bench("bench/recorder.py", "--sizes", "20x5", "--postgres", PG_URL).stdout
     rows = [line.split()[0] for line in printed.splitlines()[1:] if line.strip()]
-    assert "ratio" in printed.splitlines()[0] and rows[-2:] == ["postgresql", "sqlite"], printed
+    assert "API/raw" in printed.splitlines()[0] and rows[-2:] == ["postgresql", "sqlite"], printed
 
 
 def test_seed_scale_seeds_a_database_once(tmp_path: Path) -> None:

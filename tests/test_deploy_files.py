@@ -70,7 +70,16 @@ def test_the_compose_deployment_keeps_its_promises() -> None:
         assert "storage:/data/storage" in service["volumes"], name
         assert service["environment"]["RAY_AUTH_MODE"] == "token", name
         assert service["environment"]["RAY_AUTH_TOKEN_PATH"] == "/run/secrets/ray_token"
-        assert {"ray_token", "raysweep_database_url"} <= set(service["secrets"]), name
+        assert "ray_token" in service["secrets"], name
+    # the Ray nodes run members' code: no database URL, nor a secrets directory holding it;
+    # the server tells their jobs where its API is, which they store everything through
+    assert "raysweep_database_url" in server["secrets"]
+    for name in ("ray-head", "ray-worker", "ray-gpu-worker"):
+        assert services[name]["secrets"] == ["ray_token"], name
+        assert not {"RAYSWEEP_SECRETS_DIR", "RAYSWEEP_DATABASE_URL"} & set(
+            services[name]["environment"]
+        ), name
+    assert server["environment"]["RAYSWEEP_API_URL"] == "http://raysweep:8000"
     # secrets only as files: no secret value in any environment
     for name, service in services.items():
         for key, value in (service.get("environment") or {}).items():
@@ -106,7 +115,7 @@ def test_a_build_behind_a_tls_intercepting_proxy_trusts_its_ca_before_apt_fetche
     assert final_stage.index("/etc/pip.conf") < final_stage.index("pip install")
 
 
-def test_the_kuberay_manifest_mounts_the_same_secrets_and_storage_on_every_group() -> None:
+def test_the_kuberay_manifest_gives_every_group_rays_token_and_storage_never_the_database() -> None:
     manifest = yaml.safe_load((REPO_ROOT / "deploy" / "kuberay-raycluster.yaml").read_text())
     assert manifest["apiVersion"] == "ray.io/v1" and manifest["kind"] == "RayCluster"
     groups = [manifest["spec"]["headGroupSpec"], *manifest["spec"]["workerGroupSpecs"]]
@@ -114,8 +123,13 @@ def test_the_kuberay_manifest_mounts_the_same_secrets_and_storage_on_every_group
     for group in groups:
         [container] = group["template"]["spec"]["containers"]
         env = {e["name"]: e["value"] for e in container["env"]}
-        assert env["RAY_AUTH_MODE"] == "token" and env["RAYSWEEP_SECRETS_DIR"]
-        mounts = {m["mountPath"] for m in container["volumeMounts"]}
-        assert {env["RAYSWEEP_SECRETS_DIR"], env["RAYSWEEP_STORAGE_URI"]} <= mounts
+        assert env["RAY_AUTH_MODE"] == "token" and "RAYSWEEP_SECRETS_DIR" not in env
+        mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+        token_dir = env["RAY_AUTH_TOKEN_PATH"].rsplit("/", 1)[0]
+        assert {token_dir, env["RAYSWEEP_STORAGE_URI"]} <= set(mounts)
+        [secret] = [
+            v for v in group["template"]["spec"]["volumes"] if v["name"] == mounts[token_dir]
+        ]
+        assert secret["secret"]["secretName"] == "raysweep-ray-token"  # Ray's token alone
     gpu = groups[2]["template"]["spec"]["containers"][0]
     assert gpu["resources"]["limits"]["nvidia.com/gpu"] == "1"

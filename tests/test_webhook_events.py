@@ -28,7 +28,7 @@ from service.usecases.experiments import submit_experiment
 from service.usecases.job_outcomes import DriverOutcome, finish_sweep
 from service.usecases.jobs import SweepJobs
 from service.usecases.projects import create_project
-from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
+from service.usecases.recording import ResultReported, ResultStore, TrialEnded, TrialStarted
 from service.usecases.schedules import create_schedule, set_enabled
 from service.usecases.webhooks import create_webhook
 from tests.conftest import minimal_spec
@@ -240,7 +240,8 @@ def running_sweep(db: sessionmaker[Session], tmp_path: Path) -> str:
 
 def record_trials(db: sessionmaker[Session], experiment_id: str, accuracies: list[float]) -> None:
     """What the driver's recorder writes for trials that report once and complete."""
-    recorder = Recorder.for_sweep(db, experiment_id, check_spec(minimal_spec(), SPACES)).start()
+    spec = check_spec(minimal_spec(), SPACES)
+    recorder = Recorder(ResultStore.for_sweep(experiment_id, spec, "").into(db)).start()
     for index, accuracy in enumerate(accuracies):
         recorder.submit(TrialStarted(f"t{index}", {"lr": 0.01, "hidden": 16}))
         recorder.submit(ResultReported(f"t{index}", 1, {"val_accuracy": accuracy}))

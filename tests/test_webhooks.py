@@ -30,7 +30,7 @@ from service.usecases.job_outcomes import DriverOutcome, finish_sweep
 from service.usecases.jobs import SweepJobs
 from service.usecases.projects import create_project
 from service.usecases.promotion import promote_experiment
-from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
+from service.usecases.recording import ResultReported, ResultStore, TrialEnded, TrialStarted
 from service.usecases.schedules import create_schedule
 from service.usecases.webhooks import create_webhook, list_deliveries, send_test
 from tests.conftest import minimal_spec
@@ -79,7 +79,7 @@ def running_sweep(db: sessionmaker[Session], tmp_path: Path, name: str = "sweep"
 def record_trials(db: sessionmaker[Session], experiment_id: str, ends: list[TrialState]) -> None:
     """What the driver's recorder writes for trials that report once and end so."""
     spec = check_spec(minimal_spec(), SPACES)
-    recorder = Recorder.for_sweep(db, experiment_id, spec).start()
+    recorder = Recorder(ResultStore.for_sweep(experiment_id, spec, "").into(db)).start()
     for index, state in enumerate(ends):
         recorder.submit(TrialStarted(f"t{index}", {"lr": 0.01, "hidden": 16}))
         recorder.submit(ResultReported(f"t{index}", 1, {"val_accuracy": 0.5 + index / 100}))

@@ -15,7 +15,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from raysweep.spec import ExperimentSpec
 from service.api.body_limit import BodyLimitMiddleware
 from service.api.cached_json import GZIP_LEVEL, GZIP_MINIMUM_BYTES
-from service.api.deps import AppState
+from service.api.deps import AppState, JobTokenKey
 from service.api.errors import install_error_handlers
 from service.api.headers import SecurityHeadersMiddleware
 from service.api.routes import (
@@ -23,6 +23,7 @@ from service.api.routes import (
     code,
     experiments,
     health,
+    jobs,
     logs,
     models,
     operator_metrics,
@@ -44,11 +45,15 @@ from service.settings import Settings
 from service.usecases.access import Owners
 from service.usecases.tokens import RecentTokens
 
+# a request body of a Ray job's (routes.jobs): a batch of a sweep's reports
+JOB_BODY_BYTES = 32 << 20
+
 DESCRIPTION = """raysweep runs hyperparameter sweeps as Ray Tune sweeps of Ray Train DDP trials.
 
 Every `/api/v1` route needs `Authorization: Bearer <token>`; viewers may read, members may also
-submit, control, promote and deploy, upload code and set aliases; admins may do everything. Every
-4xx has the body `{"error": {"code", "message", "details": [{"path", "message"}]}}`."""
+submit, control, promote and deploy, upload code and set aliases; admins may do everything. The
+`/api/v1/jobs` routes are for raysweep's own Ray jobs (sweep drivers, final runs), each with its
+job's token (`rsj_...`), and take no other. Every 4xx has the body `{"error": {"code", "message", "details": [{"path", "message"}]}}`."""
 
 
 def create_app(
@@ -73,6 +78,7 @@ def create_app(
         owners=Owners(),
         view_slots=ViewSlots(settings.views_at_once, settings.view_wait_s),
         work_arrived=work_arrived,
+        job_token_key=JobTokenKey(),
     )
     install_error_handlers(app)
     # JSON above 1 KiB compressed for clients that accept gzip (a page of 500 trials: ~10x less)
@@ -80,7 +86,8 @@ def create_app(
     app.add_middleware(
         BodyLimitMiddleware,
         max_bytes=settings.max_body_bytes,
-        limits={code.router.prefix: settings.max_code_bytes},
+        # a driver's batch of reports (routes.jobs: at most MAX_OPS of them)
+        limits={code.router.prefix: settings.max_code_bytes, jobs.router.prefix: JOB_BODY_BYTES},
     )
     # outside the body limit: a request without a valid token is a 401 whatever its body
     app.add_middleware(TokenBeforeBody)
@@ -103,6 +110,7 @@ def create_app(
         projects.router,
         webhooks.router,
         operator_metrics.router,
+        jobs.router,
     )
     for router in routers:
         app.include_router(router)

@@ -26,7 +26,28 @@ from service.usecases.access import (
     missing_message,
     role_in,
 )
+from service.usecases.job_tokens import (
+    JobScope,
+    check_job_current,
+    is_job_token,
+    job_scope,
+    job_token_key,
+)
 from service.usecases.tokens import RecentTokens, authenticate
+
+
+class JobTokenKey:
+    """The key job tokens are signed with, read from the database once per process."""
+
+    def __init__(self) -> None:
+        self._key: bytes | None = None
+        self._lock = threading.Lock()
+
+    def get(self, db: sessionmaker[Session]) -> bytes:
+        with self._lock:
+            if self._key is None:
+                self._key = job_token_key(db)
+            return self._key
 
 
 @dataclass(frozen=True)
@@ -39,6 +60,7 @@ class AppState:
     owners: Owners
     view_slots: ViewSlots
     work_arrived: threading.Event  # set after a change; the controller's runner waits on it
+    job_token_key: JobTokenKey
 
 
 def app_state(request: Request) -> AppState:
@@ -64,6 +86,44 @@ async def caller_of(state: AppState, token: str | None) -> TokenRead:
         caller = await run_in_threadpool(authenticate, state.db, token)
         state.recent_tokens.put(token, caller)
     return caller
+
+
+async def job_of(state: AppState, token: str | None) -> JobScope:
+    """The job a job token was minted for (``Unauthorized`` when it is not one of ours); its
+    record may have ended since (``current_job`` checks)."""
+    if not token or not is_job_token(token):
+        raise Unauthorized(
+            "this route takes a Ray job's own token (`Authorization: Bearer rsj_...`)"
+        )
+    key = await run_in_threadpool(state.job_token_key.get, state.db)
+    return job_scope(key, token)
+
+
+def current_job(kind: str) -> Callable[..., Awaitable[str]]:
+    """A dependency admitting a job token of ``kind`` whose record is active and whose job is
+    the record's latest attempt; the record's id (what the routes act on: the token names it,
+    so no path can point a job at another record)."""
+
+    async def check(
+        request: Request,
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+    ) -> str:
+        state = app_state(request)
+        scope: JobScope | None = getattr(request.state, "job", None)  # TokenBeforeBody's
+        if scope is None:
+            token = credentials.credentials if credentials is not None else None
+            scope = await job_of(state, token)
+        if scope.kind != kind:
+            raise Forbidden(f"a {scope.kind.replace('_', ' ')} job's token may not do this")
+
+        def current() -> None:
+            with state.db.begin() as session:
+                check_job_current(session, scope)
+
+        await run_in_threadpool(current)
+        return scope.target
+
+    return check
 
 
 def require(role: Role) -> Callable[..., Awaitable[TokenRead]]:
@@ -124,6 +184,8 @@ def owned(kind: Owned, role: Role) -> Callable[..., Awaitable[TokenRead]]:
 
 
 Db = Annotated[sessionmaker[Session], Depends(database)]
+SweepJob = Annotated[str, Depends(current_job("sweep"))]
+FinalRunJobId = Annotated[str, Depends(current_job("final_run"))]
 
 
 async def view_slot(request: Request) -> AsyncIterator[None]:

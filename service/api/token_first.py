@@ -14,12 +14,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from service.api.deps import app_state, caller_of
+from service.api.deps import app_state, caller_of, job_of
 from service.api.errors import error_response
 from service.errors import Unauthorized
 
 WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 API_PREFIX = "/api/"
+JOBS_PREFIX = "/api/v1/jobs/"
 
 
 class TokenBeforeBody:
@@ -36,10 +37,13 @@ class TokenBeforeBody:
             return
         request = Request(scope)
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        bearer = token.strip() if scheme.lower() == "bearer" else None
+        state = scope.setdefault("state", {})
         try:
-            caller = await caller_of(
-                app_state(request), token.strip() if scheme.lower() == "bearer" else None
-            )
+            if scope["path"].startswith(JOBS_PREFIX):  # a Ray job's own token (routes.jobs)
+                state["job"] = await job_of(app_state(request), bearer)
+            else:
+                state["caller"] = await caller_of(app_state(request), bearer)
         except Unauthorized as error:
             response = error_response(
                 401, error.code, error.message, headers={"WWW-Authenticate": "Bearer"}
@@ -51,5 +55,4 @@ class TokenBeforeBody:
             # which the app's handlers answer (a 503 with Retry-After), not this middleware
             await self.app(scope, receive, send)
             return
-        scope.setdefault("state", {})["caller"] = caller
         await self.app(scope, receive, send)

@@ -22,6 +22,7 @@ from service.engine.launcher import Launcher, RayJobsLauncher
 from service.engine.serving import Deployer
 from service.metrics import Metrics
 from service.settings import Settings
+from service.usecases.job_tokens import job_token_key
 from service.usecases.jobs import FinalRunJobs, SweepJobs
 
 log = logging.getLogger("raysweep.controller")
@@ -101,8 +102,9 @@ def build_controller(
         )
         for record in settings.cluster_records
     }
+    key = job_token_key(db)
     launchers: dict[str, Launcher] = {
-        record.name: RayJobsLauncher(settings, connections[record.name], record.autoscaling)
+        record.name: RayJobsLauncher(settings, connections[record.name], key, record.autoscaling)
         for record in settings.cluster_records
     }
     sweeps, final_runs = SweepJobs(db, settings), FinalRunJobs(db, settings)

@@ -615,3 +615,12 @@ class WebhookDeliveryRow(Base):
         Index("ix_webhook_deliveries_webhook_id_event_subject", "webhook_id", "event", "subject"),
         NEVER_REUSED_IDS,
     )
+
+
+class ServiceKeyRow(Base):
+    """A key every process of the service shares (``usecases.job_tokens``)."""
+
+    __tablename__ = "service_keys"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))

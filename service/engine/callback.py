@@ -1,9 +1,9 @@
-"""Tune -> database: the callback feeding the recorder, and the stopper honouring control
+"""Tune -> the API: the callback feeding the recorder, and the stopper honouring control
 requests (cancel, pause) and the sweep's target.
 
 Tune pickles its callbacks, stopper and scheduler into the experiment directory so that
 ``Tuner.restore`` can rebuild them. These classes therefore hold only plain data and reach the
-driver's process-local state (the recorder, the database) through ``DriverContext.current()``.
+driver's process-local state (the recorder, its job's API) through ``DriverContext.current()``.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from ray import cloudpickle, tune
 from ray.exceptions import RayActorError, RayTaskError
 from ray.tune.experiment import Trial
 from ray.tune.result import AUTO_RESULT_KEYS
-from sqlalchemy.exc import DBAPIError
 
 from raysweep.mode import Mode
 from raysweep.schemas import TrialState
+from service.engine.job_api import Unavailable
 from service.engine.ledger import Notice
 from service.engine.recorder import Recorder
 from service.engine.trial import (
@@ -152,8 +152,8 @@ class DriverContext:
             self._last_poll = now
             try:
                 self.request = self.read_request()
-            except DBAPIError as error:  # the database is down: training goes on meanwhile
-                log.warning("cannot read control requests: %s", type(error.orig).__name__)
+            except Unavailable as error:  # the API or its database down: training goes on
+                log.warning("cannot read control requests: %s", error)
             if self.request == "pause" and self.pause_asked_at is None:
                 self.pause_asked_at = now
         return self.request
@@ -170,7 +170,7 @@ class DriverContext:
             self._last_convergence_check = now
             try:
                 self.converged = self.check_convergence()
-            except Exception:  # the database or the fit failing is no reason to stop the sweep
+            except Exception:  # the API or the fit failing is no reason to stop the sweep
                 log.warning("cannot ask the terminator whether the sweep converged", exc_info=True)
         return self.converged
 

@@ -1,8 +1,10 @@
 """The sweep driver: ``python -m service.engine.driver <experiment-id>``, run as a Ray Job.
 
 Builds a ``tune.Tuner`` from the stored spec, or restores it when the experiment's Tune state
-exists (a resubmitted driver), runs it, and records the outcome. The database is written only
-through the recorder (trials, results) and the short transactions here (experiment state).
+exists (a resubmitted driver), runs it, and records the outcome. It reads and stores through the
+API with its job's token (``JobApi``): the recorder's batches (trials, results) and the calls
+here (the sweep's state, its outcome). It holds no database credentials: the trials' processes
+inherit its environment and run members' code.
 """
 
 from __future__ import annotations
@@ -11,40 +13,35 @@ import logging
 import os
 import signal
 import sys
-import time
 import traceback
 from collections.abc import Callable
-from typing import TypeVar
 
 import ray
-from sqlalchemy import select
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session, sessionmaker
+from pydantic import TypeAdapter
 
-from raysweep.schemas import EXPERIMENT_ACTIVE, ExperimentState, TrialState
+from raysweep.schemas import EXPERIMENT_ACTIVE, ExperimentState
 from raysweep.spec import ExperimentSpec
-from service.db import repositories as repo
-from service.db.models import TrialRow
-from service.db.session import create_db_engine, session_factory
 from service.engine.callback import (
     DriverContext,
     reported_metrics,
 )
 from service.engine.gate import gate
+from service.engine.job_api import JobApi, Refused
 from service.engine.launcher import DRIVER_JOB_ENV
 from service.engine.leftovers import Leftovers, remove_dead_attempts, remove_own_leftovers
 from service.engine.recorder import Recorder
-from service.engine.retention import TRAIN_SNAPSHOT, prune_experiment
 from service.engine.trial_logs import kept_output
-from service.engine.tuner import build_tuner, runtime_env, time_attr_of
+from service.engine.tuner import build_tuner, runtime_env
+from service.resources import ProjectShare
 from service.settings import Settings, get_settings
 from service.storage import driver_uri, read_json, train_runs_uri
 from service.usecases.convergence import ConvergenceCheck
-from service.usecases.decisions import RungDecided, stored_decisions
-from service.usecases.extension import History, starting_history
-from service.usecases.job_outcomes import DriverOutcome, finish_sweep
-from service.usecases.projects import budget_spent, project_share
-from service.usecases.recording import ResultReported
+from service.usecases.decisions import RungDecided
+from service.usecases.driving import DriverEvent, DriverEventKind, SweepStart, ops_json
+from service.usecases.extension import History
+from service.usecases.job_outcomes import DriverOutcome
+from service.usecases.recording import Op, ResultReported, time_attr_of
+from service.usecases.retention import TRAIN_SNAPSHOT
 from trainers.registry import REPORTS_FILE
 
 log = logging.getLogger("raysweep.driver")
@@ -53,49 +50,6 @@ RECORDER_DRAIN_TIMEOUT_S = 600
 # Tune's state snapshot (what a resubmitted driver restores) every N seconds instead of Tune's
 # adaptive >= 10 s: a driver killed between snapshots loses less searcher and trial state
 TUNE_SNAPSHOT_INTERVAL_S = "2"
-# how long the driver's own database reads and writes wait out an outage before giving up
-DB_OUTAGE_TIMEOUT_S = 600
-T = TypeVar("T")
-
-
-def with_db_retry(action: Callable[[], T], what: str, timeout_s: float = DB_OUTAGE_TIMEOUT_S) -> T:
-    """Run a short transaction, retrying with backoff while the database is unreachable."""
-    deadline, backoff = time.monotonic() + timeout_s, 0.5
-    while True:
-        try:
-            return action()
-        except DBAPIError as error:
-            if time.monotonic() + backoff > deadline:
-                raise
-            log.warning("%s: database unavailable (%s); retrying", what, type(error.orig).__name__)
-            time.sleep(backoff)
-            backoff = min(backoff * 2, 10.0)
-
-
-def read_request(db: sessionmaker[Session], experiment_id: str) -> str | None:
-    """The control request a running sweep must honour, if any."""
-    with db.begin() as session:
-        state = ExperimentState(repo.get_experiment_row(session, experiment_id).state)
-    return {ExperimentState.cancelling: "cancel", ExperimentState.pausing: "pause"}.get(state)
-
-
-def read_decisions(db: sessionmaker[Session], experiment_id: str) -> list[tuple[str, RungDecided]]:
-    with db.begin() as session:
-        return stored_decisions(session, experiment_id)
-
-
-def trials_by_finality(
-    db: sessionmaker[Session], experiment_id: str
-) -> tuple[frozenset[str], frozenset[str]]:
-    """The Tune ids of the experiment's (final, unfinished) trials."""
-    with db.begin() as session:
-        rows = session.execute(
-            select(TrialRow.tune_trial_id, TrialRow.state).where(
-                TrialRow.experiment_id == experiment_id
-            )
-        ).all()
-    final = frozenset(tune_id for tune_id, state in rows if TrialState(state).is_final)
-    return final, frozenset(tune_id for tune_id, _ in rows) - final
 
 
 def backfill_from_train_runs(
@@ -131,18 +85,15 @@ def stored_reports(run_uri: str, tune_id: str, time_attr: str) -> list[ResultRep
     return found
 
 
-def record_leftovers(
-    db: sessionmaker[Session], experiment_id: str, kind: str, what: str, found: Leftovers
-) -> None:
+def record_leftovers(api: JobApi, kind: DriverEventKind, what: str, found: Leftovers) -> None:
     log.warning("%s: %s", what, found.describe())
-    with db.begin() as session:
-        repo.add_event(
-            session,
-            experiment_id,
-            kind,
-            f"{what}: {found.describe()}",
-            data={"placement_groups": found.placement_groups, "actors": found.actors},
-        )
+    data = {"placement_groups": found.placement_groups, "actors": found.actors}
+    event = DriverEvent(kind, f"{what}: {found.describe()}", data)
+    api.call("POST", "/sweep/events", body=_json(event))
+
+
+def _json(value: object) -> object:
+    return TypeAdapter(type(value)).dump_python(value, mode="json")
 
 
 def interrupt_tune_on_sigterm(context: DriverContext) -> None:
@@ -157,24 +108,7 @@ def interrupt_tune_on_sigterm(context: DriverContext) -> None:
     signal.signal(signal.SIGTERM, interrupt)
 
 
-def read_experiment(
-    db: sessionmaker[Session], experiment_id: str
-) -> tuple[ExperimentState, dict[str, object], int]:
-    with db.begin() as session:
-        row = repo.get_experiment_row(session, experiment_id)
-        return row.state, row.spec, row.extensions
-
-
-def read_history(
-    db: sessionmaker[Session], experiment_id: str, spec: ExperimentSpec, extensions: int
-) -> History | None:
-    with db.begin() as session:
-        return starting_history(session, experiment_id, spec, extensions)
-
-
-def convergence_reader(
-    db: sessionmaker[Session], experiment_id: str, spec: ExperimentSpec
-) -> Callable[[], str | None] | None:
+def convergence_reader(api: JobApi, spec: ExperimentSpec) -> Callable[[], str | None] | None:
     """For ``stop.converged``: asks the terminator about the stored completed trials; the
     reason once it judges the sweep converged."""
     if spec.stop.converged is None:
@@ -182,8 +116,13 @@ def convergence_reader(
     convergence = ConvergenceCheck(spec, spec.stop.converged)
 
     def read() -> str | None:
-        with db.begin() as session:
-            points = convergence.completed(session, experiment_id)
+        points: list[tuple[dict, float]] = api.call(
+            "GET",
+            "/sweep/completed",
+            list[tuple[dict[str, object], float]],
+            patient=False,
+            judged=convergence.judged,
+        )
         verdict = convergence.judge(points)
         if verdict is None:
             return None
@@ -198,21 +137,25 @@ def convergence_reader(
     return read
 
 
-def budget_reader(
-    db: sessionmaker[Session], experiment_id: str, spec: ExperimentSpec
-) -> Callable[[], str | None] | None:
+def budget_reader(api: JobApi, spec: ExperimentSpec) -> Callable[[], str | None] | None:
     """For ``stop.budget``: what the sweep spent (the ledger, every driver's), once spent."""
-    budget = spec.stop.budget
-    if budget is None:
+    if spec.stop.budget is None:
         return None
-    return lambda: budget_spent(db, experiment_id, budget)
+    return lambda: api.call("GET", "/sweep/budget", dict[str, str | None], patient=False)["spent"]
 
 
-def project_pusher(db: sessionmaker[Session], project: str) -> Callable[[], None]:
+def project_pusher(api: JobApi, project: str) -> Callable[[], None]:
     """Tell the cluster's gate the project's weight and quotas as the database has them now."""
     return lambda: ray.get(
-        gate().set_project.remote(project, project_share(db, project)), timeout=5
+        gate().set_project.remote(
+            project, api.call("GET", "/sweep/share", ProjectShare, patient=False)
+        ),
+        timeout=5,
     )
+
+
+def recorder_sink(api: JobApi) -> Callable[[list[Op]], None]:
+    return lambda batch: api.call("POST", "/sweep/records", body=ops_json(batch))
 
 
 def run(experiment_id: str) -> int:
@@ -229,21 +172,22 @@ def run(experiment_id: str) -> int:
 
 def drive(experiment_id: str, settings: Settings) -> int:
     os.environ.setdefault("TUNE_GLOBAL_CHECKPOINT_S", TUNE_SNAPSHOT_INTERVAL_S)
-    engine = create_db_engine(settings.database_url_value)
-    db = session_factory(engine)
-    state, spec_data, extensions = with_db_retry(
-        lambda: read_experiment(db, experiment_id), "reading the experiment"
-    )
-    if state not in EXPERIMENT_ACTIVE:
-        log.warning("experiment %s is %s; nothing to drive", experiment_id, state.value)
+    api = JobApi.from_environment()
+    try:
+        start: SweepStart = api.call("GET", "/sweep", SweepStart)
+    except Refused as refused:  # the sweep ended, or a newer driver replaced this one
+        log.warning("experiment %s: nothing to drive (%s)", experiment_id, refused)
         return 0
-    spec = ExperimentSpec.model_validate(spec_data)
-    recorder = Recorder.for_sweep(
-        db, experiment_id, spec, settings.storage_root, time_attr_of(spec)
-    ).start()
+    if start.state not in EXPERIMENT_ACTIVE:
+        log.warning("experiment %s is %s; nothing to drive", experiment_id, start.state.value)
+        return 0
+    spec = ExperimentSpec.model_validate(start.spec)
+    recorder = Recorder(recorder_sink(api)).start()
     context = DriverContext(
         recorder=recorder,
-        read_request=lambda: read_request(db, experiment_id),
+        read_request=lambda: api.call(
+            "GET", "/sweep/request", dict[str, str | None], patient=False
+        )["request"],
         time_attr=time_attr_of(spec),
         max_t=spec.early_stopping.max_t,
         metric=spec.primary.metric,
@@ -254,27 +198,22 @@ def drive(experiment_id: str, settings: Settings) -> int:
         read_notices=lambda stored: ray.get(
             gate().take_notices.remote(experiment_id, list(stored)), timeout=5
         ),
-        read_decisions=lambda: with_db_retry(
-            lambda: read_decisions(db, experiment_id), "reading early-stopping decisions"
-        ),
-        check_convergence=convergence_reader(db, experiment_id, spec),
+        read_decisions=lambda: api.call("GET", "/sweep/decisions", list[tuple[str, RungDecided]]),
+        check_convergence=convergence_reader(api, spec),
         read_usage=lambda: ray.get(gate().usage.remote(experiment_id), timeout=5),
-        push_project=project_pusher(db, spec.project),
-        check_budget=budget_reader(db, experiment_id, spec),
+        push_project=project_pusher(api, spec.project),
+        check_budget=budget_reader(api, spec),
         fail_fast_after=spec.fault_tolerance.fail_fast_after,
         requires_time_attr=spec.early_stopping.scheduler != "none",
     ).bind()
-    finished, unfinished = with_db_retry(
-        lambda: trials_by_finality(db, experiment_id), "reading the trials"
-    )
-    context.finished_trials = finished
+    context.finished_trials = frozenset(start.finished)
     runs = train_runs_uri(settings.storage_root, experiment_id)
-    keep = spec.fault_tolerance.checkpoints_to_keep
     try:  # catching up on an earlier driver's pruning is not worth failing the sweep for
-        prune_experiment(db, experiment_id, runs, keep, spec.primary.mode)
+        api.call("POST", "/sweep/prune", patient=False)
     except Exception:
         log.warning("could not prune finished trials' checkpoints", exc_info=True)
-    if unfinished:
+    if start.unfinished:
+        unfinished = frozenset(start.unfinished)
         backfilled = backfill_from_train_runs(recorder, runs, unfinished, context.time_attr)
         log.info("resubmitted %d checkpointed results of %d trials", backfilled, len(unfinished))
     error = None
@@ -284,29 +223,22 @@ def drive(experiment_id: str, settings: Settings) -> int:
         # hold resources and write to the same Train runs, so they go before anything resumes
         if found := remove_dead_attempts(experiment_id):
             record_leftovers(
-                db,
-                experiment_id,
-                "ray_leftovers_removed",
-                "removed what earlier drivers left in Ray",
-                found,
+                api, "ray_leftovers_removed", "removed what earlier drivers left in Ray", found
             )
         interrupt_tune_on_sigterm(context)
         # the gate applies the project's weight and quotas from the first trial on
         context.report_usage(force=True)
         # an extension's new Tune run starts from the stored trials, a warm-started one from
         # other sweeps' (unused when restored)
-        history = with_db_retry(
-            lambda: read_history(db, experiment_id, spec, extensions), "reading the trials"
-        )
-        build_tuner(spec, settings, experiment_id, finished, extensions, history).fit()
+        history: History | None = api.call("GET", "/sweep/history", History | None)
+        finished = context.finished_trials
+        build_tuner(spec, settings, experiment_id, finished, start.extensions, history).fit()
     except Exception:
         error = traceback.format_exc(limit=20)
         log.exception("the sweep failed")
     try:
         if leaked := remove_own_leftovers():
-            record_leftovers(
-                db, experiment_id, "ray_leak", "removed what the sweep left in Ray", leaked
-            )
+            record_leftovers(api, "ray_leak", "removed what the sweep left in Ray", leaked)
     except Exception:  # the state API being unreachable is no reason to fail a finished sweep
         log.warning("could not check Ray for leftovers of this sweep", exc_info=True)
     try:  # no trial of this driver runs now: its leases end (a killed trial's at its last
@@ -317,7 +249,7 @@ def drive(experiment_id: str, settings: Settings) -> int:
     context.report_usage(force=True)
     context.report_notices()
     if not recorder.close(RECORDER_DRAIN_TIMEOUT_S):
-        error = error or f"could not write all results to the database: {recorder.last_error}"
+        error = error or f"could not store all results: {recorder.last_error}"
     outcome = DriverOutcome(
         error or context.sweep_error,
         context.terminated,
@@ -326,10 +258,10 @@ def drive(experiment_id: str, settings: Settings) -> int:
         context.converged,
         budget_spent=context.budget_spent,
     )
-    final = with_db_retry(lambda: finish_sweep(db, experiment_id, outcome), "recording the outcome")
-    log.info("experiment %s is %s", experiment_id, final.value)
-    engine.dispose()
-    return 0 if final is not ExperimentState.failed else 1
+    final: str = api.call("POST", "/sweep/finish", dict[str, str], body=_json(outcome))["state"]
+    log.info("experiment %s is %s", experiment_id, final)
+    api.close()
+    return 0 if final != ExperimentState.failed.value else 1
 
 
 def main() -> int:

@@ -22,15 +22,14 @@ from typing import Any
 
 import ray
 import torch
+from pydantic import TypeAdapter
 from ray.train import Checkpoint
 from ray.train.v2.api.callback import UserCallback
-from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.spec import ExperimentSpec
-from service.db.session import create_db_engine, session_factory
 from service.engine.callback import LEDGER_POLL_S, reported_metrics
-from service.engine.driver import with_db_retry
 from service.engine.gate import admitted, gate
+from service.engine.job_api import JobApi, Refused
 from service.engine.ray_compat import TrainRunContext
 from service.engine.trial import (
     LeanTrainer,
@@ -40,17 +39,10 @@ from service.engine.trial import (
     train_config,
 )
 from service.engine.tuner import runtime_env
+from service.resources import HeldSegment
 from service.settings import REPO_ROOT, Settings, get_settings
 from service.storage import artifact_uri, final_run_name, final_runs_uri
-from service.usecases.job_outcomes import (
-    FinalRunJob,
-    FinalRunOutcome,
-    finish_final_run,
-    record_final_run_worker_failure,
-    start_final_run,
-    store_final_run_epoch,
-)
-from service.usecases.projects import record_final_run_usage
+from service.usecases.job_outcomes import FinalRunJob, FinalRunOutcome
 from trainers import practices
 from trainers.loading import load_task
 
@@ -60,31 +52,26 @@ CHECKPOINTS_KEPT = 2
 
 class StoreFinalRunResults(UserCallback):
     """Stores each epoch's report as it arrives, and each worker-group failure Ray Train retries
-    as an event (in the Train controller actor); idempotent, so a resumed run re-reporting an
-    epoch stores it once."""
+    as an event (in the Train controller actor), through the API with the job's token;
+    idempotent, so a resumed run re-reporting an epoch stores it once."""
 
-    def __init__(self, final_run_id: int, experiment_id: str, database_url: str):
-        self.final_run_id, self.experiment_id = final_run_id, experiment_id
-        self.database_url = database_url
-        self._db: sessionmaker[Session] | None = None
+    def __init__(self, final_run_id: int, api_url: str, token: str):
+        self.final_run_id, self.api_url, self.token = final_run_id, api_url, token
+        self._api: JobApi | None = None
 
-    def db(self) -> sessionmaker[Session]:
-        if self._db is None:
-            self._db = session_factory(create_db_engine(self.database_url))
-        return self._db
+    def api(self) -> JobApi:
+        if self._api is None:
+            self._api = JobApi(self.api_url, self.token)
+        return self._api
+
+    def __getstate__(self) -> dict[str, Any]:  # Ray pickles it into the Train controller
+        return {**self.__dict__, "_api": None}
 
     def after_exception(
         self, run_context: TrainRunContext, worker_exceptions: dict[int, Exception]
     ) -> None:
         message = f"final run {self.final_run_id}: {failure_summary(worker_exceptions)}"
-
-        db = self.db()
-        with_db_retry(
-            lambda: record_final_run_worker_failure(
-                db, self.final_run_id, self.experiment_id, message
-            ),
-            "recording a worker failure",
-        )
+        self.api().call("POST", "/final-run/worker-failures", body={"message": message})
 
     def after_report(
         self,
@@ -96,13 +83,11 @@ class StoreFinalRunResults(UserCallback):
         epoch = reported.get("epoch")
         if not isinstance(epoch, int):
             return
-        db = self.db()
-        with_db_retry(
-            lambda: store_final_run_epoch(db, self.final_run_id, epoch, reported), "storing"
-        )
+        body = {"epoch": epoch, "metrics": reported}
+        self.api().call("POST", "/final-run/epochs", body=body)
 
 
-def trainer_for(job: FinalRunJob, settings: Settings) -> tuple[TrialPlan, LeanTrainer]:
+def trainer_for(job: FinalRunJob, settings: Settings, api: JobApi) -> tuple[TrialPlan, LeanTrainer]:
     plan = TrialPlan.from_spec(
         job.spec,
         epochs=job.epochs,
@@ -122,7 +107,7 @@ def trainer_for(job: FinalRunJob, settings: Settings) -> tuple[TrialPlan, LeanTr
     config = train_config(plan, job.config)
     if job.warm_start_uri:
         config["warm_start_from"] = job.warm_start_uri
-    store = StoreFinalRunResults(job.final_run_id, job.experiment_id, settings.database_url_value)
+    store = StoreFinalRunResults(job.final_run_id, api.url, api.token)
     name = final_run_name(job.final_run_id)
     return plan, build_trainer(plan, config, name, CHECKPOINTS_KEPT, [store])
 
@@ -154,20 +139,21 @@ def code_version(spec: ExperimentSpec) -> dict[str, Any]:
 
 
 @contextmanager
-def ledger_kept(db: sessionmaker[Session], job: FinalRunJob, owner: str) -> Iterator[None]:
+def ledger_kept(api: JobApi, owner: str) -> Iterator[None]:
     """While the block runs (and once after it), store the run's leases, as the gate counts
     them, in the compute ledger."""
     stop = threading.Event()
 
     def store() -> None:
         segments = ray.get(gate().usage.remote(owner), timeout=5)
-        record_final_run_usage(db, job.spec.project, job.experiment_id, job.final_run_id, segments)
+        body = TypeAdapter(list[HeldSegment]).dump_python(segments, mode="json")
+        api.call("POST", "/final-run/usage", body=body, patient=False)
 
     def keep() -> None:
         while not stop.wait(LEDGER_POLL_S):
             try:
                 store()
-            except Exception:  # the gate or the database briefly away: next time
+            except Exception:  # the gate or the API briefly away: next time
                 log.warning("could not store the final run's held compute", exc_info=True)
 
     keeper = threading.Thread(target=keep, name="raysweep-ledger", daemon=True)
@@ -185,19 +171,22 @@ def ledger_kept(db: sessionmaker[Session], job: FinalRunJob, owner: str) -> Iter
 
 def run(final_run_id: int) -> int:
     settings = get_settings()
-    engine = create_db_engine(settings.database_url_value)
-    db = session_factory(engine)
-    job = with_db_retry(lambda: start_final_run(db, final_run_id), "reading the final run")
+    api = JobApi.from_environment()
+    try:
+        job: FinalRunJob | None = api.call("POST", "/final-run/start", FinalRunJob | None)
+    except Refused as refused:  # the run ended, or a newer job replaced this one
+        log.warning("final run %s: nothing to do (%s)", final_run_id, refused)
+        return 0
     if job is None:
         log.warning("final run %s is not active; nothing to do", final_run_id)
         return 0
     outcome, error = None, None
     try:
         ray.init(runtime_env=runtime_env(job.spec, settings))
-        plan, trainer = trainer_for(job, settings)
+        plan, trainer = trainer_for(job, settings, api)
         # the job's own process holds no resources (entrypoint_num_cpus=0)
         with (
-            ledger_kept(db, job, plan.owner),
+            ledger_kept(api, plan.owner),
             admitted(plan.lease_request(plan.owner, {}), plan.resource_wait_s),
         ):
             result = trainer.fit()
@@ -215,8 +204,14 @@ def run(final_run_id: int) -> int:
     except Exception:
         error = traceback.format_exc(limit=20)
         log.exception("final run %s failed", final_run_id)
-    with_db_retry(lambda: finish_final_run(db, job, outcome, error), "recording the outcome")
-    engine.dispose()
+    body = {
+        "outcome": None
+        if outcome is None
+        else TypeAdapter(FinalRunOutcome).dump_python(outcome, mode="json"),
+        "error": error,
+    }
+    api.call("POST", "/final-run/finish", body=body)
+    api.close()
     return 0 if outcome is not None else 1
 
 

@@ -11,18 +11,14 @@ from ray.util.state import list_nodes
 
 from service.engine.cluster import RayConnection
 from service.settings import Settings
+from service.usecases.job_tokens import driver_job_id, final_run_job_id, job_token
 
 # the driver job's id, in its environment: it names the driver's own log stream
 DRIVER_JOB_ENV = "RAYSWEEP_DRIVER_JOB"
-
-
-def driver_job_id(experiment_id: str, attempt: int) -> str:
-    """Derived from the experiment and attempt: a retried submit can never start a second driver."""
-    return f"raysweep-{experiment_id}-{attempt}"
-
-
-def final_run_job_id(final_run_id: int, attempt: int) -> str:
-    return f"raysweep-final-{final_run_id}-{attempt}"
+# where a job reaches the API, and the token (scoped to the job's sweep or final run) it
+# writes with: jobs hold no database credentials (service.usecases.job_tokens)
+API_URL_ENV = "RAYSWEEP_API_URL"
+JOB_TOKEN_ENV = "RAYSWEEP_JOB_TOKEN"
 
 
 @dataclass(frozen=True)
@@ -50,17 +46,27 @@ JOB_STOP_WAIT_S = 30
 
 
 class RayJobsLauncher:
-    def __init__(self, settings: Settings, ray: RayConnection, autoscaling: bool = False):
+    def __init__(
+        self,
+        settings: Settings,
+        ray: RayConnection,
+        job_token_key: bytes,
+        autoscaling: bool = False,
+    ):
         self.settings, self.ray, self.autoscaling = settings, ray, autoscaling
+        self.job_token_key = job_token_key
 
-    def _driver_env(self) -> dict[str, str]:
-        """What a job needs to reach the database and storage. With the database URL in a
-        secrets directory the job gets the directory (mounted on every node), so the URL is
-        not shown in the Ray dashboard's job details."""
+    def _driver_env(self, job_id: str) -> dict[str, str]:
+        """What a job needs: the API's address and its own job's token (which is all it can
+        write with), storage, and the settings its Train runs follow. No database URL, secrets
+        directory or server home: the trials' processes inherit this environment, and run
+        code that members uploaded."""
         settings = self.settings
-        env = {
+        return {
+            API_URL_ENV: settings.api_url_for_jobs,
+            JOB_TOKEN_ENV: job_token(self.job_token_key, job_id),
+            DRIVER_JOB_ENV: job_id,  # names the driver's own log stream (storage.driver_uri)
             "RAYSWEEP_STORAGE_URI": settings.storage_root,
-            "RAYSWEEP_HOME": str(settings.home.resolve()),
             "RAYSWEEP_SEARCH_SPACES_DIR": str(settings.search_spaces_dir),
             "RAYSWEEP_CANCEL_GRACE_S": str(settings.cancel_grace_s),
             "RAYSWEEP_TRIAL_LOG_MAX_BYTES": str(settings.trial_log_max_bytes),
@@ -86,11 +92,6 @@ class RayJobsLauncher:
             "RAY_TRAIN_ENABLE_PRINT_PATCH": "0",
             **{k: os.environ[k] for k in PASSED_RAY_TRAIN_VARIABLES if k in os.environ},
         }
-        if settings.database_url_in_secrets_dir:
-            env["RAYSWEEP_SECRETS_DIR"] = str(settings.secrets_dir)
-        else:
-            env["RAYSWEEP_DATABASE_URL"] = settings.database_url_value
-        return env
 
     def submit(self, experiment_id: str, attempt: int) -> str:
         return self._submit(
@@ -112,8 +113,7 @@ class RayJobsLauncher:
             self.ray.jobs.submit_job(
                 entrypoint=entrypoint,
                 submission_id=job_id,
-                # the job id names the driver's own log stream (storage.driver_uri)
-                runtime_env={"env_vars": {**self._driver_env(), DRIVER_JOB_ENV: job_id}},
+                runtime_env={"env_vars": self._driver_env(job_id)},
                 metadata=metadata,
                 entrypoint_num_cpus=0,
             )

@@ -21,8 +21,8 @@ from ray.util.placement_group import PlacementGroup, remove_placement_group
 from ray.util.state import list_actors, list_jobs, list_placement_groups
 
 from service.engine.gate import gate
-from service.engine.launcher import driver_job_id
 from service.engine.ray_compat import ActorID, PlacementGroupID, core_worker
+from service.usecases.job_tokens import driver_job_id
 
 log = logging.getLogger(__name__)
 

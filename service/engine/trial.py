@@ -416,7 +416,7 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     request = plan.lease_request(trial_id, TRIAL_FUNCTION_RESOURCES, rung=rung)
     while True:
         # Train keeps every checkpoint while the trial runs; the driver prunes a finished trial
-        # to its latest N plus its best (service.engine.retention)
+        # to its latest N plus its best (service.usecases.retention)
         with admitted(request, plan.resource_wait_s) as granted:
             held = plan.with_workers(granted)
             train = train_config(held, config)

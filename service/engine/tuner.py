@@ -19,17 +19,9 @@ from service.settings import Settings
 from service.storage import code_package_uri, experiment_uri, train_runs_uri
 from service.usecases.decisions import promotion_milestones
 from service.usecases.extension import History
-from trainers.registry import get_trainer
+from service.usecases.recording import time_attr_of
 
 log = logging.getLogger("raysweep.driver")
-
-
-def time_attr_of(spec: ExperimentSpec) -> str:
-    """The progress measure ASHA and the recorder use: the spec's, else the trainer's; user code
-    reports ``epoch`` (the contract in trainers/README.md)."""
-    if spec.early_stopping.time_attr:
-        return spec.early_stopping.time_attr
-    return get_trainer(spec.trainer).time_attr if spec.trainer is not None else "epoch"
 
 
 def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object]:

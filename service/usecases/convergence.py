@@ -11,6 +11,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from optuna.exceptions import ExperimentalWarning
 from optuna.terminator import MedianErrorEvaluator, RegretBoundEvaluator
@@ -63,31 +64,7 @@ class ConvergenceCheck:
         self.judged = 0  # completed trials at the last verdict
 
     def completed(self, session: Session, experiment_id: str) -> list[tuple[dict, float]]:
-        """The completed trials' params and values, in the order they were created (as the
-        searcher saw them); none while fewer than ``min_trials`` completed or none completed
-        since the last verdict (told by a count on the trials index, without reading every
-        trial's config: the driver asks every few seconds)."""
-        count = session.scalar(
-            select(func.count()).where(
-                TrialRow.experiment_id == experiment_id,
-                TrialRow.state == TrialState.completed,
-            )
-        )
-        if not count or count < self.min_trials or count == self.judged:
-            return []
-        rows = session.execute(
-            select(TrialRow.config, TrialRow.last_metric)
-            .where(
-                TrialRow.experiment_id == experiment_id,
-                TrialRow.state == TrialState.completed,
-            )
-            .order_by(TrialRow.id)
-        ).all()
-        return [
-            (params, value)
-            for config, value in rows
-            if (params := params_in(self.space, config)) is not None and finite(value) is not None
-        ]
+        return completed_points(session, experiment_id, self.space, self.min_trials, self.judged)
 
     def judge(self, points: list[tuple[dict, float]]) -> Verdict | None:
         """The terminator's verdict on ``completed``'s points (a Gaussian process fit: outside
@@ -101,6 +78,40 @@ class ConvergenceCheck:
             threshold = self.error.evaluate(trials, study.direction)
             bound = self.improvement.evaluate(trials, study.direction)
         return Verdict(len(points), float(bound), float(threshold))
+
+
+def completed_points(
+    session: Session,
+    experiment_id: str,
+    space: dict[str, Any],
+    min_trials: int,
+    judged: int,
+) -> list[tuple[dict, float]]:
+    """The completed trials' params and values, in the order they were created (as the
+    searcher saw them); none while fewer than ``min_trials`` completed or none completed
+    since the last verdict (``judged`` of them; told by a count on the trials index, without
+    reading every trial's config: the driver asks every few seconds)."""
+    count = session.scalar(
+        select(func.count()).where(
+            TrialRow.experiment_id == experiment_id,
+            TrialRow.state == TrialState.completed,
+        )
+    )
+    if not count or count < min_trials or count == judged:
+        return []
+    rows = session.execute(
+        select(TrialRow.config, TrialRow.last_metric)
+        .where(
+            TrialRow.experiment_id == experiment_id,
+            TrialRow.state == TrialState.completed,
+        )
+        .order_by(TrialRow.id)
+    ).all()
+    return [
+        (params, value)
+        for config, value in rows
+        if (params := params_in(space, config)) is not None and finite(value) is not None
+    ]
 
 
 @contextmanager

@@ -174,25 +174,25 @@ def store_final_run_epoch(
 
 
 def record_final_run_worker_failure(
-    db: sessionmaker[Session], final_run_id: int, experiment_id: str, message: str
+    db: sessionmaker[Session], final_run_id: int, message: str
 ) -> None:
     with db.begin() as session:
         row = session.get(FinalRunRow, final_run_id, with_for_update=True)
         if row is not None:
             row.worker_failures += 1
-        repo.add_event(session, experiment_id, "final_run_worker_failed", message)
+            repo.add_event(session, row.experiment_id, "final_run_worker_failed", message)
 
 
 def finish_final_run(
     db: sessionmaker[Session],
-    job: FinalRunJob,
+    final_run_id: int,
     outcome: FinalRunOutcome | None,
     error: str | None,
 ) -> None:
     """Failed with ``error``, or completed: the model version registered and, for a retrain,
     compared with the champion."""
     with db.begin() as session:
-        row = session.get(FinalRunRow, job.final_run_id, with_for_update=True)
+        row = session.get(FinalRunRow, final_run_id, with_for_update=True)
         if row is None or row.state.is_final:
             return
         if outcome is None:
@@ -208,8 +208,11 @@ def finish_final_run(
         row.metrics, row.checkpoint_uri = outcome.metrics, outcome.checkpoint_uri
         row.test_metrics = outcome.test_metrics
         move_final_run(row, FinalRunState.completed)
+        spec = ExperimentSpec.model_validate(
+            repo.get_experiment_row(session, row.experiment_id).spec
+        )
         version = register_version(
-            session, row, job.spec.trainer_label, outcome.code_version, outcome.data_fingerprint
+            session, row, spec.trainer_label, outcome.code_version, outcome.data_fingerprint
         )
         repo.add_event(
             session,

@@ -15,7 +15,7 @@ from raysweep.projects import ProjectCreate, ProjectRead, ProjectUpdate, Usage, 
 from raysweep.schemas import Role, TokenRead
 from raysweep.spec import ComputeBudget
 from service.db.base import utcnow
-from service.db.models import ComputeUsageRow, ProjectRow
+from service.db.models import ComputeUsageRow, ExperimentRow, FinalRunRow, ProjectRow
 from service.errors import Conflict, NotFound
 from service.resources import HeldSegment, ProjectShare
 from service.usecases.access import (
@@ -172,15 +172,16 @@ def usage_totals(
 
 
 def record_final_run_usage(
-    db: sessionmaker[Session],
-    project: str,
-    experiment_id: str,
-    final_run_id: int,
-    segments: Sequence[HeldSegment],
+    db: sessionmaker[Session], final_run_id: int, segments: Sequence[HeldSegment]
 ) -> None:
     """A final run's leases into the ledger (its sweep's and project's)."""
     with db.begin() as session:
-        store_held(session, project, experiment_id, [(None, s) for s in segments], final_run_id)
+        run = session.get(FinalRunRow, final_run_id)
+        if run is None:
+            return
+        project = session.get_one(ExperimentRow, run.experiment_id).project
+        held = [(None, s) for s in segments]
+        store_held(session, project, run.experiment_id, held, final_run_id)
 
 
 def project_share(db: sessionmaker[Session], name: str) -> ProjectShare:

@@ -8,7 +8,8 @@ The engine's ``Recorder`` buffers the Tune callback's reports and hands batches 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,10 +24,14 @@ from service.db.base import utcnow
 from service.db.models import CheckpointRow, ResultRow, TrialRow
 from service.resources import HeldSegment
 from service.states import move_trial
-from service.storage import artifact_uri
+from service.storage import artifact_uri, train_runs_uri
 from service.usecases.decisions import RungDecided, promotion_milestones, store_decisions
 from service.usecases.projects import store_held
-from service.usecases.studies import feasible, metric_in
+from service.usecases.retention import prune_trial
+from service.usecases.studies import feasible, metric_in, tracked_metrics
+from trainers.registry import get_trainer
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -147,6 +152,14 @@ class KeptResults:
         return metrics.get(time_attr, iteration) in self.milestones
 
 
+def time_attr_of(spec: ExperimentSpec) -> str:
+    """The progress measure ASHA and the recorder use: the spec's, else the trainer's; user code
+    reports ``epoch`` (the contract in trainers/README.md)."""
+    if spec.early_stopping.time_attr:
+        return spec.early_stopping.time_attr
+    return get_trainer(spec.trainer).time_attr if spec.trainer is not None else "epoch"
+
+
 @dataclass(frozen=True)
 class ResultStore:
     """Where one sweep's reports go: its experiment, metric and mode, and the storage root its
@@ -161,12 +174,59 @@ class ResultStore:
     constraints: tuple[Constraint, ...] = ()
     retention: KeptResults = KeptResults()
     project: str = "default"
+    # the latest checkpoints a trial keeps once ended (plus its best); None: all
+    checkpoints_to_keep: int | None = None
+
+    @classmethod
+    def for_sweep(cls, experiment_id: str, spec: ExperimentSpec, storage_root: str) -> ResultStore:
+        """A sweep's store: its scalar objective, the metrics every trial keeps the latest
+        values of, its constraints, and checkpoint and result retention."""
+        return cls(
+            experiment_id,
+            spec.primary.metric,
+            spec.primary.mode,
+            storage_root=storage_root,
+            time_attr=time_attr_of(spec),
+            tracked=tuple(tracked_metrics(spec)),
+            constraints=tuple(spec.constraints),
+            retention=KeptResults.of(spec),
+            project=spec.project,
+            checkpoints_to_keep=spec.fault_tolerance.checkpoints_to_keep,
+        )
+
+    def into(self, db: sessionmaker[Session]) -> Callable[[list[Op]], None]:
+        """A batch writer into ``db`` that remembers the trial ids it looked up (a recorder's
+        sink where the writer holds the database itself: the server, tests)."""
+        known: dict[str, int] = {}
+
+        def write(batch: list[Op]) -> None:
+            known.update(self.write(db, batch, known))
+
+        return write
 
     def write(
         self, db: sessionmaker[Session], batch: list[Op], known: Mapping[str, int]
     ) -> dict[str, int]:
-        """Store ``batch``; ``known`` maps Tune ids to trial ids already looked up. Returns the
-        map extended with this batch's trials (committed)."""
+        """Store ``batch``, then prune the checkpoints of the trials it ended; ``known`` maps
+        Tune ids to trial ids already looked up. Returns the map extended with this batch's
+        trials (committed)."""
+        trial_ids = self._store(db, batch, known)
+        self._prune([trial_ids[op.tune_id] for op in batch if isinstance(op, TrialEnded)], db)
+        return trial_ids
+
+    def _prune(self, ended: list[int], db: sessionmaker[Session]) -> None:
+        if self.checkpoints_to_keep is None:
+            return
+        runs = train_runs_uri(self.storage_root, self.experiment_id)
+        for trial_id in ended:
+            try:
+                prune_trial(db, trial_id, runs, self.checkpoints_to_keep, self.mode)
+            except Exception:  # storage or database trouble: the next driver start catches up
+                log.warning("could not prune the checkpoints of trial %s", trial_id, exc_info=True)
+
+    def _store(
+        self, db: sessionmaker[Session], batch: list[Op], known: Mapping[str, int]
+    ) -> dict[str, int]:
         with db.begin() as session:
             trial_ids, creating = self._load_trials(session, batch, known)
             dropped = self._not_kept(session, batch, trial_ids)

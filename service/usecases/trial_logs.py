@@ -36,6 +36,7 @@ CURSOR_PATTERN = r"^\d{1,6}\.\d{1,6}:\d{1,15}(,\d{1,6}\.\d{1,6}:\d{1,15})*$"
 # URL, and the values of environment variables named like secrets
 PATTERNS = [
     re.compile(r"rsw_[A-Za-z0-9_-]{8,}"),
+    re.compile(r"rsj_[A-Za-z0-9_.-]{8,}"),  # a Ray job's own token (usecases.job_tokens)
     re.compile(r"whsec_[A-Za-z0-9_-]{8,}"),
     # the password in a URL (user:password@, or :password@)
     re.compile(r"(?<=://)[^/\s:@]{0,256}:[^@\s/]{1,256}(?=@)"),

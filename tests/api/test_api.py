@@ -17,7 +17,7 @@ from service.db.models import ExperimentRow
 from service.demo import seed_sweep
 from service.engine.recorder import Recorder
 from service.usecases import tokens
-from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
+from service.usecases.recording import ResultReported, ResultStore, TrialEnded, TrialStarted
 from tests.conftest import InProcessServer, ServerProcess, minimal_spec, row_counts
 from tests.factories import submit
 
@@ -94,7 +94,7 @@ def test_cancel_is_idempotent_and_a_finished_experiment_cannot_be_cancelled(
 
 def seed_trials(db: sessionmaker[Session], experiment_id: str) -> None:
     """Trials written by the real recorder, as a driver would write them."""
-    recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+    recorder = Recorder(ResultStore(experiment_id, "val_accuracy", "max").into(db)).start()
     curves = {"t_good": [0.5, 0.7, 0.9], "t_mid": [0.4, 0.6], "t_bad": [0.1]}
     for tune_id, curve in curves.items():
         recorder.submit(TrialStarted(tune_id, {"lr": len(curve) / 10}))

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schemas import TrialState
 from service.db.models import CheckpointRow, ExperimentRow, TrialRow
 from service.engine.recorder import Recorder
-from service.usecases.recording import ResultReported, TrialStarted
+from service.usecases.recording import ResultReported, ResultStore, TrialStarted
 from tests.conftest import BOTH_BACKENDS, ServerProcess, row_counts
 from tests.factories import submit
 
@@ -69,7 +69,7 @@ def test_cancelling_a_paused_sweep_cancels_its_waiting_trials(
 ) -> None:
     with server.client() as client:
         experiment_id = submit(client)
-        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(experiment_id, "val_accuracy", "max").into(db)).start()
         recorder.submit(TrialStarted("t1", {"lr": 0.1}))
         assert recorder.close(30)
         with db.begin() as session:
@@ -86,7 +86,7 @@ def test_resuming_ends_the_paused_trials_that_kept_no_checkpoint_visibly(
 ) -> None:
     with server.client() as client:
         experiment_id = submit(client)
-        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(experiment_id, "val_accuracy", "max").into(db)).start()
         for name, checkpoint in (("kept", "/storage/t/checkpoint_1"), ("none", None)):
             recorder.submit(TrialStarted(name, {"lr": 0.1}))
             recorder.submit(ResultReported(name, 1, {"val_accuracy": 0.5}, checkpoint))
@@ -116,7 +116,7 @@ def test_delete_removes_rows_and_storage_and_refuses_active_experiments(
     with server.client() as client:
         keep = submit(client)
         doomed = submit(client)
-        recorder = Recorder(db, doomed, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(doomed, "val_accuracy", "max").into(db)).start()
         recorder.submit(TrialStarted("t1", {"lr": 0.1}))
         recorder.submit(ResultReported("t1", 1, {"val_accuracy": 0.5}, "/nowhere/checkpoint_1"))
         assert recorder.close(30)

@@ -18,7 +18,7 @@ from service.engine.recorder import Recorder
 from service.resources import HeldSegment
 from service.usecases.projects import store_held
 from service.usecases.promotion import reserve_model_name
-from service.usecases.recording import ResultReported, TrialStarted
+from service.usecases.recording import ResultReported, ResultStore, TrialStarted
 from service.usecases.tokens import grant_token
 from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
 from tests.factories import production_model, retrain_schedule, submit
@@ -350,7 +350,7 @@ def test_a_deleted_objects_id_never_comes_back_so_its_cached_owner_reaches_nothi
     beta = server.create_token("beta-member", "member", project="beta")
 
     def trial_of(experiment_id: str, name: str) -> int:
-        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(experiment_id, "val_accuracy", "max").into(db)).start()
         recorder.submit(TrialStarted(name, {"lr": 0.1}))
         recorder.submit(ResultReported(name, 1, {"val_accuracy": 0.5}, None))
         assert recorder.close(30)

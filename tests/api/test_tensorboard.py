@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from service.db.models import TrialRow
 from service.engine.recorder import Recorder
-from service.usecases.recording import TrialStarted
+from service.usecases.recording import ResultStore, TrialStarted
 from tests.conftest import ServerProcess, minimal_spec
 from tests.tensorboard_files import trial_logdir
 
@@ -18,7 +18,7 @@ def test_the_runs_are_the_trials_by_number_named_by_what_differs_where_they_writ
 ) -> None:
     with server.client() as client:
         experiment_id = client.post("/api/v1/experiments", json=minimal_spec()).json()["id"]
-        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(experiment_id, "val_accuracy", "max").into(db)).start()
         configs = {
             "t-b": {"lr": 0.0123456, "optimizer": "adam", "depth": 2},
             "t-a": {"lr": 0.1, "optimizer": "adam", "depth": 3},

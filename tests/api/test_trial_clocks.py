@@ -12,7 +12,13 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schemas import ExperimentState, TrialState
 from service.db.models import EventRow, ExperimentRow, ResultRow, TrialRow
 from service.engine.recorder import Recorder
-from service.usecases.recording import ResultReported, TrialEnded, TrialStarted, TrialWaiting
+from service.usecases.recording import (
+    ResultReported,
+    ResultStore,
+    TrialEnded,
+    TrialStarted,
+    TrialWaiting,
+)
 from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
 
 REASON = "waiting for resources: needs 1 worker(s) x {CPU: 1}; free {CPU: 0} of {CPU: 2}"
@@ -40,7 +46,7 @@ def test_trials_and_their_sweep_say_when_each_last_reported_and_since_when_it_wa
 ) -> None:
     with server.client() as client:
         experiment_id = client.post("/api/v1/experiments", json=minimal_spec()).json()["id"]
-        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(experiment_id, "val_accuracy", "max").into(db)).start()
         recorder.submit(TrialStarted("t1", {"lr": 0.1}))
         for epoch in (1, 2):
             recorder.submit(ResultReported("t1", epoch, {"val_accuracy": 0.3 * epoch}))
@@ -87,7 +93,7 @@ def test_trials_and_their_sweep_say_when_each_last_reported_and_since_when_it_wa
             assert second["started_at"] is not None
 
         # placed at last: no longer waiting; ended: no longer running
-        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(experiment_id, "val_accuracy", "max").into(db)).start()
         recorder.submit(TrialWaiting("t2", None))
         recorder.submit(TrialEnded("t1", TrialState.completed))
         assert recorder.close(30)
@@ -107,7 +113,7 @@ def test_a_trial_that_waited_twice_waits_since_its_latest_wait(
 ) -> None:
     with server.client() as client:
         experiment_id = client.post("/api/v1/experiments", json=minimal_spec()).json()["id"]
-        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(experiment_id, "val_accuracy", "max").into(db)).start()
         recorder.submit(TrialStarted("t1", {"lr": 0.1}))
         recorder.submit(TrialWaiting("t1", REASON))
         recorder.submit(TrialWaiting("t1", None))

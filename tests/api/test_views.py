@@ -20,7 +20,7 @@ from service.db.models import ResultRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.recorder import Recorder
 from service.usecases.decisions import asha_cutoff, milestones, percentile
-from service.usecases.recording import ResultReported, TrialStarted
+from service.usecases.recording import ResultReported, ResultStore, TrialStarted
 from service.usecases.views import downsample, edf
 from tests.conftest import BOTH_BACKENDS, InProcessServer, ServerProcess, minimal_spec
 
@@ -348,7 +348,7 @@ def test_cached_views_follow_every_result_the_recorder_stores(
     with server.client() as client:
         response = client.post("/api/v1/experiments", json=minimal_spec())
         experiment_id = response.json()["id"]
-        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(experiment_id, "val_accuracy", "max").into(db)).start()
         recorder.submit(TrialStarted("t1", {"lr": 0.1}))
         for epoch in (1, 2, 4):
             recorder.submit(ResultReported("t1", epoch, {"val_accuracy": 0.2 * epoch}))
@@ -375,7 +375,7 @@ def test_cached_views_follow_every_result_the_recorder_stores(
 
         assert listed()["best_metric"] == pytest.approx(0.8)
         assert [t["tune_trial_id"] for t in client.get(f"{url}/trials").json()["items"]] == ["t1"]
-        recorder = Recorder(db, experiment_id, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(experiment_id, "val_accuracy", "max").into(db)).start()
         recorder.submit(TrialStarted("t2", {"lr": 0.2}))
         recorder.submit(ResultReported("t2", 1, {"val_accuracy": 0.9}))
         assert recorder.close(30)
@@ -551,7 +551,7 @@ def test_a_cached_read_answers_304_to_its_etag_until_what_it_shows_changes(
             ).first()
             assert trial is not None
             tune_id, iteration = trial.tune_trial_id, trial.iteration
-        recorder = Recorder(db, sweep, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(sweep, "val_accuracy", "max").into(db)).start()
         metrics = {"val_accuracy": 0.999, "training_iteration": iteration + 1}
         recorder.submit(ResultReported(tune_id, iteration + 1, metrics))
         assert recorder.close(30)

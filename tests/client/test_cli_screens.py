@@ -204,7 +204,7 @@ def test_every_screen_fits_80_columns_and_names_trials_by_number(
         key="final/1", owner="x", label="final", started=began.timestamp(),
         ended=began.timestamp() + 5400, holding=False, workers=2, cpus=4.0, gpus=0.0,
     )  # fmt: skip
-    record_final_run_usage(db, "default", promoted, runs[0].id, [segment])
+    record_final_run_usage(db, runs[0].id, [segment])
     usage = shows(screen, "usage")
     assert "total: 3.00 worker-hours, 6.00 CPU-hours, 0 GPU-hours" in usage
     assert re.search(rf"│ {promoted} +│ 3\.00 +│ 6\.00 +│ 0 +│", usage), usage

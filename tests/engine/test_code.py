@@ -124,9 +124,22 @@ import ray.train
 
 def train_loop(config):
     import os
+    import urllib.error
+    import urllib.request
 
-    # what a careless print shows: the job's environment holds the database URL
-    print("env:", os.environ.get("RAYSWEEP_DATABASE_URL", "(unset)"))
+    # what a member's code finds: no database URL, secrets or server home in its environment,
+    # and the job's token, which no route but the driver's own takes
+    secret = ("RAYSWEEP_DATABASE_URL", "RAYSWEEP_SECRETS_DIR", "RAYSWEEP_HOME")
+    seen = [name for name in secret if name in os.environ]
+    request = urllib.request.Request(
+        os.environ["RAYSWEEP_API_URL"] + "/api/v1/experiments",
+        headers={"Authorization": "Bearer " + os.environ["RAYSWEEP_JOB_TOKEN"]},
+    )
+    try:
+        answer = urllib.request.urlopen(request, timeout=30).status
+    except urllib.error.HTTPError as error:
+        answer = error.code
+    print("secrets seen:", seen, "| GET /api/v1/experiments as the job:", answer)
     for epoch in range(1, config["epochs"] + 1):
         print(f"epoch {epoch} starts")
         if epoch == 2:
@@ -177,7 +190,8 @@ def test_a_bug_every_trial_hits_fails_the_sweep_after_three_with_restarts_counte
     assert logs["attempts"] == [1, 2] and logs["ranks"] == [0] and not logs["running"]
     assert texts.count("epoch 1 starts") == 2 and texts.count("epoch 2 starts") == 2, texts
     assert any(text.startswith("ValueError: bad batch at step 34") for text in texts), texts
-    assert "env: ***" in texts and engine_server.db_url not in "\n".join(texts)
+    assert "secrets seen: [] | GET /api/v1/experiments as the job: 401" in texts, texts
+    assert engine_server.db_url not in "\n".join(texts)
     assert cli_logs.returncode == 0 and "a2 r0! ValueError: bad batch" in cli_logs.stdout
     driver_texts = "\n".join(line["text"] for line in driver["lines"])
     assert driver["attempts"] == [1] and driver["ranks"] == [0], driver["attempts"]

@@ -186,10 +186,12 @@ def test_an_existing_cluster_spreads_a_trial_over_nodes_and_survives_losing_one(
     # one worker on each worker node
     assert len({w.node_id for w in workers}) == 2 and len(alive_nodes(address)) == 2
     assert ready["checks"] == {"database": "ok", "ray": "ok"}
-    # the job got the secrets directory, never the database URL
+    # the job got its own token and the API's address, never the database URL or the secrets
+    # directory (no Ray node mounts it: the sweep stored everything through the API)
     job_env = JobSubmissionClient(address).get_job_info(job_id).runtime_env["env_vars"]
-    assert job_env["RAYSWEEP_SECRETS_DIR"] == str(secrets)
-    assert "RAYSWEEP_DATABASE_URL" not in job_env and db_url not in str(job_env)
+    assert job_env["RAYSWEEP_JOB_TOKEN"].startswith(f"rsj_{job_id}.")
+    assert "RAYSWEEP_SECRETS_DIR" not in job_env and "RAYSWEEP_DATABASE_URL" not in job_env
+    assert db_url not in str(job_env) and str(secrets) not in str(job_env)
     # the lost node's trial resumed on the other node from its checkpoint
     # (the events say what restarted the run and what the gate reclaimed, should it fail)
     assert survived["state"] == "completed", (survived["error"], events)

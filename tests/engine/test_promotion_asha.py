@@ -7,6 +7,7 @@ stored meanwhile. One sweep for all of it: each costs minutes of trial starts on
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from sqlalchemy import select
 from service.db.models import ExperimentRow, ResultRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection
+from service.storage import train_runs_uri
 from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
     TRAIN_WORKER,
@@ -89,6 +91,12 @@ def replay(decisions: list[dict[str, Any]]) -> None:
 
 
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
+def checkpoints(server: ServerProcess, experiment_id: str) -> int:
+    """The checkpoints the sweep's Train runs hold on storage (the server's default root)."""
+    runs = Path(train_runs_uri(str((server.home / "storage").resolve()), experiment_id))
+    return sum(1 for _ in runs.glob("*/checkpoint_*"))
+
+
 def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver_and_server(
     engine_process: ServerProcess, ray_cluster: RayConnection, db_url: str
 ) -> None:
@@ -141,10 +149,16 @@ def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver_and_server(
         left = ray_leftovers(ray_cluster, job)
         assert left == [], f"the dead attempt {job} still has {left} in Ray"
 
-    # the sweep goes on without the server: its driver stores the results
+    # the sweep goes on without the server: its trials train and checkpoint, and its driver,
+    # which holds no database credentials, keeps their reports until the server is back
     engine_process.kill()
-    while_down = stored_results()
-    wait_for(lambda: stored_results() > while_down, 180, "results stored while the server is down")
+    while_down, checkpointed = stored_results(), checkpoints(engine_process, experiment_id)
+    wait_for(
+        lambda: checkpoints(engine_process, experiment_id) > checkpointed,
+        180,
+        "a trial to train on while the server is down",
+    )
+    assert stored_results() == while_down  # nothing reached the database meanwhile
     engine_process.start()
 
     with engine_process.client() as client:

@@ -18,12 +18,12 @@ from service.db.models import CheckpointRow, EventRow, ResultRow, RungDecisionRo
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import free_port
 from service.engine.recorder import BufferFull, Recorder
-from service.engine.retention import checkpoints_to_delete, prune_experiment
 from service.settings import REPO_ROOT
 from service.usecases.access import operator
 from service.usecases.decisions import RungDecided
 from service.usecases.experiments import submit_experiment
-from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
+from service.usecases.recording import ResultReported, ResultStore, TrialEnded, TrialStarted
+from service.usecases.retention import checkpoints_to_delete, prune_experiment
 
 SPEC = {
     "name": "r",
@@ -48,7 +48,9 @@ def test_results_delivered_twice_are_stored_once_and_progress_is_kept(
     db: sessionmaker[Session],
 ) -> None:
     experiment_id = new_experiment(db)
-    recorder = Recorder(db, experiment_id, "val_loss", "min", batch_size=3).start()
+    recorder = Recorder(
+        ResultStore(experiment_id, "val_loss", "min").into(db), batch_size=3
+    ).start()
     recorder.submit(TrialStarted("a", {"lr": 0.1}))
     for iteration, loss in [(1, 0.9), (2, 0.5), (3, 0.7)]:
         recorder.submit(result("a", iteration, loss, f"/ckpt/a/{iteration}"))
@@ -95,7 +97,9 @@ def test_many_trials_in_shuffled_redelivered_batches_keep_the_progress_their_row
     ]
     deliveries = reported + rng.sample(reported, 150)  # a restored driver repeats some
     rng.shuffle(deliveries)
-    recorder = Recorder(db, experiment_id, "val_loss", "min", batch_size=97).start()
+    recorder = Recorder(
+        ResultStore(experiment_id, "val_loss", "min").into(db), batch_size=97
+    ).start()
     for op in deliveries:
         recorder.submit(op)
     assert recorder.close(30)
@@ -116,7 +120,9 @@ def test_rung_decisions_are_stored_once_with_their_time_and_tell_the_trial_why(
     db: sessionmaker[Session],
 ) -> None:
     experiment_id = new_experiment(db)
-    recorder = Recorder(db, experiment_id, "val_loss", "min", batch_size=2).start()
+    recorder = Recorder(
+        ResultStore(experiment_id, "val_loss", "min").into(db), batch_size=2
+    ).start()
     recorder.submit(TrialStarted("a", {}))
     recorder.submit(result("a", 1, 0.9))
     stop = RungDecided("a", 0, 1, 0.9, 0.5, 2, 2, RungDecisionKind.stop)
@@ -140,7 +146,7 @@ def test_a_result_for_an_unseen_trial_creates_it_and_failures_keep_their_text(
     db: sessionmaker[Session],
 ) -> None:
     experiment_id = new_experiment(db)
-    recorder = Recorder(db, experiment_id, "val_loss", "min").start()
+    recorder = Recorder(ResultStore(experiment_id, "val_loss", "min").into(db)).start()
     recorder.submit(result("b", 1, 0.3))
     recorder.submit(TrialEnded("b", TrialState.failed, "Traceback...\nValueError: boom\n"))
     assert recorder.close(30)
@@ -157,15 +163,14 @@ def test_while_the_database_is_unreachable_writes_wait_in_a_bounded_buffer() -> 
     """A real PostgreSQL URL with nothing listening: writes are retried, never dropped, and past
     the bound the next submit fails with a clear error naming the cause."""
     engine = create_db_engine(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/none")
-    recorder = Recorder(
-        session_factory(engine), "e1", "val_loss", "min", max_buffered=3, max_backoff_s=0.2
-    ).start()
+    store = ResultStore("e1", "val_loss", "min").into(session_factory(engine))
+    recorder = Recorder(store, max_buffered=3, max_backoff_s=0.2).start()
     for iteration in (1, 2, 3):
         recorder.submit(result("t1", iteration, 1.0))
     wait_until = time.monotonic() + 30
     while recorder.last_error is None and time.monotonic() < wait_until:
         time.sleep(0.1)
-    with pytest.raises(BufferFull, match=r"3 writes are waiting for the database \(last error: "):
+    with pytest.raises(BufferFull, match=r"3 writes are waiting to be stored \(last error: "):
         recorder.submit(result("t1", 4, 1.0))
     assert recorder.last_error is not None and "OperationalError" in recorder.last_error
     assert recorder.close(timeout_s=1) is False  # nothing was written, nothing was dropped
@@ -182,7 +187,9 @@ def test_a_batch_that_cannot_be_written_is_kept_and_named_not_the_end_of_the_wri
     """A write that fails outside the database (here a value JSON cannot encode) is retried
     like a database error: the writer keeps running, nothing is dropped, the error is named."""
     experiment_id = new_experiment(db)
-    recorder = Recorder(db, experiment_id, "val_loss", "min", max_backoff_s=0.2).start()
+    recorder = Recorder(
+        ResultStore(experiment_id, "val_loss", "min").into(db), max_backoff_s=0.2
+    ).start()
     recorder.submit(ResultReported("t1", 1, {"epoch": 1, "val_loss": 0.5, "bad": {1, 2}}))
     assert recorder.flush(timeout_s=2) is False
     assert recorder.last_error is not None and "not JSON serializable" in recorder.last_error
@@ -199,9 +206,10 @@ def test_a_finished_trial_keeps_its_latest_checkpoints_and_its_best(
     runs = tmp_path / experiment_id / "train"
     run = runs / "t1"
     losses = {1: 0.5, 2: 0.2, 3: 0.4, 4: 0.3, 5: 0.35}
-    recorder = Recorder(
-        db, experiment_id, "val_loss", "min", storage_root=str(tmp_path), checkpoints_to_keep=2
-    ).start()
+    store = ResultStore(
+        experiment_id, "val_loss", "min", storage_root=str(tmp_path), checkpoints_to_keep=2
+    )
+    recorder = Recorder(store.into(db)).start()
     recorder.submit(TrialStarted("t1", {}))
     for epoch, loss in losses.items():
         (run / f"checkpoint_{epoch}").mkdir(parents=True)
@@ -252,7 +260,7 @@ def retention_recorder(
         }
     )
     experiment_id = new_experiment(db)
-    recorder = Recorder.for_sweep(db, experiment_id, spec)
+    recorder = Recorder(ResultStore.for_sweep(experiment_id, spec, "").into(db))
     return replace(recorder, batch_size=batch_size).start(), experiment_id
 
 
@@ -315,7 +323,10 @@ def test_trials_are_numbered_in_their_experiment_in_the_order_they_appear(
     """1, 2, 3... per experiment (not the ids), over batches, whether a trial's start or (after
     a restored driver) its first result created it; a trial seen again keeps its number."""
     first, second = new_experiment(db), new_experiment(db)
-    recorders = [Recorder(db, e, "val_loss", "min", batch_size=2).start() for e in (first, second)]
+    recorders = [
+        Recorder(ResultStore(e, "val_loss", "min").into(db), batch_size=2).start()
+        for e in (first, second)
+    ]
     for name in "abcde":  # batches of two: the numbering goes on from batch to batch
         recorders[0].submit(TrialStarted(name, {"lr": 0.1}))
     recorders[0].submit(result("f", 1, 0.5))  # a trial created from its result

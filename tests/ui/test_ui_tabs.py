@@ -19,7 +19,7 @@ from service.demo import seed_sweep
 from service.engine import trial_logs
 from service.engine.recorder import Recorder
 from service.storage import driver_uri
-from service.usecases.recording import ResultReported, TrialEnded
+from service.usecases.recording import ResultReported, ResultStore, TrialEnded
 from tests.conftest import InProcessServer, ServerProcess
 from tests.ui.conftest import sign_in
 from tests.ui.test_ui_pages import ApiCalls, go, settle
@@ -161,7 +161,7 @@ def test_a_live_analysis_tab_reads_again_only_what_changed(
     expect(page.locator("[data-testid=curves]")).to_have_attribute("data-series", "8")
 
     def report(step: int, ended: TrialState | None = None) -> None:
-        recorder = Recorder(db, sweep, "val_accuracy", "max").start()
+        recorder = Recorder(ResultStore(sweep, "val_accuracy", "max").into(db)).start()
         for tune_id, iteration in running:
             metrics = {"val_accuracy": 0.5, "training_iteration": iteration + step}
             recorder.submit(ResultReported(tune_id, iteration + step, metrics))

@@ -1,0 +1,144 @@
+"""The routes Ray jobs read and store through (``/api/v1/jobs``), with the job's own token:
+what a sweep's driver does there end to end (through the driver's own client, ``JobApi``), on
+both databases, and what a holder of such a token cannot do: act on another sweep or final
+run, use any other route, outlive its sweep or its attempt, or be forged. A member's token
+cannot use these routes."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import update
+from sqlalchemy.orm import Session, sessionmaker
+
+from raysweep.schemas import TrialState
+from service.db.models import ExperimentRow
+from service.engine.job_api import JobApi, Refused
+from service.engine.recorder import Recorder
+from service.resources import ProjectShare
+from service.usecases.driving import SweepStart, ops_json
+from service.usecases.job_tokens import driver_job_id, final_run_job_id, job_token, job_token_key
+from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
+from tests.conftest import BOTH_BACKENDS, ServerProcess
+from tests.engine.sweeps import trials_of
+from tests.factories import submit
+
+
+def driver_api(
+    server: ServerProcess, db: sessionmaker[Session], experiment_id: str, attempt: int = 0
+) -> JobApi:
+    token = job_token(job_token_key(db), driver_job_id(experiment_id, attempt))
+    return JobApi(server.url, token, patience_s=5)
+
+
+@BOTH_BACKENDS
+def test_a_driver_reads_its_sweep_and_stores_its_reports_through_the_api(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as client:
+        experiment_id = submit(client)
+        api = driver_api(server, db, experiment_id)
+        start: SweepStart = api.call("GET", "/sweep", SweepStart)
+        assert start.spec["name"] and start.finished == start.unfinished == []
+        recorder = Recorder(lambda batch: api.call("POST", "/sweep/records", body=ops_json(batch)))
+        recorder.start()
+        recorder.submit(TrialStarted("t1", {"lr": 0.1, "hidden": 16}))
+        for epoch in (1, 2):
+            recorder.submit(
+                ResultReported("t1", epoch, {"epoch": epoch, "val_accuracy": 0.4 * epoch})
+            )
+        recorder.submit(TrialEnded("t1", TrialState.completed))
+        # the batch sent again (a restored driver): stored once
+        recorder.submit(ResultReported("t1", 2, {"epoch": 2, "val_accuracy": 0.8}))
+        assert recorder.close(30), recorder.last_error
+        [trial] = trials_of(client, experiment_id)
+        assert trial["state"] == "completed" and trial["iteration"] == 2
+        assert api.call("GET", "/sweep", SweepStart).finished == ["t1"]
+        assert api.call("GET", "/sweep/request", dict)["request"] is None
+        assert api.call("GET", "/sweep/share", ProjectShare) == ProjectShare()
+        assert api.call("GET", "/sweep/budget", dict)["spent"] is None
+        client.post(f"/api/v1/experiments/{experiment_id}/cancel").raise_for_status()
+
+
+def test_a_job_token_reaches_its_own_record_only_and_nothing_else(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as client:
+        mine, other = submit(client), submit(client)
+        api = driver_api(server, db, mine)
+        key = job_token_key(db)
+        headers = {"Authorization": f"Bearer {api.token}"}
+        # the token names the sweep: no path or body can point it at another one
+        assert (
+            api.call("GET", "/sweep", SweepStart).spec
+            == client.get(f"/api/v1/experiments/{mine}").json()["spec"]
+        )
+        # no other route takes it, reading or writing (the body is never parsed)
+        for method, path in (
+            ("GET", "/api/v1/experiments"),
+            ("GET", f"/api/v1/experiments/{mine}"),
+            ("GET", f"/api/v1/experiments/{other}"),
+            ("POST", f"/api/v1/experiments/{other}/cancel"),
+            ("POST", "/api/v1/experiments"),
+        ):
+            answer = client.request(method, path, headers=headers, content=b"{not json")
+            assert answer.status_code == 401, (method, path, answer.text)
+        # a member's or admin's token does not reach the jobs' routes
+        for token in (server.admin_token, server.create_token("m", "member")):
+            answer = client.get("/api/v1/jobs/sweep", headers={"Authorization": f"Bearer {token}"})
+            assert answer.status_code == 401, answer.text
+        # a final run's token does not reach a sweep's routes, nor a sweep's a final run's
+        final = job_token(key, final_run_job_id(1, 0))
+        answer = client.get("/api/v1/jobs/sweep", headers={"Authorization": f"Bearer {final}"})
+        assert answer.status_code == 403
+        answer = client.post("/api/v1/jobs/final-run/start", headers=headers)
+        assert answer.status_code == 403
+        # forged or unsigned: 401 before the body is read
+        forged = api.token[:-2] + ("AA" if not api.token.endswith("AA") else "BB")
+        for bad in (forged, "rsj_raysweep-abc-0", "rsj_"):
+            answer = client.post(
+                "/api/v1/jobs/sweep/records",
+                headers={"Authorization": f"Bearer {bad}"},
+                content=b"[{broken",
+            )
+            assert answer.status_code == 401, answer.text
+        # an op the store does not know, or a malformed one: a 422 naming it, nothing stored
+        for batch in ([{"op": "DropTables"}], [{"op": "TrialStarted", "tune_id": 5}]):
+            answer = client.post("/api/v1/jobs/sweep/records", headers=headers, json=batch)
+            assert answer.status_code == 422, answer.text
+        assert trials_of(client, mine) == []
+        # only the events a driver tells about Ray
+        answer = client.post(
+            "/api/v1/jobs/sweep/events",
+            headers=headers,
+            json={"kind": "completed", "message": "sweep completed"},
+        )
+        assert answer.status_code == 422
+
+
+def test_a_job_token_is_revoked_by_a_newer_attempt_and_by_its_sweep_ending(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    with server.client() as client:
+        experiment_id = submit(client)
+        first, second = (
+            driver_api(server, db, experiment_id, 0),
+            driver_api(server, db, experiment_id, 1),
+        )
+        assert first.call("GET", "/sweep/request", dict)["request"] is None
+        with db.begin() as session:  # the controller resubmitted the driver (attempt 1)
+            session.execute(
+                update(ExperimentRow)
+                .where(ExperimentRow.id == experiment_id)
+                .values(state="running", driver_attempts=2)
+            )
+        with pytest.raises(Refused) as refused:
+            first.call("GET", "/sweep/request", dict)
+        assert refused.value.status == 401 and "no longer running" in str(refused.value)
+        assert second.call("GET", "/sweep/request", dict)["request"] is None
+        client.post(f"/api/v1/experiments/{experiment_id}/cancel").raise_for_status()
+        assert second.call("GET", "/sweep/request", dict)["request"] == "cancel"
+        ended = second.call("POST", "/sweep/finish", dict, body={"error": None, "terminated": True})
+        assert ended["state"] == "cancelled"
+        with pytest.raises(Refused):  # the sweep ended: the token with it
+            second.call("POST", "/sweep/records", body=ops_json([TrialStarted("t9", {})]))
+        assert trials_of(client, experiment_id) == []
