@@ -692,6 +692,8 @@ class ClusterRead(BaseModel):
     authenticated: bool = Field(description="Whether a token is configured for it.")
     projects: list[str] = Field(
         default_factory=list,
-        description="A sweep cluster of these projects' own (those the caller has a role in; "
-        "an admin sees all): their sweeps run there alone. Empty on the shared one.",
+        description="A cluster of these projects' own (those the caller has a role in; an "
+        "admin sees all): as a sweep cluster their sweeps run there alone, as a final cluster "
+        "their final runs and deployments may go there (and to no shared one), and no other "
+        "project's do. Empty on a shared one.",
     )

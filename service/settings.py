@@ -49,9 +49,10 @@ class ClusterConfig(BaseModel):
     )
     projects: tuple[str, ...] = Field(
         default=(),
-        description="A sweep cluster of its own for these projects (role sweep): their sweeps "
-        "run here and nowhere else, and no other project's do. Empty (the default): the shared "
-        "sweep cluster, of every project no other sweep cluster names.",
+        description="A cluster of these projects' own: as a sweep cluster their sweeps run "
+        "here and nowhere else, as a final cluster their final runs and model deployments may "
+        "go here (and to no shared one), and no other project's run here. Empty (the default): "
+        "shared, by every project that has no cluster of its own in that role.",
     )
 
     def serves(self, role: Literal["sweep", "final"]) -> bool:
@@ -60,6 +61,11 @@ class ClusterConfig(BaseModel):
     @property
     def shared_sweep_cluster(self) -> bool:
         return self.serves("sweep") and not self.projects
+
+    def final_for(self, project: str) -> bool:
+        """Whether the project's final runs and deployments may use it: one of its own, or a
+        shared one (``Settings.final_clusters_for`` prefers its own)."""
+        return self.serves("final") and (not self.projects or project in self.projects)
 
 
 # a project's schedules each fire sweeps or retrains on their own: without a bound, one member's
@@ -267,14 +273,7 @@ class Settings(BaseSettings):
                 "exactly one cluster may have the sweep role without projects (the shared one); "
                 "give the others the projects whose sweeps they run"
             )
-        # a final cluster takes any project's final runs and deployments: a project's own
-        # cluster would run other projects' code
-        if named := [c.name for c in configured if c.projects and c.role != "sweep"]:
-            raise ValueError(
-                f"a cluster with projects has the sweep role alone: {', '.join(named)} is also "
-                "a final cluster, which any project's final runs and deployments may use"
-            )
-        bound = [project for c in configured for project in c.projects]
+        bound = [p for c in configured if c.serves("sweep") for p in c.projects]
         if twice := sorted({p for p in bound if bound.count(p) > 1}):
             raise ValueError(f"a project has one sweep cluster: {', '.join(twice)} named twice")
         missing = self._roles_missing(configured)
@@ -292,7 +291,7 @@ class Settings(BaseSettings):
         missing: list[Literal["sweep", "final"]] = []
         if not any(c.shared_sweep_cluster for c in records):
             missing.append("sweep")
-        if not any(c.serves("final") for c in records):
+        if not any(c.serves("final") and not c.projects for c in records):
             missing.append("final")
         return missing
 
@@ -335,8 +334,15 @@ class Settings(BaseSettings):
 
     @property
     def final_cluster_names(self) -> list[str]:
-        """The clusters final runs and deployments may use; the first is the default."""
+        """Every final cluster, shared and projects' own (where deployments are kept)."""
         return [c.name for c in self.cluster_records if c.serves("final")]
+
+    def final_clusters_for(self, project: str) -> list[str]:
+        """The final clusters the project's final runs and deployments may use, the default
+        first: its own final clusters when it has some, else the shared ones."""
+        records = [c for c in self.cluster_records if c.final_for(project)]
+        own = [c.name for c in records if c.projects]
+        return own or [c.name for c in records]
 
     @property
     def database_url_value(self) -> str:

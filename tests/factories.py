@@ -21,6 +21,7 @@ from service.engine.recorder import Recorder
 from service.settings import REPO_ROOT
 from service.specs import check_spec
 from service.usecases.access import operator
+from service.usecases.clusters import shared_final_clusters
 from service.usecases.experiments import add_experiment
 from service.usecases.firings import due_schedule_ids, fire_schedule
 from service.usecases.job_outcomes import FinalRunOutcome, finish_final_run, start_final_run
@@ -33,7 +34,7 @@ from tests.conftest import minimal_spec
 
 T0 = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
 GRACE = timedelta(seconds=60)
-CLUSTERS = ["local", "big"]
+CLUSTERS = shared_final_clusters(["local", "big"])
 SPACES = REPO_ROOT / "search_spaces"
 
 

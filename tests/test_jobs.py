@@ -20,13 +20,14 @@ from service.engine.launcher import JobInfo, Launcher
 from service.errors import InvalidInput
 from service.settings import ClusterConfig, Settings
 from service.usecases.access import operator
-from service.usecases.clusters import record_capacity
+from service.usecases.clusters import record_capacity, shared_final_clusters
 from service.usecases.experiments import cancel_experiment, submit_experiment
 from service.usecases.jobs import FinalRunJobs, SweepJobs
+from service.usecases.models import deploy_version
 from service.usecases.projects import create_project
 from service.usecases.promotion import promote_experiment
 from tests.conftest import minimal_spec
-from tests.factories import SPACES, completed_sweep
+from tests.factories import SPACES, complete_final_run, completed_sweep
 
 
 @dataclass
@@ -105,7 +106,9 @@ def test_a_final_run_on_a_cluster_no_longer_configured_fails_naming_it(
     ray, big = ScriptedLauncher(), ScriptedLauncher()
     runs = FinalRunJobs(db, settings)
     sweep = completed_sweep(db, [({"lr": 0.1}, 0.5), ({"lr": 0.2}, 0.4)])
-    promote_experiment(db, sweep, PromotionOverrides(top_k=2, cluster="big"), "t", ["big"])
+    promote_experiment(
+        db, sweep, PromotionOverrides(top_k=2, cluster="big"), "t", shared_final_clusters(["big"])
+    )
     launchers: dict[str, Launcher] = {"local": ray, "big": big}
     dispatcher = JobDispatcher("final-run-dispatcher", runs, launchers, submit_final_run)
     assert dispatcher.run_once() == 1  # one at a time: max_concurrent_jobs 1
@@ -170,8 +173,8 @@ def test_a_project_bound_to_its_own_sweep_cluster_sweeps_there_alone(
     fixed = settings.fixed_sweep_cluster
     assert (fixed("alpha"), fixed("beta")) == ("alpha-ray", None)
     with pytest.raises(InvalidInput, match="the sweep cluster can never run one trial"):
-        submit_experiment(db, {**big, "project": "alpha"}, SPACES, operator("t"), [], fixed)
-    submit_experiment(db, {**big, "project": "beta"}, SPACES, operator("t"), [], fixed)
+        submit_experiment(db, {**big, "project": "alpha"}, SPACES, operator("t"), None, fixed)
+    submit_experiment(db, {**big, "project": "beta"}, SPACES, operator("t"), None, fixed)
 
 
 def test_cluster_records_bind_each_project_once_to_one_sweep_cluster(tmp_path: Path) -> None:
@@ -187,8 +190,64 @@ def test_cluster_records_bind_each_project_once_to_one_sweep_cluster(tmp_path: P
     for clusters, refusal in (
         ([{"name": "x", "role": "sweep"}, {"name": "y", "role": "both"}], "exactly one cluster"),
         ([own, {**own, "name": "b"}], "alpha named twice"),
-        ([{**own, "role": "final"}], "the sweep role alone: a is also a final cluster"),
-        ([{**own, "role": "both"}], "the sweep role alone: a is also a final cluster"),
     ):
         with pytest.raises(ValueError, match=refusal):
             settings(*clusters)
+
+
+def test_a_projects_own_final_clusters_are_its_only_ones_and_no_other_projects(
+    tmp_path: Path, db: sessionmaker[Session]
+) -> None:
+    """A record with role final (or both) and projects: those projects' final runs and
+    deployments go there (the first their default) and to no shared final cluster; no other
+    project's may. A project without one keeps the shared ones."""
+    records = [
+        {"name": "shared", "role": "both"},
+        {"name": "alpha-big", "address": "http://a:8265", "role": "final", "projects": ["alpha"]},
+        {"name": "alpha-all", "address": "http://b:8265", "role": "both", "projects": ["alpha"]},
+    ]
+    settings = Settings(home=tmp_path, clusters=[ClusterConfig.model_validate(r) for r in records])
+    assert settings.final_clusters_for("alpha") == ["alpha-big", "alpha-all"]
+    assert settings.final_clusters_for("beta") == ["shared"]
+    assert settings.sweep_cluster_for("alpha").name == "alpha-all"
+    assert settings.final_cluster_names == ["shared", "alpha-big", "alpha-all"]  # all kept served
+    # only bound final clusters: the server's own Ray is the shared final cluster
+    bound_only = Settings(
+        home=tmp_path, clusters=[ClusterConfig.model_validate(r) for r in records[1:]]
+    )
+    assert bound_only.final_clusters_for("beta") == ["local"]
+    for project in ("alpha", "beta"):
+        create_project(db, ProjectCreate(name=project))
+    sweeps = {}
+    for project in ("alpha", "beta"):
+        sweeps[project] = completed_sweep(db, [({"lr": 0.01, "hidden": 64}, 0.2)])
+        with db.begin() as session:
+            session.execute(
+                update(ExperimentRow)
+                .where(ExperimentRow.id == sweeps[project])
+                .values(project=project)
+            )
+    clusters = settings.final_clusters_for
+    for project, other in (("beta", "alpha-big"), ("alpha", "shared")):
+        with pytest.raises(InvalidInput) as refused:
+            promote_experiment(
+                db, sweeps[project], PromotionOverrides(cluster=other), "t", clusters
+            )
+        [problem] = refused.value.details
+        assert problem.message == (
+            f"no final cluster named {other!r}; final clusters: "
+            + ", ".join(settings.final_clusters_for(project))
+        )
+    promoted = {
+        project: promote_experiment(
+            db, sweeps[project], PromotionOverrides(model_name=project), "t", clusters
+        )
+        for project in ("alpha", "beta")
+    }
+    assert promoted["alpha"].runs.items[0].cluster == "alpha-big"  # its own default
+    assert promoted["beta"].runs.items[0].cluster == "shared"
+    # and its models are served there
+    for project in ("alpha", "beta"):
+        complete_final_run(db, promoted[project].runs.items[0].id, 0.3)
+    deployed = {p: deploy_version(db, p, "1", clusters, "t")[0].cluster for p in ("alpha", "beta")}
+    assert deployed == {"alpha": "alpha-big", "beta": "shared"}

@@ -149,7 +149,7 @@ def test_an_overrides_gpu_wish_wins_and_user_code_takes_no_precision() -> None:
         }
     )
     bf16 = code.promotion.with_overrides(PromotionOverrides(precision="bf16"))
-    (problem,) = promotion_problems(code, bf16, "big", CLUSTERS)
+    (problem,) = promotion_problems(code, bf16, "big", CLUSTERS(code.project))
     assert problem.path == "precision" and "bundled trainers" in problem.message
 
 

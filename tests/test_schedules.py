@@ -15,10 +15,13 @@ from service.db.models import ExperimentRow, ProjectRow, ScheduleFiringRow, Sche
 from service.errors import Conflict
 from service.settings import REPO_ROOT
 from service.usecases.access import operator
+from service.usecases.clusters import shared_final_clusters
 from service.usecases.experiments import cancel_experiment
 from service.usecases.firings import due_schedule_ids, fire_schedule
 from service.usecases.schedules import create_schedule, get_schedule, set_enabled
 from tests.conftest import minimal_spec
+
+LOCAL_ONLY = shared_final_clusters(["local"])
 
 T0 = datetime(2026, 11, 21, 12, 0, 30, tzinfo=UTC)
 GRACE = timedelta(seconds=60)
@@ -29,12 +32,12 @@ def schedule(db: sessionmaker[Session], **changes: Any) -> str:
         {"name": "every-minute", "cron": "* * * * *", "spec": minimal_spec(), **changes}
     )
     return create_schedule(
-        db, request, REPO_ROOT / "search_spaces", ["local"], T0, operator("tester")
+        db, request, REPO_ROOT / "search_spaces", LOCAL_ONLY, T0, operator("tester")
     ).id
 
 
 def tick(db: sessionmaker[Session], now: datetime) -> int:
-    return sum(fire_schedule(db, sid, now, GRACE, ["local"]) for sid in due_schedule_ids(db, now))
+    return sum(fire_schedule(db, sid, now, GRACE, LOCAL_ONLY) for sid in due_schedule_ids(db, now))
 
 
 def firings(db: sessionmaker[Session]) -> list[tuple[str, str | None]]:
@@ -187,7 +190,7 @@ def test_a_project_at_its_schedule_limit_takes_no_more_and_others_are_not_held(
             {"name": name, "cron": "* * * * *", "spec": minimal_spec(), "project": project}
         )
         return create_schedule(
-            db, request, REPO_ROOT / "search_spaces", ["local"], T0, operator("tester"),
+            db, request, REPO_ROOT / "search_spaces", LOCAL_ONLY, T0, operator("tester"),
             max_per_project=2,
         ).id  # fmt: skip
 

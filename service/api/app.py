@@ -53,7 +53,8 @@ DESCRIPTION = """raysweep runs hyperparameter sweeps as Ray Tune sweeps of Ray T
 Every `/api/v1` route needs `Authorization: Bearer <token>`; viewers may read, members may also
 submit, control, promote and deploy, upload code and set aliases; admins may do everything. The
 `/api/v1/jobs` routes are for raysweep's own Ray jobs (sweep drivers, final runs), each with its
-job's token (`rsj_...`), and take no other. Every 4xx has the body `{"error": {"code", "message", "details": [{"path", "message"}]}}`."""
+job's token (`rsj_...`), and take no other. Every 4xx has the body
+`{"error": {"code", "message", "details": [{"path", "message"}]}}`."""
 
 
 def create_app(

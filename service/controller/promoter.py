@@ -17,5 +17,5 @@ class Promoter:
 
     def run_once(self) -> int:
         return auto_promote(
-            self.db, self.settings.final_cluster_names, self.settings.fixed_final_clusters
+            self.db, self.settings.final_clusters_for, self.settings.fixed_final_clusters
         )

@@ -19,7 +19,7 @@ class ScheduleFirer:
     def __init__(self, db: sessionmaker[Session], settings: Settings, clock: Clock):
         self.db, self.clock = db, clock
         self.grace = timedelta(seconds=settings.misfire_grace_s)
-        self.final_clusters = settings.final_cluster_names
+        self.final_clusters = settings.final_clusters_for
         self.fixed_sweep_cluster = settings.fixed_sweep_cluster
 
     def run_once(self) -> int:

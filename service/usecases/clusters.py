@@ -29,6 +29,16 @@ def no_fixed_cluster(project: str) -> None:
     return None
 
 
+# the final clusters a project's final runs and model deployments may use, by name, its
+# default first: its own final clusters when it has some, else the shared ones
+FinalClusters = Callable[[str], list[str]]
+
+
+def shared_final_clusters(names: list[str]) -> FinalClusters:
+    """Every project may use ``names`` (no final cluster is bound to a project)."""
+    return lambda project: names
+
+
 def record_capacity(db: sessionmaker[Session], name: str, nodes: list[dict[str, float]]) -> None:
     with db.begin() as session:
         row = session.get(ClusterCapacityRow, name, with_for_update=True)

@@ -47,7 +47,7 @@ from service.states import (
 from service.storage import delete_tree, experiment_uri
 from service.usecases.access import home_project
 from service.usecases.admission import Refusal, admit_sweep, queue_refusal
-from service.usecases.clusters import FixedSweepCluster, no_fixed_cluster
+from service.usecases.clusters import FinalClusters, FixedSweepCluster, no_fixed_cluster
 from service.usecases.code import python_files_of
 from service.usecases.trials import running_clocks
 from service.usecases.view_cache import CACHE, all_experiments_version, cached
@@ -96,7 +96,7 @@ def submit_experiment(
     data: Any,
     search_spaces_dir: Path,
     caller: TokenRead,
-    final_clusters: list[str] | None = None,
+    final_clusters: FinalClusters | None = None,
     fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster,
 ) -> ExperimentCreated:
     """Validate completely (raising ``InvalidInput`` with every problem), then store as queued
@@ -110,7 +110,7 @@ def submit_experiment(
         data,
         search_spaces_dir,
         lambda sha256: package_files(db, sha256, project),
-        final_clusters,
+        None if final_clusters is None else final_clusters(project),
         lambda experiment_id: stored_spec(db, experiment_id, project),
     )
     source = data.get("search_space") if isinstance(data, dict) else None

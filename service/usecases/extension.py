@@ -35,6 +35,7 @@ from service.errors import Conflict, InvalidInput
 from service.specs import check_spec
 from service.states import move_experiment, move_trial
 from service.usecases.admission import queue_refusal
+from service.usecases.clusters import FinalClusters
 from service.usecases.experiments import package_files, stored_spec, to_read
 from service.usecases.studies import finite, params_in, stored_values
 
@@ -361,7 +362,7 @@ def extend_experiment(
     experiment_id: str,
     request: ExtendRequest,
     search_spaces_dir: Path,
-    final_clusters: list[str] | None = None,
+    final_clusters: FinalClusters | None = None,
 ) -> ExperimentRead:
     """Queue the sweep again with its spec extended; an ``extended`` event says what changed.
     A sweep that is not completed, cancelled or paused is a ``Conflict``; an extension that
@@ -383,7 +384,7 @@ def extend_experiment(
             data,
             search_spaces_dir,
             lambda sha256: package_files(db, sha256, project),
-            final_clusters,
+            None if final_clusters is None else final_clusters(project),
             lambda source_id: stored_spec(db, source_id, project),
         )
 

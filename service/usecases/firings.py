@@ -23,7 +23,7 @@ from service.cron import due_between, next_due
 from service.db.models import ExperimentRow, FinalRunRow, ScheduleFiringRow, ScheduleRow
 from service.states import move_firing
 from service.usecases.admission import Refusal
-from service.usecases.clusters import FixedSweepCluster, no_fixed_cluster
+from service.usecases.clusters import FinalClusters, FixedSweepCluster, no_fixed_cluster
 from service.usecases.experiments import queue_sweep, request_cancel
 from service.usecases.promotion import request_final_run_cancel
 from service.usecases.retrain import end, start_retrain
@@ -52,7 +52,7 @@ def fire_schedule(
     schedule_id: str,
     now: datetime,
     misfire_grace: timedelta,
-    final_clusters: list[str],
+    final_clusters: FinalClusters,
     fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster,
 ) -> int:
     """Fire what is due for one schedule, in one transaction; returns the firings recorded.
@@ -91,7 +91,7 @@ class Firing:
 
     session: Session
     row: ScheduleRow
-    final_clusters: list[str]
+    final_clusters: FinalClusters
     # the sweep cluster when it does not autoscale: a sweep whose trial cannot fit it now is a
     # failed firing, not a sweep that waits forever
     fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster

@@ -24,11 +24,13 @@ from service.db.models import (
     ModelAliasHistoryRow,
     ModelAliasRow,
     ModelDeploymentRow,
+    ModelNameRow,
     ModelVersionRow,
     ScheduleRow,
 )
 from service.errors import Conflict, NotFound
 from service.states import move_deployment
+from service.usecases.clusters import FinalClusters
 from trainers.registry import TRAINERS
 
 
@@ -319,12 +321,12 @@ def deploy_version(
     db: sessionmaker[Session],
     name: str,
     version_or_alias: str,
-    cluster: str,
+    final_clusters: FinalClusters,
     created_by: str | None,
 ) -> tuple[DeploymentRead, bool]:
-    """Ask for the version to be served on ``cluster`` (the Deployer makes it so); returns the
-    deployment and whether it is new. A new deployment gets a bearer key, returned this once;
-    a version already deployed is returned as it is, without its key."""
+    """Ask for the version to be served on its project's default final cluster (the Deployer
+    makes it so); returns the deployment and whether it is new. A new deployment gets a bearer
+    key, returned this once; a version already deployed is returned as it is, without its key."""
     with db.begin() as session:
         version = _version_row(session, name, version_or_alias)
         if version.trainer not in TRAINERS:
@@ -341,6 +343,7 @@ def deploy_version(
         stamp = uuid.uuid4().hex[:6]
         app = re.sub(r"[^A-Za-z0-9_-]", "-", f"{name}-v{version.version}-{stamp}")
         key = secrets.token_urlsafe(32)
+        cluster = final_clusters(session.get_one(ModelNameRow, name).project)[0]
         row = ModelDeploymentRow(
             name=name,
             version=version.version,

@@ -38,7 +38,7 @@ from service.errors import Conflict, InvalidInput, NotFound
 from service.promotion import final_config, final_epochs
 from service.resources import Request, worker_bundle
 from service.states import move_final_run
-from service.usecases.clusters import observed_capacity
+from service.usecases.clusters import FinalClusters, observed_capacity
 from service.usecases.pareto import front_trials
 
 
@@ -344,14 +344,15 @@ def promote_experiment(
     experiment_id: str,
     overrides: PromotionOverrides,
     requested_by: str | None,
-    final_clusters: list[str],
+    final_clusters: FinalClusters,
     fixed_clusters: Collection[str] = (),
 ) -> Promoted:
     """Queue a final run for each of the top-k completed trials not promoted yet, on the named
-    final cluster (default: the first of ``final_clusters``); returns the experiment's final
-    runs. A sweep still going, or without a completed trial, is a ``Conflict`` naming the
-    reason; an unknown cluster, a precision for user code, or a final run that one of
-    ``fixed_clusters`` (those that do not autoscale) can never hold is ``InvalidInput``."""
+    final cluster (default: the first of the project's ``final_clusters``); returns the
+    experiment's final runs. A sweep still going, or without a completed trial, is a
+    ``Conflict`` naming the reason; an unknown cluster (or another project's own), a precision
+    for user code, or a final run that one of ``fixed_clusters`` (those that do not autoscale)
+    can never hold is ``InvalidInput``."""
     with db.begin() as session:
         row = repo.get_experiment_row(session, experiment_id, for_update=True)
         if row.state not in EXPERIMENT_ENDED:
@@ -361,8 +362,9 @@ def promote_experiment(
             )
         spec = ExperimentSpec.model_validate(row.spec)
         promotion = spec.promotion.with_overrides(overrides)
-        cluster = promotion.cluster or final_clusters[0]
-        problems = promotion_problems(spec, promotion, cluster, final_clusters)
+        allowed = final_clusters(row.project)
+        cluster = promotion.cluster or allowed[0]
+        problems = promotion_problems(spec, promotion, cluster, allowed)
         if cluster in fixed_clusters and (
             never := final_run_never_fits(session, spec, promotion, cluster)
         ):
@@ -502,7 +504,7 @@ AUTO_PROMOTION_BATCH = 20
 
 
 def auto_promote(
-    db: sessionmaker[Session], final_clusters: list[str], fixed_clusters: Collection[str] = ()
+    db: sessionmaker[Session], final_clusters: FinalClusters, fixed_clusters: Collection[str] = ()
 ) -> int:
     """One pass of auto-promotion: completed sweeps with ``promotion.auto`` that were neither
     promoted nor skipped get their final runs; the others are marked, so that the next pass

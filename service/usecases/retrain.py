@@ -33,7 +33,7 @@ from service.db.models import (
 )
 from service.states import move_firing
 from service.usecases.admission import Refusal
-from service.usecases.clusters import FixedSweepCluster, no_fixed_cluster
+from service.usecases.clusters import FinalClusters, FixedSweepCluster, no_fixed_cluster
 from service.usecases.experiments import queue_sweep
 from service.usecases.promotion import (
     cluster_problem,
@@ -170,7 +170,7 @@ def start_retrain(
     session: Session,
     schedule: ScheduleRow,
     firing: ScheduleFiringRow,
-    final_clusters: list[str],
+    final_clusters: FinalClusters,
     fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster,
 ) -> None:
     """Start the firing's retrain (the firing is flushed, in the caller's transaction): a
@@ -216,7 +216,7 @@ def start_retrain(
         settings.num_workers or champion.final_run.num_workers,
         settings.epochs or champion.final_run.epochs,
         settings.model,
-        retrain_cluster(champion, settings, final_clusters),
+        retrain_cluster(champion, settings, final_clusters(schedule.project)),
         resources=final_run_resources(champion.spec, resources),
     )
     source = f"{settings.model} version {champion.version.version}'s config"
@@ -283,7 +283,7 @@ def retune_spec(
     )
 
 
-def advance_retrains(db: sessionmaker[Session], final_clusters: list[str]) -> int:
+def advance_retrains(db: sessionmaker[Session], final_clusters: FinalClusters) -> int:
     """Move retrain firings on from what their sweep or final run did; returns the moves."""
     with db.begin() as session:
         firings = session.scalars(
@@ -296,7 +296,7 @@ def advance_retrains(db: sessionmaker[Session], final_clusters: list[str]) -> in
         return sum(advance(session, firing, final_clusters) for firing in firings)
 
 
-def advance(session: Session, firing: ScheduleFiringRow, final_clusters: list[str]) -> int:
+def advance(session: Session, firing: ScheduleFiringRow, final_clusters: FinalClusters) -> int:
     if firing.outcome == FiringOutcome.tuning:
         return tuned(session, firing, final_clusters)
     run = session.get(FinalRunRow, firing.final_run_id) if firing.final_run_id else None
@@ -324,7 +324,7 @@ def advance(session: Session, firing: ScheduleFiringRow, final_clusters: list[st
     return 1
 
 
-def tuned(session: Session, firing: ScheduleFiringRow, final_clusters: list[str]) -> int:
+def tuned(session: Session, firing: ScheduleFiringRow, final_clusters: FinalClusters) -> int:
     """The re-tuning sweep ended: its best completed trial is retrained as a final run."""
     experiment = session.get(ExperimentRow, firing.experiment_id) if firing.experiment_id else None
     if experiment is None:
@@ -363,7 +363,7 @@ def tuned(session: Session, firing: ScheduleFiringRow, final_clusters: list[str]
             **champion.resources(settings).model_dump(exclude_none=True),
         )
     )
-    cluster = retrain_cluster(champion, settings, final_clusters)
+    cluster = retrain_cluster(champion, settings, final_clusters(experiment.project))
     run = new_final_run(session, spec, best[0], promotion, settings.model, cluster)
     source = f"the re-tuning sweep's best trial {best[0].id}"
     training(session, firing, champion, settings, run, source)

@@ -28,7 +28,12 @@ from service.errors import Conflict, InvalidInput, NotFound
 from service.settings import MAX_SCHEDULES_PER_PROJECT
 from service.specs import check_spec
 from service.usecases.access import home_project
-from service.usecases.clusters import FixedSweepCluster, check_trial_fits, no_fixed_cluster
+from service.usecases.clusters import (
+    FinalClusters,
+    FixedSweepCluster,
+    check_trial_fits,
+    no_fixed_cluster,
+)
 from service.usecases.experiments import package_files, stored_spec
 from service.usecases.projects import in_project
 from service.usecases.retrain import retrain_problems
@@ -53,7 +58,7 @@ def create_schedule(
     db: sessionmaker[Session],
     request: ScheduleCreate,
     search_spaces_dir: Path,
-    final_clusters: list[str],
+    final_clusters: FinalClusters,
     now: datetime,
     caller: TokenRead,
     fixed_sweep_cluster: FixedSweepCluster = no_fixed_cluster,
@@ -80,7 +85,7 @@ def create_schedule(
                     template_in_project(request.spec, project),
                     search_spaces_dir,
                     lambda sha: package_files(db, sha, project),
-                    final_clusters,
+                    final_clusters(project),
                     lambda experiment_id: stored_spec(db, experiment_id, project),
                 )
                 with db.begin() as session:
@@ -99,7 +104,8 @@ def create_schedule(
         problems += kind_problems(request, needs="retrain", refuses="spec")
         if request.retrain is not None:
             with db.begin() as session:
-                problems += retrain_problems(session, request.retrain, final_clusters, project)
+                allowed = final_clusters(project)
+                problems += retrain_problems(session, request.retrain, allowed, project)
     if problems:
         raise InvalidInput(f"the schedule has {len(problems)} problem(s)", problems)
     row = ScheduleRow(

@@ -27,6 +27,7 @@ from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from service.states import move_final_run
 from service.usecases.access import operator
+from service.usecases.clusters import shared_final_clusters
 from service.usecases.models import register_version
 from service.usecases.schedules import create_schedule
 from tests.conftest import ServerProcess, minimal_spec
@@ -43,6 +44,8 @@ from tests.factories import (
     tick,
 )
 from tests.ui.conftest import open_tab, sign_in
+
+LOCAL_ONLY = shared_final_clusters(["local"])
 
 pytestmark = pytest.mark.ui
 
@@ -512,7 +515,7 @@ def test_schedules_page_shows_due_times_firings_and_the_champion_challenger_reco
          "spec": minimal_spec(name="nightly-digits")}
     )  # fmt: skip
     create_schedule(
-        db, nightly, REPO_ROOT / "search_spaces", ["local"], minute(0), operator("tester")
+        db, nightly, REPO_ROOT / "search_spaces", LOCAL_ONLY, minute(0), operator("tester")
     )
 
     sign_in(page, server.create_token("schedule-watcher", "viewer"))

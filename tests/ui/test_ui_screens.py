@@ -27,6 +27,7 @@ from service.db.models import (
 from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from service.usecases.access import operator
+from service.usecases.clusters import shared_final_clusters
 from service.usecases.promotion import promote_experiment
 from service.usecases.schedules import create_schedule
 from tests.conftest import ServerProcess, minimal_spec
@@ -41,6 +42,8 @@ from tests.factories import (
     retrain_schedule,
 )
 from tests.ui.conftest import open_tab, sign_in
+
+LOCAL_ONLY = shared_final_clusters(["local"])
 
 pytestmark = pytest.mark.ui
 
@@ -313,7 +316,7 @@ def test_the_project_switcher_scopes_every_list(
         {"name": "nightly-vision", "cron": "0 3 * * *", "project": "vision",
          "spec": minimal_spec(name="nightly-vision", project="vision")}
     )  # fmt: skip
-    create_schedule(db, nightly, REPO_ROOT / "search_spaces", ["local"], minute(0), operator("t"))
+    create_schedule(db, nightly, REPO_ROOT / "search_spaces", LOCAL_ONLY, minute(0), operator("t"))
     sweep = seed_sweep(db, trials=3, max_t=3, running=0, name="vision-sweep")
     move_to_project(db, sweep, "vision")
 

@@ -15,8 +15,8 @@ router = APIRouter(prefix="/api/v1/clusters", tags=["clusters"], responses=ERROR
 @router.get("", summary="The Ray clusters raysweep uses")
 def list_clusters(request: Request, caller: Viewer) -> list[ClusterRead]:
     """Configured by `RAYSWEEP_CLUSTERS`; by default one cluster, `local`, with both roles.
-    Tokens are never shown, only whether one is set; of the projects a sweep cluster is bound
-    to, only the caller's."""
+    Tokens are never shown, only whether one is set; of the projects a cluster is bound to,
+    only the caller's."""
     settings = app_state(request).settings
     own = settings.ray_address or "embedded"
     visible = visible_projects(caller)

@@ -95,7 +95,7 @@ async def submit(request: Request, response: Response, caller: Member) -> Experi
         await json_body(request),
         settings.search_spaces_dir,
         caller,
-        settings.final_cluster_names,
+        settings.final_clusters_for,
         settings.fixed_sweep_cluster,
     )
     response.headers["Location"] = f"/api/v1/experiments/{created.id}"
@@ -197,7 +197,7 @@ def extend(
     configs and checkpoints; new trials carry the new `space_version`."""
     settings = app_state(request).settings
     return extension.extend_experiment(
-        db, experiment_id, body, settings.search_spaces_dir, settings.final_cluster_names
+        db, experiment_id, body, settings.search_spaces_dir, settings.final_clusters_for
     )
 
 

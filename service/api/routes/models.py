@@ -77,7 +77,7 @@ def deploy(
     was deployed already, without the key)."""
     state = app_state(request)
     deployment, created = usecase.deploy_version(
-        state.db, name, version, state.settings.final_cluster_names[0], caller.name
+        state.db, name, version, state.settings.final_clusters_for, caller.name
     )
     response.status_code = 202 if created else 200
     return deployment

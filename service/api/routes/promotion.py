@@ -55,7 +55,7 @@ def promote(
         experiment_id,
         overrides or PromotionOverrides(),
         caller.name,
-        state.settings.final_cluster_names,
+        state.settings.final_clusters_for,
         state.settings.fixed_final_clusters,
     )
     response.headers["Location"] = f"/api/v1/experiments/{experiment_id}/final-runs"

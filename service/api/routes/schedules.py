@@ -55,7 +55,7 @@ def create(
         state.db,
         body,
         settings.search_spaces_dir,
-        settings.final_cluster_names,
+        settings.final_clusters_for,
         clock_for(settings.clock_file).now(),
         caller,
         settings.fixed_sweep_cluster,
