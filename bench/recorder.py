@@ -42,12 +42,12 @@ from bench.seeding import scratch_database  # noqa: E402
 from service.db import migrate  # noqa: E402
 from service.db.models import ResultRow, TrialRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
+from service.engine.driver import recorder_sink  # noqa: E402
 from service.engine.job_api import JobApi  # noqa: E402
 from service.engine.recorder import Recorder  # noqa: E402
 from service.harness import ServerProcess  # noqa: E402
 from service.settings import REPO_ROOT  # noqa: E402
 from service.usecases.access import operator  # noqa: E402
-from service.usecases.driving import ops_json  # noqa: E402
 from service.usecases.experiments import submit_experiment  # noqa: E402
 from service.usecases.job_tokens import driver_job_id, job_token, job_token_key  # noqa: E402
 from service.usecases.recording import Op, ResultReported, ResultStore, TrialStarted  # noqa: E402
@@ -96,7 +96,7 @@ def sink(
         token = job_token(job_token_key(db), driver_job_id(experiment_id, 0))
         api = JobApi(server.url, token)
         try:
-            yield lambda batch: api.call("POST", "/sweep/records", body=ops_json(batch))
+            yield recorder_sink(api)
         finally:
             api.close()
             server.stop()

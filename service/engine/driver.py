@@ -155,6 +155,7 @@ def project_pusher(api: JobApi, project: str) -> Callable[[], None]:
 
 
 def recorder_sink(api: JobApi) -> Callable[[list[Op]], None]:
+    """Where the driver's recorder hands its batches: the records route, each in one call."""
     return lambda batch: api.call("POST", "/sweep/records", body=ops_json(batch))
 
 

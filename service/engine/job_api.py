@@ -69,15 +69,21 @@ class JobApi:
         patient: bool = True,
         **params: Any,
     ) -> T:
-        """``method path`` with ``body`` as JSON; the answer as ``answer`` (a type pydantic
-        validates; None: nothing). ``patient``: wait out an outage, else one try."""
+        """``method path`` with ``body`` as JSON (bytes: JSON already); the answer as
+        ``answer`` (a type pydantic validates; None: nothing). ``patient``: wait out an outage,
+        else one try."""
+        content = body if isinstance(body, bytes) else None
+        json_body = None if content is not None else body
+        headers = {"Content-Type": "application/json"} if content is not None else None
         deadline, backoff = time.monotonic() + self.patience_s, 0.5
         while True:
             try:
                 response = self._client.request(
                     method,
                     path,
-                    json=body,
+                    json=json_body,
+                    content=content,
+                    headers=headers,
                     params={k: v for k, v in params.items() if v is not None},
                 )
                 if response.status_code not in RETRIED_STATUSES:

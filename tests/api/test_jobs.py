@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
 from service.db.models import ExperimentRow
+from service.engine.driver import recorder_sink
 from service.engine.job_api import JobApi, Refused
 from service.engine.recorder import Recorder
 from service.resources import ProjectShare
@@ -39,7 +40,7 @@ def test_a_driver_reads_its_sweep_and_stores_its_reports_through_the_api(
         api = driver_api(server, db, experiment_id)
         start: SweepStart = api.call("GET", "/sweep", SweepStart)
         assert start.spec["name"] and start.finished == start.unfinished == []
-        recorder = Recorder(lambda batch: api.call("POST", "/sweep/records", body=ops_json(batch)))
+        recorder = Recorder(recorder_sink(api))
         recorder.start()
         recorder.submit(TrialStarted("t1", {"lr": 0.1, "hidden": 16}))
         for epoch in (1, 2):
