@@ -88,7 +88,7 @@ class Settings(BaseSettings):
         pattern=r"^https?://[^\s]+$",
         description="Where sweep drivers and final runs (Ray jobs, on every Ray node) reach this "
         "API to store what they report: they hold no database credentials. Default: "
-        "http://127.0.0.1:PORT, right for Ray on this host.",
+        "http://HOST:PORT (127.0.0.1 when HOST is every address), right for Ray on this host.",
     )
     database_url: SecretStr | None = Field(
         default=None, description="SQLAlchemy URL; default: SQLite file $RAYSWEEP_HOME/raysweep.db."
@@ -352,7 +352,10 @@ class Settings(BaseSettings):
 
     @property
     def api_url_for_jobs(self) -> str:
-        return (self.api_url or f"http://127.0.0.1:{self.port}").rstrip("/")
+        if self.api_url is not None:
+            return self.api_url.rstrip("/")
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
+        return f"http://{f'[{host}]' if ':' in host else host}:{self.port}"
 
     @property
     def storage_root(self) -> str:

@@ -45,6 +45,9 @@ def test_secret_files_configure_the_server_and_jobs_get_no_secret_but_their_own_
     # the job's own token, scoped to its sweep and attempt, and where the API is
     assert job_scope(key, env["RAYSWEEP_JOB_TOKEN"]) == JobScope("sweep", "abc", 2)
     assert env["RAYSWEEP_API_URL"] == "http://127.0.0.1:8000"
+    for host, url in (("0.0.0.0", "http://127.0.0.1:8000"), ("10.1.2.3", "http://10.1.2.3:8000")):
+        monkeypatch.setenv("RAYSWEEP_HOST", host)
+        assert settings_from_environment().api_url_for_jobs == url
     monkeypatch.setenv("RAYSWEEP_API_URL", "http://raysweep:8000/")
     assert settings_from_environment().api_url_for_jobs == "http://raysweep:8000"
     # every Train run of the job polls its workers (and so passes reports on) this often

@@ -1,7 +1,9 @@
 """One finished sweep on one full server, shared by the tests that start from it. The server
 drives two Ray clusters, each a head of its own started with `ray start` (its temp dir, token
-file, ports): the session's sweep cluster (2 CPUs), and a final cluster (3 CPUs) for final runs
-and Serve; both read the same storage, where the final run finds the trial's checkpoint.
+file, ports): the session's cluster (2 CPUs), the sweep cluster of the sweep's project
+(`vision`) alone, and the other (3 CPUs), the final cluster for final runs and Serve and the
+shared sweep cluster of every other project; both read the same storage, where the final run
+finds the trial's checkpoint.
 
 - automatic promotion of its top trial -> a final run with more workers than the sweep's trials
   (a worker and then the job killed on the way) -> a model version with complete lineage, whose
@@ -49,6 +51,7 @@ pytestmark = RAY_TESTS
 FINAL_EPOCHS = 30  # long enough to kill a worker at epoch 2, then the job at 8, before it ends
 SPEC: dict[str, Any] = {
     "name": "promote-me",
+    "project": "vision",
     "trainer": "digits_mlp",
     "metric": "val_accuracy",
     "mode": "max",
@@ -120,7 +123,11 @@ def finished_sweep(
     clock = home / "clock"
     set_time(clock, T0)
     clusters = [
-        {"name": "sweeps", "role": "sweep"},
+        # the project's own sweep cluster is the server's own Ray (the session's cluster); the
+        # shared one, every other project's, is the other head: a sweep of the project that
+        # went to the shared cluster would run there
+        {"name": "vision-sweeps", "role": "sweep", "projects": ["vision"]},
+        {"name": "shared", "address": final.address, "token": token, "role": "sweep"},
         {
             "name": "big",
             "address": final.address,
@@ -142,6 +149,7 @@ def finished_sweep(
     ).start()
     try:
         with server.client() as client:
+            assert client.post("/api/v1/projects", json={"name": "vision"}).status_code == 201
             experiment_id = submit_spec(client, SPEC)
             experiment, trials = ended_sweep(client, experiment_id, 300)
             assert experiment["state"] == "completed", experiment.get("error")
@@ -165,7 +173,16 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
     trials, final_cluster = finished_sweep.trials, finished_sweep.final
     with engine_server.client() as client:
         clusters = client.get("/api/v1/clusters").json()
-        assert [(c["name"], c["role"]) for c in clusters] == [("sweeps", "sweep"), ("big", "final")]
+        assert [(c["name"], c["role"], c["projects"]) for c in clusters] == [
+            ("vision-sweeps", "sweep", ["vision"]),
+            ("shared", "sweep", []),
+            ("big", "final", []),
+        ]
+        # the project's sweep ran on its own cluster, not on the shared one
+        driver = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
+        assert ray_cluster.jobs.get_job_info(driver).status == "SUCCEEDED"
+        with pytest.raises(RuntimeError, match="does not exist|404"):
+            final_cluster.jobs.get_job_info(driver)
         best = max(trials, key=lambda t: (t["best_metric"], -t["id"]))
         # a killed worker of the final run: Ray Train restarts the group from the checkpoint
         running = wait_for(
@@ -377,7 +394,7 @@ def retrain_schedule(
     created = client.post(
         "/api/v1/schedules",
         json={"name": name, "cron": "* * * * *", "kind": "retrain", "overlap": overlap,
-              "retrain": {"model": MODEL, **retrain}},
+              "project": "vision", "retrain": {"model": MODEL, **retrain}},
     )  # fmt: skip
     assert created.status_code == 201, created.text
     schedule_id: str = created.json()["id"]
@@ -490,6 +507,6 @@ def test_a_retrain_promotes_when_better_and_refuses_when_worse(
     assert production["version"] == 2
     assert [h["version"] for h in production["history"]] == [2, 1]
     assert [m for m in models if m["name"] == MODEL] == [
-        {"name": MODEL, "project": "default", "latest_version": 3, "versions": 3,
+        {"name": MODEL, "project": "vision", "latest_version": 3, "versions": 3,
          "aliases": {"production": 2, "candidate": 3}}
     ]  # fmt: skip
