@@ -6,7 +6,10 @@ cannot use these routes."""
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
+from pydantic import TypeAdapter
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -15,13 +18,42 @@ from service.db.models import ExperimentRow
 from service.engine.driver import recorder_sink
 from service.engine.job_api import JobApi, Refused
 from service.engine.recorder import Recorder
-from service.resources import ProjectShare
-from service.usecases.driving import SweepStart, ops_json
+from service.resources import HeldSegment, ProjectShare
+from service.usecases.decisions import RungDecided
+from service.usecases.driving import OpJson, SweepStart, ops_json
 from service.usecases.job_tokens import driver_job_id, final_run_job_id, job_token, job_token_key
-from service.usecases.recording import ResultReported, TrialEnded, TrialStarted
+from service.usecases.recording import (
+    Op,
+    ReservationReclaimed,
+    ResultReported,
+    TrialEnded,
+    TrialHeld,
+    TrialRestarted,
+    TrialStarted,
+    TrialWaiting,
+    TrialYielded,
+)
 from tests.conftest import BOTH_BACKENDS, ServerProcess
 from tests.engine.sweeps import trials_of
 from tests.factories import submit
+
+
+def test_every_kind_of_report_travels_to_the_records_route_and_back_unchanged() -> None:
+    """What the driver encodes (``ops_json``) is what the route decodes (``OpJson``), for every
+    op the recorder stores: the route's union names them all."""
+    batch: list[Op] = [
+        TrialStarted("t1", {"lr": 0.1, "layers": [1, 2]}),
+        ResultReported("t1", 3, {"epoch": 3, "val_loss": 0.25}, "/storage/e/train/t1/checkpoint_3"),
+        TrialEnded("t1", TrialState.failed, "ValueError: boom"),
+        TrialRestarted("t1", "a worker died", 2),
+        ReservationReclaimed("", "a run died while its workers started"),
+        TrialYielded("t1", 4),
+        TrialWaiting("t1", "waits for 2 CPUs"),
+        RungDecided("t1", 0, 3, 0.25, 0.3, 1, 4, "promote"),
+        TrialHeld("t1", HeldSegment("k", "e1", "t1", 1.0, 2.5, False, 2, 1.0, 0.0)),
+    ]
+    assert {type(op) for op in batch} == set(get_args(Op))
+    assert TypeAdapter(list[OpJson]).validate_json(ops_json(batch)) == batch
 
 
 def driver_api(
