@@ -12,6 +12,8 @@ and CPUs, token authentication from a token file), the server pointed at the hea
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -24,8 +26,8 @@ from ray.job_submission import JobSubmissionClient
 from ray.util.state import list_actors, list_nodes
 
 from service.engine.cluster import RayConnection
-from service.settings import Settings
-from tests.conftest import RAY_TESTS, ServerProcess
+from service.settings import RAY_AUTH_TOKEN_PATH, Settings
+from tests.conftest import ServerProcess
 from tests.engine.nodes import RayNode, node_env, ray_head
 from tests.engine.sweeps import (
     CLUSTER_SINGLETONS,
@@ -40,7 +42,9 @@ from tests.engine.sweeps import (
 )
 from tests.factories import submit_spec
 
-pytestmark = RAY_TESTS
+# a cluster of its own, not the session's: its own xdist group, so that it runs beside the
+# session cluster's tests (on the other pytest worker) instead of after them
+pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.xdist_group("ray-own-cluster")]
 
 
 def group_alive(node: RayNode) -> bool:
@@ -52,14 +56,14 @@ def group_alive(node: RayNode) -> bool:
 
 
 @pytest.fixture
-def cluster(
-    tmp_path: Path, ray_cluster: RayConnection
-) -> Iterator[tuple[str, list[RayNode], dict[str, str]]]:
+def cluster(tmp_path: Path) -> Iterator[tuple[str, list[RayNode], dict[str, str]]]:
     """A head (1 CPU) and two worker nodes (2 CPUs each) sharing a token file like a mounted
     secret; the token is the one this test process's Ray client uses (~/.ray/auth_token, made
-    when the session's own head started)."""
+    by whichever Ray head of the session started first, or here)."""
+    ray_cli = Path(sys.executable).parent / "ray"
+    subprocess.run([str(ray_cli), "get-auth-token", "--generate"], check=True, capture_output=True)
     token_file = tmp_path / "ray_token"
-    token_file.write_text((Path.home() / ".ray" / "auth_token").read_text().strip())
+    token_file.write_text(RAY_AUTH_TOKEN_PATH.read_text().strip())
     env = node_env(token_file)
     tag = uuid.uuid4().hex[:6]  # Ray's socket paths must stay short
     with ray_head(1, token_file, tmp_path / "head.log") as (address, gcs, head):

@@ -90,13 +90,13 @@ def replay(decisions: list[dict[str, Any]]) -> None:
             assert d["decision"] == "stop" and d["trial_id"] in rung, d
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def checkpoints(server: ServerProcess, experiment_id: str) -> int:
     """The checkpoints the sweep's Train runs hold on storage (the server's default root)."""
     runs = Path(train_runs_uri(str((server.home / "storage").resolve()), experiment_id))
     return sum(1 for _ in runs.glob("*/checkpoint_*"))
 
 
+@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver_and_server(
     engine_process: ServerProcess, ray_cluster: RayConnection, db_url: str
 ) -> None:
