@@ -43,10 +43,8 @@ from service.api.wake import ControllerWakeMiddleware
 from service.metrics import Metrics
 from service.settings import Settings
 from service.usecases.access import Owners
+from service.usecases.driving import MAX_BATCH_BYTES
 from service.usecases.tokens import RecentTokens
-
-# a request body of a Ray job's (routes.jobs): a batch of a sweep's reports
-JOB_BODY_BYTES = 32 << 20
 
 DESCRIPTION = """raysweep runs hyperparameter sweeps as Ray Tune sweeps of Ray Train DDP trials.
 
@@ -87,8 +85,8 @@ def create_app(
     app.add_middleware(
         BodyLimitMiddleware,
         max_bytes=settings.max_body_bytes,
-        # a driver's batch of reports (routes.jobs: at most MAX_OPS of them)
-        limits={code.router.prefix: settings.max_code_bytes, jobs.router.prefix: JOB_BODY_BYTES},
+        # a driver's batch of reports (at most driving.MAX_BATCH of them)
+        limits={code.router.prefix: settings.max_code_bytes, jobs.router.prefix: MAX_BATCH_BYTES},
     )
     # outside the body limit: a request without a valid token is a 401 whatever its body
     app.add_middleware(TokenBeforeBody)

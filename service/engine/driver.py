@@ -37,7 +37,13 @@ from service.settings import Settings, get_settings
 from service.storage import driver_uri, read_json, train_runs_uri
 from service.usecases.convergence import ConvergenceCheck
 from service.usecases.decisions import RungDecided
-from service.usecases.driving import DriverEvent, DriverEventKind, SweepStart, ops_json
+from service.usecases.driving import (
+    MAX_BATCH_BYTES,
+    DriverEvent,
+    DriverEventKind,
+    SweepStart,
+    ops_json,
+)
 from service.usecases.extension import History
 from service.usecases.job_outcomes import DriverOutcome
 from service.usecases.recording import Op, ResultReported, time_attr_of
@@ -155,8 +161,20 @@ def project_pusher(api: JobApi, project: str) -> Callable[[], None]:
 
 
 def recorder_sink(api: JobApi) -> Callable[[list[Op]], None]:
-    """Where the driver's recorder hands its batches: the records route, each in one call."""
-    return lambda batch: api.call("POST", "/sweep/records", body=ops_json(batch))
+    """Where the driver's recorder hands its batches: the records route, a batch in one call
+    unless its reports are so large that the body would pass the API's limit (then in halves,
+    in order)."""
+
+    def send(batch: list[Op]) -> None:
+        body = ops_json(batch)
+        if len(body) > MAX_BATCH_BYTES and len(batch) > 1:
+            half = len(batch) // 2
+            send(batch[:half])
+            send(batch[half:])
+            return
+        api.call("POST", "/sweep/records", body=body)
+
+    return send
 
 
 def run(experiment_id: str) -> int:

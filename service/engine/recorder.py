@@ -15,7 +15,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from service.engine.job_api import Unavailable
+from service.engine.job_api import Refused, Unavailable
+from service.usecases.driving import MAX_BATCH
 from service.usecases.recording import Op
 
 log = logging.getLogger(__name__)
@@ -34,12 +35,13 @@ class Recorder:
     sink: Callable[[list[Op]], None]
     flush_interval_s: float = 0.2
     max_buffered: int = 1_000_000
-    batch_size: int = 5_000
+    batch_size: int = MAX_BATCH
     max_backoff_s: float = 10.0
     _buffer: deque[Op] = field(default_factory=deque)
     _lock: threading.Condition = field(default_factory=threading.Condition)
     _stopping: bool = False
     _abandoned: bool = False
+    _refused: bool = False
     _in_flight: int = 0
     _thread: threading.Thread | None = None
     last_error: str | None = None
@@ -60,11 +62,14 @@ class Recorder:
             self._lock.notify()
 
     def flush(self, timeout_s: float | None = None) -> bool:
-        """Wait until everything submitted so far is written; False on timeout."""
+        """Wait until everything submitted so far is written; False on timeout, or once the
+        store refused a batch (nothing more will be written)."""
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         with self._lock:
             self._lock.notify()
             while self._buffer or self._in_flight:
+                if self._refused:
+                    return False
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     return False
@@ -98,6 +103,19 @@ class Recorder:
                 self._in_flight = len(batch)
             try:
                 self.sink(batch)
+            except Refused as error:
+                # the API will not take it however often it is sent: the sweep has ended (or a
+                # newer driver replaced this one) and the token with it; waiting on it would
+                # hold the driver's end for the whole drain timeout
+                self.last_error = f"the API refused a batch: {error}"
+                log.error(
+                    "%s; %d write(s) not stored", self.last_error, len(self._buffer) + len(batch)
+                )
+                with self._lock:
+                    self._buffer.extendleft(reversed(batch))
+                    self._in_flight, self._refused = 0, True
+                    self._lock.notify_all()
+                return
             except Exception as error:
                 # the store's error (the database, or the API, unavailable), or ours, with its
                 # traceback: either way nothing is dropped, and a full buffer names it

@@ -41,6 +41,12 @@ from service.usecases.recording import (
 )
 from service.usecases.retention import prune_experiment
 
+# the most reports one batch holds (the recorder's batch size, the records route's bound), and
+# the largest body a job sends (the API's body limit on its routes; a driver splits a batch of
+# larger reports)
+MAX_BATCH = 5_000
+MAX_BATCH_BYTES = 32 << 20
+
 
 def _op_kind(value: Any) -> str:
     return str(value.get("op", "")) if isinstance(value, dict) else type(value).__name__

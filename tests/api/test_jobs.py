@@ -6,7 +6,7 @@ cannot use these routes."""
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 from pydantic import TypeAdapter
@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
 from service.db.models import ExperimentRow
+from service.engine import driver
 from service.engine.driver import recorder_sink
 from service.engine.job_api import JobApi, Refused
 from service.engine.recorder import Recorder
@@ -175,3 +176,32 @@ def test_a_job_token_is_revoked_by_a_newer_attempt_and_by_its_sweep_ending(
         with pytest.raises(Refused):  # the sweep ended: the token with it
             second.call("POST", "/sweep/records", body=ops_json([TrialStarted("t9", {})]))
         assert trials_of(client, experiment_id) == []
+
+
+def test_a_batch_too_large_for_one_body_goes_in_halves_in_order(
+    server: ServerProcess, db: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reports so large that a batch's body would pass the API's limit are sent in halves,
+    each stored; none is refused or lost."""
+    with server.client() as client:
+        experiment_id = submit(client)
+        bodies: list[int] = []
+        api = driver_api(server, db, experiment_id)
+        call = api.call
+
+        def counting(method: str, path: str, *args: Any, **kwargs: Any) -> Any:
+            bodies.append(len(kwargs.get("body") or b""))
+            return call(method, path, *args, **kwargs)
+
+        monkeypatch.setattr(api, "call", counting)
+        monkeypatch.setattr(driver, "MAX_BATCH_BYTES", 3_000)
+        batch: list[Op] = [TrialStarted("t1", {"lr": 0.1, "hidden": 16})]
+        batch += [
+            ResultReported("t1", epoch, {"epoch": epoch, "val_accuracy": 0.1, "note": "x" * 500})
+            for epoch in range(1, 9)
+        ]
+        recorder_sink(api)(batch)
+        [trial] = trials_of(client, experiment_id)
+        client.post(f"/api/v1/experiments/{experiment_id}/cancel").raise_for_status()
+    assert len(bodies) > 1 and max(bodies) <= 3_000, bodies
+    assert trial["iteration"] == 8

@@ -17,12 +17,13 @@ from raysweep.spec import ExperimentSpec
 from service.db.models import CheckpointRow, EventRow, ResultRow, RungDecisionRow, TrialRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import free_port
+from service.engine.job_api import Refused
 from service.engine.recorder import BufferFull, Recorder
 from service.settings import REPO_ROOT
 from service.usecases.access import operator
 from service.usecases.decisions import RungDecided
 from service.usecases.experiments import submit_experiment
-from service.usecases.recording import ResultReported, ResultStore, TrialEnded, TrialStarted
+from service.usecases.recording import Op, ResultReported, ResultStore, TrialEnded, TrialStarted
 from service.usecases.retention import checkpoints_to_delete, prune_experiment
 
 SPEC = {
@@ -197,6 +198,24 @@ def test_a_batch_that_cannot_be_written_is_kept_and_named_not_the_end_of_the_wri
     assert recorder.close(timeout_s=1) is False  # still buffered, never dropped
     with db.begin() as session:
         assert session.scalar(select(func.count()).select_from(ResultRow)) == 0
+
+
+def test_a_batch_the_api_refuses_stops_the_writer_at_once_and_keeps_what_was_not_stored() -> None:
+    """A 4xx (the sweep ended and the job's token with it) will not turn into a 2xx by
+    retrying: the writer stops, keeps the batch, and the driver's drain is not held for its
+    whole timeout."""
+    sent: list[list[Op]] = []
+
+    def refusing(batch: list[Op]) -> None:
+        sent.append(batch)
+        raise Refused(401, "this job token's sweep is no longer running")
+
+    recorder = Recorder(refusing, max_backoff_s=0.2).start()
+    recorder.submit(ResultReported("t1", 1, {"epoch": 1, "val_loss": 0.5}))
+    started = time.monotonic()
+    assert recorder.close(timeout_s=60) is False
+    assert time.monotonic() - started < 10 and len(sent) == 1  # no retry, no 60 s wait
+    assert recorder.last_error is not None and "no longer running" in recorder.last_error
 
 
 def test_a_finished_trial_keeps_its_latest_checkpoints_and_its_best(

@@ -33,8 +33,6 @@ from service.usecases.job_outcomes import (
 from service.usecases.projects import record_final_run_usage
 
 router = APIRouter(prefix="/api/v1/jobs", tags=["jobs"], responses=ERROR_RESPONSES)
-# a driver's batch of reports: at most its recorder's batch size
-MAX_OPS = 5_000
 
 
 @dataclass(frozen=True)
@@ -103,7 +101,7 @@ def share(experiment_id: SweepJob, request: Request) -> ProjectShare:
 def records(
     experiment_id: SweepJob,
     request: Request,
-    batch: Annotated[list[OpJson], Body(max_length=MAX_OPS)],
+    batch: Annotated[list[OpJson], Body(max_length=driving.MAX_BATCH)],
 ) -> Response:
     """Trials started, results and checkpoints, decisions, waits, restarts, leases and ends,
     in one transaction; idempotent (a batch sent twice stores each result once). The
