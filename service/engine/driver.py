@@ -17,7 +17,6 @@ import traceback
 from collections.abc import Callable
 
 import ray
-from pydantic import TypeAdapter
 
 from raysweep.schemas import EXPERIMENT_ACTIVE, ExperimentState
 from raysweep.spec import ExperimentSpec
@@ -39,8 +38,11 @@ from service.usecases.convergence import ConvergenceCheck
 from service.usecases.decisions import RungDecided
 from service.usecases.driving import (
     MAX_BATCH_BYTES,
+    BudgetSpent,
+    ControlRequest,
     DriverEvent,
     DriverEventKind,
+    SweepEnded,
     SweepStart,
     ops_json,
 )
@@ -94,12 +96,7 @@ def stored_reports(run_uri: str, tune_id: str, time_attr: str) -> list[ResultRep
 def record_leftovers(api: JobApi, kind: DriverEventKind, what: str, found: Leftovers) -> None:
     log.warning("%s: %s", what, found.describe())
     data = {"placement_groups": found.placement_groups, "actors": found.actors}
-    event = DriverEvent(kind, f"{what}: {found.describe()}", data)
-    api.call("POST", "/sweep/events", body=_json(event))
-
-
-def _json(value: object) -> object:
-    return TypeAdapter(type(value)).dump_python(value, mode="json")
+    api.call("POST", "/sweep/events", body=DriverEvent(kind, f"{what}: {found.describe()}", data))
 
 
 def interrupt_tune_on_sigterm(context: DriverContext) -> None:
@@ -147,7 +144,7 @@ def budget_reader(api: JobApi, spec: ExperimentSpec) -> Callable[[], str | None]
     """For ``stop.budget``: what the sweep spent (the ledger, every driver's), once spent."""
     if spec.stop.budget is None:
         return None
-    return lambda: api.call("GET", "/sweep/budget", dict[str, str | None], patient=False)["spent"]
+    return lambda: api.call("GET", "/sweep/budget", BudgetSpent, patient=False).spent
 
 
 def project_pusher(api: JobApi, project: str) -> Callable[[], None]:
@@ -204,9 +201,9 @@ def drive(experiment_id: str, settings: Settings) -> int:
     recorder = Recorder(recorder_sink(api)).start()
     context = DriverContext(
         recorder=recorder,
-        read_request=lambda: api.call(
-            "GET", "/sweep/request", dict[str, str | None], patient=False
-        )["request"],
+        read_request=lambda: (
+            api.call("GET", "/sweep/request", ControlRequest, patient=False).request
+        ),
         time_attr=time_attr_of(spec),
         max_t=spec.early_stopping.max_t,
         metric=spec.primary.metric,
@@ -277,10 +274,11 @@ def drive(experiment_id: str, settings: Settings) -> int:
         context.converged,
         budget_spent=context.budget_spent,
     )
-    final: str = api.call("POST", "/sweep/finish", dict[str, str], body=_json(outcome))["state"]
-    log.info("experiment %s is %s", experiment_id, final)
+    ended: SweepEnded = api.call("POST", "/sweep/finish", SweepEnded, body=outcome)
+    final = ended.state
+    log.info("experiment %s is %s", experiment_id, final.value)
     api.close()
-    return 0 if final != ExperimentState.failed.value else 1
+    return 0 if final is not ExperimentState.failed else 1
 
 
 def main() -> int:

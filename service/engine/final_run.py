@@ -22,7 +22,6 @@ from typing import Any
 
 import ray
 import torch
-from pydantic import TypeAdapter
 from ray.train import Checkpoint
 from ray.train.v2.api.callback import UserCallback
 
@@ -39,9 +38,9 @@ from service.engine.trial import (
     train_config,
 )
 from service.engine.tuner import runtime_env
-from service.resources import HeldSegment
 from service.settings import REPO_ROOT, Settings, get_settings
 from service.storage import artifact_uri, final_run_name, final_runs_uri
+from service.usecases.driving import FinalRunEnd, FinalRunEpoch, WorkerFailure
 from service.usecases.job_outcomes import FinalRunJob, FinalRunOutcome
 from trainers import practices
 from trainers.loading import load_task
@@ -71,7 +70,7 @@ class StoreFinalRunResults(UserCallback):
         self, run_context: TrainRunContext, worker_exceptions: dict[int, Exception]
     ) -> None:
         message = f"final run {self.final_run_id}: {failure_summary(worker_exceptions)}"
-        self.api().call("POST", "/final-run/worker-failures", body={"message": message})
+        self.api().call("POST", "/final-run/worker-failures", body=WorkerFailure(message))
 
     def after_report(
         self,
@@ -83,8 +82,7 @@ class StoreFinalRunResults(UserCallback):
         epoch = reported.get("epoch")
         if not isinstance(epoch, int):
             return
-        body = {"epoch": epoch, "metrics": reported}
-        self.api().call("POST", "/final-run/epochs", body=body)
+        self.api().call("POST", "/final-run/epochs", body=FinalRunEpoch(epoch, reported))
 
 
 def trainer_for(job: FinalRunJob, settings: Settings, api: JobApi) -> tuple[TrialPlan, LeanTrainer]:
@@ -146,8 +144,7 @@ def ledger_kept(api: JobApi, owner: str) -> Iterator[None]:
 
     def store() -> None:
         segments = ray.get(gate().usage.remote(owner), timeout=5)
-        body = TypeAdapter(list[HeldSegment]).dump_python(segments, mode="json")
-        api.call("POST", "/final-run/usage", body=body, patient=False)
+        api.call("POST", "/final-run/usage", body=segments, patient=False)
 
     def keep() -> None:
         while not stop.wait(LEDGER_POLL_S):
@@ -204,13 +201,7 @@ def run(final_run_id: int) -> int:
     except Exception:
         error = traceback.format_exc(limit=20)
         log.exception("final run %s failed", final_run_id)
-    body = {
-        "outcome": None
-        if outcome is None
-        else TypeAdapter(FinalRunOutcome).dump_python(outcome, mode="json"),
-        "error": error,
-    }
-    api.call("POST", "/final-run/finish", body=body)
+    api.call("POST", "/final-run/finish", body=FinalRunEnd(outcome, error))
     api.close()
     return 0 if outcome is not None else 1
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import httpx
 from pydantic import TypeAdapter
+from pydantic_core import to_json
 
 from service.engine.launcher import API_URL_ENV, JOB_TOKEN_ENV
 
@@ -69,11 +70,10 @@ class JobApi:
         patient: bool = True,
         **params: Any,
     ) -> T:
-        """``method path`` with ``body`` as JSON (bytes: JSON already); the answer as
-        ``answer`` (a type pydantic validates; None: nothing). ``patient``: wait out an outage,
-        else one try."""
-        content = body if isinstance(body, bytes) else None
-        json_body = None if content is not None else body
+        """``method path`` with ``body`` as JSON (bytes: JSON already; else encoded by
+        pydantic-core: dataclasses, enums, dicts); the answer as ``answer`` (a type pydantic
+        validates; None: nothing). ``patient``: wait out an outage, else one try."""
+        content = None if body is None else body if isinstance(body, bytes) else to_json(body)
         headers = {"Content-Type": "application/json"} if content is not None else None
         deadline, backoff = time.monotonic() + self.patience_s, 0.5
         while True:
@@ -81,7 +81,6 @@ class JobApi:
                 response = self._client.request(
                     method,
                     path,
-                    json=json_body,
                     content=content,
                     headers=headers,
                     params={k: v for k, v in params.items() if v is not None},

@@ -26,6 +26,7 @@ from service.storage import train_runs_uri
 from service.usecases.convergence import completed_points
 from service.usecases.decisions import RungDecided, stored_decisions
 from service.usecases.extension import History, starting_history
+from service.usecases.job_outcomes import FinalRunOutcome
 from service.usecases.projects import budget_spent, project_share
 from service.usecases.recording import (
     Op,
@@ -185,6 +186,43 @@ class DriverEvent:
     kind: DriverEventKind
     message: str
     data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ControlRequest:
+    request: Literal["cancel", "pause"] | None
+
+
+@dataclass(frozen=True)
+class BudgetSpent:
+    spent: str | None
+
+
+@dataclass(frozen=True)
+class Pruned:
+    deleted: int
+
+
+@dataclass(frozen=True)
+class SweepEnded:
+    state: ExperimentState
+
+
+@dataclass(frozen=True)
+class FinalRunEpoch:
+    epoch: int
+    metrics: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class WorkerFailure:
+    message: str
+
+
+@dataclass(frozen=True)
+class FinalRunEnd:
+    outcome: FinalRunOutcome | None
+    error: str | None
 
 
 def add_driver_event(db: sessionmaker[Session], experiment_id: str, event: DriverEvent) -> None:

@@ -7,23 +7,31 @@ everywhere else."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request, Response
 
-from raysweep.schemas import ExperimentState
 from service.api.deps import FinalRunJobId, SweepJob, app_state
 from service.api.errors import ERROR_RESPONSES
 from service.resources import HeldSegment, ProjectShare
 from service.usecases import driving
 from service.usecases.decisions import RungDecided
-from service.usecases.driving import DriverEvent, OpJson, SweepStart
+from service.usecases.driving import (
+    BudgetSpent,
+    ControlRequest,
+    DriverEvent,
+    FinalRunEnd,
+    FinalRunEpoch,
+    OpJson,
+    Pruned,
+    SweepEnded,
+    SweepStart,
+    WorkerFailure,
+)
 from service.usecases.extension import History
 from service.usecases.job_outcomes import (
     DriverOutcome,
     FinalRunJob,
-    FinalRunOutcome,
     finish_final_run,
     finish_sweep,
     record_final_run_worker_failure,
@@ -33,26 +41,6 @@ from service.usecases.job_outcomes import (
 from service.usecases.projects import record_final_run_usage
 
 router = APIRouter(prefix="/api/v1/jobs", tags=["jobs"], responses=ERROR_RESPONSES)
-
-
-@dataclass(frozen=True)
-class ControlRequest:
-    request: Literal["cancel", "pause"] | None
-
-
-@dataclass(frozen=True)
-class BudgetSpent:
-    spent: str | None
-
-
-@dataclass(frozen=True)
-class Pruned:
-    deleted: int
-
-
-@dataclass(frozen=True)
-class SweepEnded:
-    state: ExperimentState
 
 
 @router.get("/sweep", summary="The sweep a driver starts from")
@@ -129,23 +117,6 @@ def event(experiment_id: SweepJob, request: Request, body: DriverEvent) -> Respo
 def finish(experiment_id: SweepJob, request: Request, body: DriverOutcome) -> SweepEnded:
     """The sweep's final (or paused) state; the token is revoked with it."""
     return SweepEnded(finish_sweep(app_state(request).db, experiment_id, body))
-
-
-@dataclass(frozen=True)
-class FinalRunEpoch:
-    epoch: int
-    metrics: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class WorkerFailure:
-    message: str
-
-
-@dataclass(frozen=True)
-class FinalRunEnd:
-    outcome: FinalRunOutcome | None
-    error: str | None
 
 
 @router.post("/final-run/start", summary="Start the final run: what to train")
