@@ -66,7 +66,9 @@ def completed(experiment: Experiment, timeout_s: float) -> Experiment:
 def check_epochs(client: Client, experiment: Experiment, epochs: int) -> None:
     """Both trials completed, each with its epochs 1..epochs stored once."""
     trials = experiment.trials()
-    assert len(trials) == 2 and all(t.state == "completed" for t in trials), trials
+    # each trial's state and the last lines of its error: the first thing to read when CI fails
+    states = [(t.id, t.state, t.restarts, (t.error or "")[-1500:]) for t in trials]
+    assert len(trials) == 2 and all(t.state == "completed" for t in trials), states
     for trial in trials:
         results = list(client.pages(f"/trials/{trial.id}/results"))
         assert [r["iteration"] for r in results] == list(range(1, epochs + 1)), (trial, results)
