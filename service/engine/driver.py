@@ -34,6 +34,7 @@ from service.engine.tuner import build_tuner, runtime_env
 from service.resources import ProjectShare
 from service.settings import Settings, get_settings
 from service.storage import driver_uri, read_json, train_runs_uri
+from service.train_snapshot import read_snapshot
 from service.usecases.convergence import ConvergenceCheck
 from service.usecases.decisions import RungDecided
 from service.usecases.driving import (
@@ -49,7 +50,6 @@ from service.usecases.driving import (
 from service.usecases.extension import History
 from service.usecases.job_outcomes import DriverOutcome
 from service.usecases.recording import Op, ResultReported, time_attr_of
-from service.usecases.retention import TRAIN_SNAPSHOT
 from trainers.registry import REPORTS_FILE
 
 log = logging.getLogger("raysweep.driver")
@@ -81,7 +81,7 @@ def stored_reports(run_uri: str, tune_id: str, time_attr: str) -> list[ResultRep
     """The reports a Train run's checkpoints hold, in order: each checkpoint's own (from Ray
     Train's snapshot), after the reports of the epochs before it that carried no checkpoint (the
     kit's ``REPORTS_FILE`` in it; user code that writes none loses only those)."""
-    snapshot = read_json(f"{run_uri}/{TRAIN_SNAPSHOT}")
+    snapshot = read_snapshot(run_uri)
     found: list[ResultReported] = []
     for result in (snapshot or {}).get("checkpoint_results", []):
         checkpoint = f"{run_uri}/{result['checkpoint_dir_name']}"

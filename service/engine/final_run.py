@@ -30,8 +30,8 @@ from service.engine.callback import LEDGER_POLL_S, reported_metrics
 from service.engine.gate import admitted, gate
 from service.engine.job_api import JobApi, Refused
 from service.engine.ray_compat import TrainRunContext
+from service.engine.train_run import LeanTrainer
 from service.engine.trial import (
-    LeanTrainer,
     TrialPlan,
     build_trainer,
     failure_summary,

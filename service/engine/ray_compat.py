@@ -24,6 +24,7 @@ _moved: list[str] = []
 try:
     from ray.train.v2._internal.execution.callback import (
         ControllerCallback,
+        ReportCallback,
         WorkerGroupCallback,
     )
     from ray.train.v2._internal.execution.context import TrainRunContext
@@ -93,6 +94,7 @@ __all__ = [
     "FailureDecision",
     "PlacementGroupCleanerCallback",
     "PlacementGroupID",
+    "ReportCallback",
     "ServeSubmissionClient",
     "TrainRunContext",
     "WorkerGroupCallback",

@@ -20,20 +20,18 @@ from ray.train.v2.api.callback import RayTrainCallback
 # Train V2's own classes: ray.train and ray.train.torch re-export them at runtime when V2 is on
 # (it is in 2.60), but type checkers read the V1 names those modules import first
 from ray.train.v2.api.config import CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
-from ray.train.v2.api.data_parallel_trainer import DataParallelTrainer
 from ray.tune.integration.ray_train import TuneReportCallback
 
 from raysweep.spec import ExperimentSpec
 from service.engine.gate import admitted, gate, lease_key, yield_via
 from service.engine.ray_compat import (
     ControllerCallback,
-    DatasetsCallback,
     FailureDecision,
-    PlacementGroupCleanerCallback,
     TrainRunContext,
     WorkerGroupCallback,
     train_session,
 )
+from service.engine.train_run import LeanTrainer, SnapshotCopy, torch_backend
 from service.engine.trial_logs import LoggedFunction
 from service.resources import (
     PRIORITIES,
@@ -43,6 +41,7 @@ from service.resources import (
     worker_bundle,
 )
 from service.settings import TRIAL_LOG_MAX_BYTES
+from service.train_snapshot import repair_snapshot
 from trainers.registry import (
     KIT_LOOP,
     TASK_KEY,
@@ -274,45 +273,6 @@ class WorkerGroupWatch(ControllerCallback, WorkerGroupCallback):
             tell_gate("notify", self.owner, self.label, "restarted", self.last_failure, once)
 
 
-class LeanTrainer(DataParallelTrainer):
-    """A Ray Train run without two helper processes every raysweep run would start for nothing.
-    Given ``torch_backend()`` (as ``build_trainer`` does unless the code asks for no process
-    group) it is Ray's TorchTrainer, which is a DataParallelTrainer with a ``TorchConfig``.
-
-    - Ray Train starts a DatasetManager actor for each worker group even when it is given no
-      Ray Datasets (raysweep's training functions load their own data): a process that imports
-      Ray Train and torch, about 2 s of CPU per trial and per restart. Without datasets its
-      callback has nothing to shard, so it is left out.
-    - Ray Train starts a detached PlacementGroupCleaner actor per run, which polls the state
-      API (the dashboard) every second until its controller dies, and then removes the run's
-      worker group. The gate does that job for every run raysweep starts (``WorkerGroupWatch``
-      registers the group; the gate's reaper removes the groups of dead controllers and those
-      whose creator died before registering them), without a process per run and without the
-      cleaner's failures (it dies on a host running two Ray instances, ray-project/ray#61689,
-      and can miss its controller's death, #62753). A final run's controller lives and dies
-      with its driver job, whose end removes its groups.
-
-    This overrides a private method, and the two classes come from ``ray_compat``: if Ray renames
-    any of them, the override is not called or drops nothing, and the helpers come back, which
-    costs time but changes no result."""
-
-    def _create_default_callbacks(self) -> list[Any]:
-        callbacks = super()._create_default_callbacks()
-        unneeded: list[type | None] = [PlacementGroupCleanerCallback]
-        if not self.datasets:
-            unneeded.append(DatasetsCallback)
-        dropped = tuple(kind for kind in unneeded if kind is not None)
-        return [c for c in callbacks if not isinstance(c, dropped)]
-
-
-def torch_backend() -> BackendConfig:
-    """Ray's TorchConfig (gloo on CPUs, NCCL on GPUs, as TorchTrainer picks), imported only for
-    runs that set up torch.distributed: the module imports torch, seconds of CPU per process."""
-    from ray.train.torch import TorchConfig
-
-    return TorchConfig()
-
-
 def build_trainer(
     plan: TrialPlan,
     config: dict[str, Any],
@@ -321,11 +281,12 @@ def build_trainer(
     callbacks: list[RayTrainCallback],
 ) -> LeanTrainer:
     """One Ray Train run of the plan. Its name is stable (a trial id, a final run's id), so a
-    resubmitted run finds its checkpoints and the workers continue from the latest one."""
+    resubmitted run finds its checkpoints and the workers continue from the latest one (from the
+    report before, should its snapshot have been cut short by a lost node)."""
+    run_uri = f"{plan.storage_path}/{name}"
+    repair_snapshot(run_uri)
     return LeanTrainer(
-        LoggedFunction(
-            load_training_function(plan), f"{plan.storage_path}/{name}", plan.log_max_bytes
-        ),
+        LoggedFunction(load_training_function(plan), run_uri, plan.log_max_bytes),
         train_loop_config=config,
         backend_config=torch_backend() if plan.torch_process_group else BackendConfig(),
         scaling_config=ScalingConfig(
@@ -333,7 +294,7 @@ def build_trainer(
             use_gpu=plan.use_gpu,
             resources_per_worker=plan.resources_per_worker(),
         ),
-        run_config=RunConfig(
+        run_config=RunConfig(  # type: ignore[arg-type]  # Train V2's (the V1 name is typed)
             name=name,
             storage_path=plan.storage_path,
             failure_config=FailureConfig(
@@ -342,7 +303,8 @@ def build_trainer(
                 max_preemption_failures=PREEMPTION_FAILURE_LIMIT,
             ),
             checkpoint_config=CheckpointConfig(num_to_keep=checkpoints_to_keep),
-            callbacks=callbacks,  # type: ignore[arg-type]  # internal ones are accepted too
+            # internal callbacks are accepted too
+            callbacks=[*callbacks, SnapshotCopy(run_uri)],  # type: ignore[list-item]
         ),
     )
 

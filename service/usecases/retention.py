@@ -9,9 +9,9 @@ run's snapshot to name only the checkpoints it kept, so the two agree on what ex
 
 from __future__ import annotations
 
-import json
 import logging
 import posixpath
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
@@ -19,12 +19,12 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.mode import Mode
 from raysweep.schemas import TRIAL_ENDED
 from service.db.models import CheckpointRow, TrialRow
-from service.storage import delete_tree, read_json, subdirectories, write_bytes
+from service.storage import delete_tree, subdirectories
+from service.train_snapshot import rewrite_snapshots
 
 log = logging.getLogger(__name__)
 FINAL = [state.value for state in TRIAL_ENDED]
 CHECKPOINT_PREFIX = "checkpoint_"  # how Ray Train names a run's checkpoint directories
-TRAIN_SNAPSHOT = "checkpoint_manager_snapshot.json"  # Ray Train's record of a run's checkpoints
 
 
 def checkpoints_to_delete(
@@ -75,13 +75,13 @@ def prune_trial(
 
 
 def keep_in_snapshot(run_uri: str, kept: set[str]) -> None:
-    """Rewrite the Train run's checkpoint snapshot to name only the ``kept`` checkpoint
-    directories (its latest stays: retention always keeps the latest)."""
-    uri = f"{run_uri}/{TRAIN_SNAPSHOT}"
-    snapshot = read_json(uri)
-    if not isinstance(snapshot, dict):
-        return
-    before = json.dumps(snapshot)
+    """Rewrite the Train run's checkpoint snapshot, and its copy, to name only the ``kept``
+    checkpoint directories (its latest stays: retention always keeps the latest)."""
+    rewrite_snapshots(run_uri, lambda snapshot: kept_only(snapshot, kept))
+
+
+def kept_only(snapshot: dict[str, Any], kept: set[str]) -> dict[str, Any]:
+    """The snapshot (changed in place) naming only the ``kept`` checkpoint directories."""
     results = snapshot.get("checkpoint_results") or []
     indices = snapshot.get("checkpoint_report_indices") or [None] * len(results)
     pairs = [
@@ -113,8 +113,7 @@ def keep_in_snapshot(run_uri: str, kept: set[str]) -> None:
     ):
         if isinstance(snapshot.get(key), list):
             snapshot[key] = [name for name in snapshot[key] if name in kept]
-    if json.dumps(snapshot) != before:
-        write_bytes(uri, json.dumps(snapshot).encode())
+    return snapshot
 
 
 def prune_experiment(

@@ -2,14 +2,17 @@
 digits_mlp with 1 and with 2 workers follow the same validation trajectory, and a run resumed
 from its epoch-1 Ray Train checkpoint matches the uninterrupted run. What a driver reads back
 from a Train run's storage after it died (``stored_reports``) is every epoch, including those
-reported without a checkpoint. The other trainers make the
+reported without a checkpoint. A run whose checkpoint snapshot was cut short (its node lost while
+Train rewrote it) resumes from the snapshot's copy. The other trainers make the
 same checks on gloo processes (tests/trainers/test_distributed.py)."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +20,15 @@ import pytest
 import ray
 from ray.train import CheckpointConfig, RunConfig, ScalingConfig
 
+from raysweep.spec import ExperimentSpec
 from service.engine.cluster import RAY_AUTH_TOKEN_PATH, RayConnection
 from service.engine.driver import stored_reports
-from service.engine.trial import LeanTrainer, torch_backend
+from service.engine.train_run import LeanTrainer, torch_backend
+from service.engine.trial import TrialPlan, build_trainer
+from service.engine.trial import train_config as trial_config
 from service.settings import Settings
-from tests.conftest import RAY_TESTS
+from service.train_snapshot import SNAPSHOT_COPY, TRAIN_SNAPSHOT
+from tests.conftest import RAY_TESTS, minimal_spec
 from tests.trainers.cases import check_one_vs_two_workers, check_resumed, train_config
 from trainers.kit import train_loop_per_worker
 
@@ -76,6 +83,32 @@ def test_digits_mlp_scales_to_two_workers_and_resumes_exactly_on_ray_train(
     epoch_1 = next(c for c, m in double_result.best_checkpoints if m["epoch"] == 1)
     resumed = rows(fit(tmp_path, "resumed", 2, {**config, "resume_from": epoch_1.path}))
     check_resumed("digits_mlp", resumed, double)
+
+
+def test_a_run_whose_snapshot_was_cut_short_resumes_from_its_copy(
+    ray_driver: None, tmp_path: Path
+) -> None:
+    """Ray Train rewrites a run's checkpoint snapshot by emptying the file and writing it: a
+    node lost in between leaves it empty, and Train refuses to start the run again
+    (CheckpointManagerInitializationError), so the trial could never resume. Every run raysweep
+    builds keeps a copy of each report's snapshot and puts it back before it starts."""
+    spec = ExperimentSpec.model_validate(minimal_spec(resources={"cpus_per_worker": 0.5}))
+    plan = TrialPlan.from_spec(
+        spec, epochs=2, num_workers=1, storage_path=str(tmp_path), owner="t", resource_wait_s=0
+    )
+    build_trainer(plan, trial_config(plan, {}), "cut", None, []).fit()
+    run = tmp_path / "cut"
+    kept = json.loads((run / TRAIN_SNAPSHOT).read_text())
+    assert json.loads((run / SNAPSHOT_COPY).read_text()) == kept  # the last report's
+    (run / TRAIN_SNAPSHOT).write_bytes(b"")  # what Train leaves when killed mid-write
+    longer = replace(plan, epochs=3)
+    build_trainer(longer, trial_config(longer, {}), "cut", None, []).fit()
+    # epochs 1 and 2 were not redone: their checkpoints are the ones it had, and one more
+    names = [r["checkpoint_dir_name"] for r in kept["checkpoint_results"]]
+    after = json.loads((run / TRAIN_SNAPSHOT).read_text())["checkpoint_results"]
+    assert [r["metrics"]["epoch"] for r in after] == [1, 2, 3]
+    assert [r["checkpoint_dir_name"] for r in after][:2] == names
+    assert len([p for p in run.glob("checkpoint_*") if p.is_dir()]) == 3
 
 
 def test_the_embedded_heads_auth_token_is_readable_by_its_owner_only(
