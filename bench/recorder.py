@@ -42,9 +42,8 @@ from bench.seeding import scratch_database  # noqa: E402
 from service.db import migrate  # noqa: E402
 from service.db.models import ResultRow, TrialRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
-from service.engine.driver import recorder_sink  # noqa: E402
 from service.engine.job_api import JobApi  # noqa: E402
-from service.engine.recorder import Recorder  # noqa: E402
+from service.engine.recorder import BatchPoster, Recorder  # noqa: E402
 from service.harness import ServerProcess  # noqa: E402
 from service.settings import REPO_ROOT  # noqa: E402
 from service.usecases.access import operator  # noqa: E402
@@ -96,7 +95,7 @@ def sink(
         token = job_token(job_token_key(db), driver_job_id(experiment_id, 0))
         api = JobApi(server.url, token)
         try:
-            yield recorder_sink(api)
+            yield BatchPoster(api)
         finally:
             api.close()
             server.stop()

@@ -99,15 +99,15 @@ async def job_of(state: AppState, token: str | None) -> JobScope:
     return job_scope(key, token)
 
 
-def current_job(kind: str) -> Callable[..., Awaitable[str]]:
+def current_job(kind: str) -> Callable[..., Awaitable[JobScope]]:
     """A dependency admitting a job token of ``kind`` whose record is active and whose job is
-    the record's latest attempt; the record's id (what the routes act on: the token names it,
-    so no path can point a job at another record)."""
+    the record's latest attempt; its scope, whose ``target`` is the record's id (what the routes
+    act on: the token names it, so no path can point a job at another record)."""
 
     async def check(
         request: Request,
         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-    ) -> str:
+    ) -> JobScope:
         state = app_state(request)
         scope: JobScope | None = getattr(request.state, "job", None)  # TokenBeforeBody's
         if scope is None:
@@ -121,9 +121,20 @@ def current_job(kind: str) -> Callable[..., Awaitable[str]]:
                 check_job_current(session, scope)
 
         await run_in_threadpool(current)
-        return scope.target
+        return scope
 
     return check
+
+
+sweep_job, final_run_job = current_job("sweep"), current_job("final_run")
+
+
+async def sweep_job_target(scope: JobScope = Depends(sweep_job)) -> str:
+    return scope.target
+
+
+async def final_run_job_target(scope: JobScope = Depends(final_run_job)) -> str:
+    return scope.target
 
 
 def require(role: Role) -> Callable[..., Awaitable[TokenRead]]:
@@ -184,8 +195,10 @@ def owned(kind: Owned, role: Role) -> Callable[..., Awaitable[TokenRead]]:
 
 
 Db = Annotated[sessionmaker[Session], Depends(database)]
-SweepJob = Annotated[str, Depends(current_job("sweep"))]
-FinalRunJobId = Annotated[str, Depends(current_job("final_run"))]
+# the sweep's id (the experiment's), the final run's; the sweep job's scope (its attempt too)
+SweepJob = Annotated[str, Depends(sweep_job_target)]
+FinalRunJobId = Annotated[str, Depends(final_run_job_target)]
+SweepJobScope = Annotated[JobScope, Depends(sweep_job)]
 
 
 async def view_slot(request: Request) -> AsyncIterator[None]:

@@ -624,3 +624,16 @@ class ServiceKeyRow(Base):
 
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class RecordBatchRow(Base):
+    """The last batch of reports the sweep's current driver stored (``usecases.recording``):
+    a batch sent again because its answer was lost is recognised and stored once."""
+
+    __tablename__ = "record_batches"
+
+    experiment_id: Mapped[str] = mapped_column(
+        ForeignKey("experiments.id", ondelete="CASCADE"), primary_key=True
+    )
+    attempt: Mapped[int] = mapped_column(Integer)  # the driver job's attempt
+    last_sequence: Mapped[int] = mapped_column(Integer)  # its batches count from 1

@@ -28,7 +28,7 @@ from service.engine.gate import gate
 from service.engine.job_api import JobApi, Refused
 from service.engine.launcher import DRIVER_JOB_ENV
 from service.engine.leftovers import Leftovers, remove_dead_attempts, remove_own_leftovers
-from service.engine.recorder import Recorder
+from service.engine.recorder import BatchPoster, Recorder
 from service.engine.trial_logs import kept_output
 from service.engine.tuner import build_tuner, runtime_env
 from service.resources import ProjectShare
@@ -38,18 +38,16 @@ from service.train_snapshot import read_snapshot
 from service.usecases.convergence import ConvergenceCheck
 from service.usecases.decisions import RungDecided
 from service.usecases.driving import (
-    MAX_BATCH_BYTES,
     BudgetSpent,
     ControlRequest,
     DriverEvent,
     DriverEventKind,
     SweepEnded,
     SweepStart,
-    ops_json,
 )
 from service.usecases.extension import History
 from service.usecases.job_outcomes import DriverOutcome
-from service.usecases.recording import Op, ResultReported, time_attr_of
+from service.usecases.recording import ResultReported, time_attr_of
 from trainers.registry import REPORTS_FILE
 
 log = logging.getLogger("raysweep.driver")
@@ -157,23 +155,6 @@ def project_pusher(api: JobApi, project: str) -> Callable[[], None]:
     )
 
 
-def recorder_sink(api: JobApi) -> Callable[[list[Op]], None]:
-    """Where the driver's recorder hands its batches: the records route, a batch in one call
-    unless its reports are so large that the body would pass the API's limit (then in halves,
-    in order)."""
-
-    def send(batch: list[Op]) -> None:
-        body = ops_json(batch)
-        if len(body) > MAX_BATCH_BYTES and len(batch) > 1:
-            half = len(batch) // 2
-            send(batch[:half])
-            send(batch[half:])
-            return
-        api.call("POST", "/sweep/records", body=body)
-
-    return send
-
-
 def run(experiment_id: str) -> int:
     """Drive the sweep, this process's output kept with it (``storage.driver_uri``: Tune's
     progress, what Ray forwards from the trials' processes, the driver's own log and errors),
@@ -198,7 +179,7 @@ def drive(experiment_id: str, settings: Settings) -> int:
         log.warning("experiment %s is %s; nothing to drive", experiment_id, start.state.value)
         return 0
     spec = ExperimentSpec.model_validate(start.spec)
-    recorder = Recorder(recorder_sink(api)).start()
+    recorder = Recorder(BatchPoster(api)).start()
     context = DriverContext(
         recorder=recorder,
         read_request=lambda: (

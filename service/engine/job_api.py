@@ -44,7 +44,14 @@ class Refused(RuntimeError):
 
 
 class JobApi:
-    def __init__(self, url: str, token: str, patience_s: float = OUTAGE_TIMEOUT_S):
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        patience_s: float = OUTAGE_TIMEOUT_S,
+        transport: httpx.BaseTransport | None = None,
+    ):
+        """``transport``: httpx's own unless given (a test's, to lose answers)."""
         self.url, self.token, self.patience_s = url.rstrip("/"), token, patience_s
         self._client = httpx.Client(
             base_url=f"{self.url}/api/v1/jobs",
@@ -52,6 +59,7 @@ class JobApi:
             timeout=REQUEST_TIMEOUT_S,
             # the job's environment may name proxies for the user's code; the API is ours
             trust_env=False,
+            transport=transport,
         )
 
     @classmethod

@@ -2,8 +2,10 @@
 
 The Tune callback only appends to an in-memory buffer, so Tune never waits on the store. A
 writer thread drains the buffer in batches (stored in one transaction each); a failed batch is
-retried with backoff and nothing is dropped. Results are unique per (trial, iteration), so a
-result delivered twice (a restored driver, a restarted worker group) is stored once.
+sent again as it was, with backoff, and nothing is dropped. Results are unique per (trial,
+iteration), so a result delivered twice (a restored driver, a restarted worker group) is stored
+once; a batch sent again after its answer was lost is recognised by its number
+(``BatchPoster``) and stored once, restarts and events included.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from service.engine.job_api import Refused, Unavailable
-from service.usecases.driving import MAX_BATCH
+from service.engine.job_api import JobApi, Refused, Unavailable
+from service.usecases.driving import MAX_BATCH, MAX_BATCH_BYTES, ops_json
 from service.usecases.recording import Op
 
 log = logging.getLogger(__name__)
@@ -29,7 +31,7 @@ class BufferFull(RuntimeError):
 @dataclass
 class Recorder:
     """Buffers a sweep's reports and hands them to ``sink`` in batches, one at a time, from
-    its own thread: the driver's sink posts them to the API (``JobApi.record``), which stores
+    its own thread: the driver's sink posts them to the API (``BatchPoster``), which stores
     each batch in one transaction (``ResultStore``)."""
 
     sink: Callable[[list[Op]], None]
@@ -53,9 +55,10 @@ class Recorder:
 
     def submit(self, op: Op) -> None:
         with self._lock:
-            if len(self._buffer) >= self.max_buffered:
+            waiting = len(self._buffer) + self._in_flight  # the batch being sent (again) too
+            if waiting >= self.max_buffered:
                 raise BufferFull(
-                    f"{len(self._buffer)} writes are waiting to be stored "
+                    f"{waiting} writes are waiting to be stored "
                     f"(last error: {self.last_error}); refusing to buffer more"
                 )
             self._buffer.append(op)
@@ -90,16 +93,19 @@ class Recorder:
 
     def _run(self) -> None:
         backoff = 0.1
+        failed: list[Op] | None = None  # sent again as it was: the sink numbers it the same
         while True:
             with self._lock:
-                if not self._buffer:
+                if failed is not None:
+                    batch, failed = failed, None
+                elif not self._buffer:
                     if self._stopping:
                         return
                     self._lock.wait(timeout=self.flush_interval_s)
                     continue
-                batch = [
-                    self._buffer.popleft() for _ in range(min(self.batch_size, len(self._buffer)))
-                ]
+                else:
+                    count = min(self.batch_size, len(self._buffer))
+                    batch = [self._buffer.popleft() for _ in range(count)]
                 self._in_flight = len(batch)
             try:
                 self.sink(batch)
@@ -127,11 +133,14 @@ class Recorder:
                     exc_info=not isinstance(error, Unavailable),
                 )
                 with self._lock:
-                    self._buffer.extendleft(reversed(batch))
-                    self._in_flight = 0
                     if self._abandoned:
+                        self._buffer.extendleft(reversed(batch))
+                        self._in_flight = 0
                         log.error("stopped retrying with %d write(s) unwritten", len(self._buffer))
                         return
+                # the same batch again, as it was: had it been stored with its answer lost, the
+                # store recognises it (``BatchSequence``) and stores it once
+                failed = batch
                 time.sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff_s)
                 continue
@@ -140,3 +149,32 @@ class Recorder:
             with self._lock:
                 self._in_flight = 0
                 self._lock.notify_all()
+
+
+class BatchPoster:
+    """The driver's sink: each batch to the records route in one call, unless its reports are
+    so large that the body would pass the API's limit (then in halves, in order). Calls are
+    numbered 1, 2, ... (``BatchSequence``); a batch handed over again (the recorder retries the
+    same list after a failure) gets the numbers it had, so what the API stored of it before is
+    not stored twice."""
+
+    def __init__(self, api: JobApi) -> None:
+        self.api = api
+        self.next_number = 1
+        self.last: tuple[int, list[Op]] | None = None
+
+    def __call__(self, batch: list[Op]) -> None:
+        again = self.last is not None and self.last[1] is batch
+        first = self.last[0] if again and self.last is not None else self.next_number
+        self.last = (first, batch)
+        self.next_number = max(self.next_number, self._post(batch, first))
+
+    def _post(self, batch: list[Op], number: int) -> int:
+        """Post ``batch`` as call ``number`` (or its halves as that and the next); the next
+        free number."""
+        body = ops_json(batch)
+        if len(body) > MAX_BATCH_BYTES and len(batch) > 1:
+            half = len(batch) // 2
+            return self._post(batch[half:], self._post(batch[:half], number))
+        self.api.call("POST", "/sweep/records", body=body, sequence=number)
+        return number + 1

@@ -29,6 +29,7 @@ from service.usecases.extension import History, starting_history
 from service.usecases.job_outcomes import FinalRunOutcome
 from service.usecases.projects import budget_spent, project_share
 from service.usecases.recording import (
+    BatchSequence,
     Op,
     ReservationReclaimed,
     ResultReported,
@@ -157,12 +158,17 @@ def share(db: sessionmaker[Session], experiment_id: str) -> ProjectShare:
 
 
 def record(
-    db: sessionmaker[Session], experiment_id: str, storage_root: str, batch: list[Op]
+    db: sessionmaker[Session],
+    experiment_id: str,
+    storage_root: str,
+    batch: list[Op],
+    sequence: BatchSequence | None = None,
 ) -> None:
-    """Store one batch of the sweep's reports (``ResultStore``: idempotent)."""
+    """Store one batch of the sweep's reports (``ResultStore``: a batch sent again is stored
+    once, by its ``sequence``)."""
     with db.begin() as session:
         spec = stored_spec(session, experiment_id)
-    ResultStore.for_sweep(experiment_id, spec, storage_root).write(db, batch, {})
+    ResultStore.for_sweep(experiment_id, spec, storage_root).write(db, batch, {}, sequence)
 
 
 def prune(db: sessionmaker[Session], experiment_id: str, storage_root: str) -> int:

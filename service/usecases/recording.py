@@ -21,7 +21,7 @@ from raysweep.schemas import TrialState
 from raysweep.spec import Constraint, ExperimentSpec
 from service.db import repositories as repo
 from service.db.base import utcnow
-from service.db.models import CheckpointRow, ResultRow, TrialRow
+from service.db.models import CheckpointRow, RecordBatchRow, ResultRow, TrialRow
 from service.resources import HeldSegment
 from service.states import move_trial
 from service.storage import artifact_uri, train_runs_uri
@@ -62,6 +62,15 @@ class TrialRestarted:
     tune_id: str
     reason: str
     count: int = 1
+
+
+@dataclass(frozen=True)
+class BatchSequence:
+    """A batch's place among those the sweep's driver job (its ``attempt``) sent: 1, 2, ...
+    in the order they are stored."""
+
+    attempt: int
+    number: int
 
 
 @dataclass(frozen=True)
@@ -205,12 +214,20 @@ class ResultStore:
         return write
 
     def write(
-        self, db: sessionmaker[Session], batch: list[Op], known: Mapping[str, int]
+        self,
+        db: sessionmaker[Session],
+        batch: list[Op],
+        known: Mapping[str, int],
+        sequence: BatchSequence | None = None,
     ) -> dict[str, int]:
         """Store ``batch``, then prune the checkpoints of the trials it ended; ``known`` maps
         Tune ids to trial ids already looked up. Returns the map extended with this batch's
-        trials (committed)."""
-        trial_ids = self._store(db, batch, known)
+        trials (committed). A batch with a ``sequence`` the sweep's driver already stored (sent
+        again: its answer was lost after the commit) is not stored twice."""
+        trial_ids = self._store(db, batch, known, sequence)
+        if trial_ids is None:
+            log.info("batch %s of the sweep's driver was stored before; not again", sequence)
+            return dict(known)
         self._prune([trial_ids[op.tune_id] for op in batch if isinstance(op, TrialEnded)], db)
         return trial_ids
 
@@ -225,9 +242,15 @@ class ResultStore:
                 log.warning("could not prune the checkpoints of trial %s", trial_id, exc_info=True)
 
     def _store(
-        self, db: sessionmaker[Session], batch: list[Op], known: Mapping[str, int]
-    ) -> dict[str, int]:
+        self,
+        db: sessionmaker[Session],
+        batch: list[Op],
+        known: Mapping[str, int],
+        sequence: BatchSequence | None,
+    ) -> dict[str, int] | None:
         with db.begin() as session:
+            if sequence is not None and not self._first_time(session, sequence):
+                return None
             trial_ids, creating = self._load_trials(session, batch, known)
             dropped = self._not_kept(session, batch, trial_ids)
             skipped = {id(op) for op in dropped}
@@ -323,6 +346,30 @@ class ResultStore:
             if self.retention.keep == "last_k_per_trial":
                 self._keep_last(session, {trial_id for trial_id, _ in stored})
         return trial_ids
+
+    def _first_time(self, session: Session, sequence: BatchSequence) -> bool:
+        """Whether the driver's batch ``sequence`` is new, marking it stored (in the batch's
+        transaction). The sweep's row of ``record_batches`` is locked until the commit, so the
+        same batch sent again while the first is still being stored waits and is then seen."""
+        repo.insert_ignoring_duplicates(
+            session,
+            RecordBatchRow,
+            [
+                {
+                    "experiment_id": self.experiment_id,
+                    "attempt": sequence.attempt,
+                    "last_sequence": 0,
+                }
+            ],
+            ["experiment_id"],
+        )
+        row = session.get_one(RecordBatchRow, self.experiment_id, with_for_update=True)
+        if row.attempt == sequence.attempt and row.last_sequence >= sequence.number:
+            return False
+        if row.attempt > sequence.attempt:
+            return True  # an earlier driver's (its token is refused by now): not counted
+        row.attempt, row.last_sequence = sequence.attempt, sequence.number
+        return True
 
     def _not_kept(
         self, session: Session, batch: list[Op], trial_ids: Mapping[str, int]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
+import httpx
 import pytest
 from pydantic import TypeAdapter
 from sqlalchemy import update
@@ -15,10 +16,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import TrialState
 from service.db.models import ExperimentRow
-from service.engine import driver
-from service.engine.driver import recorder_sink
+from service.engine import recorder
 from service.engine.job_api import JobApi, Refused
-from service.engine.recorder import Recorder
+from service.engine.recorder import BatchPoster, Recorder
 from service.resources import HeldSegment, ProjectShare
 from service.usecases.decisions import RungDecided
 from service.usecases.driving import OpJson, SweepStart, ops_json
@@ -35,7 +35,7 @@ from service.usecases.recording import (
     TrialYielded,
 )
 from tests.conftest import BOTH_BACKENDS, ServerProcess
-from tests.engine.sweeps import trials_of
+from tests.engine.sweeps import events_of, trials_of
 from tests.factories import submit
 
 
@@ -58,10 +58,34 @@ def test_every_kind_of_report_travels_to_the_records_route_and_back_unchanged() 
 
 
 def driver_api(
-    server: ServerProcess, db: sessionmaker[Session], experiment_id: str, attempt: int = 0
+    server: ServerProcess,
+    db: sessionmaker[Session],
+    experiment_id: str,
+    attempt: int = 0,
+    transport: httpx.BaseTransport | None = None,
 ) -> JobApi:
     token = job_token(job_token_key(db), driver_job_id(experiment_id, attempt))
-    return JobApi(server.url, token, patience_s=5)
+    return JobApi(server.url, token, patience_s=5, transport=transport)
+
+
+class LosesAnswers(httpx.BaseTransport):
+    """Hands each request to the server, then loses the answer to the next ``lose`` batches of
+    reports, as a connection dropped after the server's commit does."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.lose = self.posted = 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        if request.url.path.endswith("/sweep/records"):
+            self.posted += 1
+            if self.lose:
+                self.lose -= 1
+                response.read()
+                response.close()
+                raise httpx.ReadError("the connection dropped after the answer", request=request)
+        return response
 
 
 @BOTH_BACKENDS
@@ -73,7 +97,7 @@ def test_a_driver_reads_its_sweep_and_stores_its_reports_through_the_api(
         api = driver_api(server, db, experiment_id)
         start: SweepStart = api.call("GET", "/sweep", SweepStart)
         assert start.spec["name"] and start.finished == start.unfinished == []
-        recorder = Recorder(recorder_sink(api))
+        recorder = Recorder(BatchPoster(api))
         recorder.start()
         recorder.submit(TrialStarted("t1", {"lr": 0.1, "hidden": 16}))
         for epoch in (1, 2):
@@ -194,14 +218,48 @@ def test_a_batch_too_large_for_one_body_goes_in_halves_in_order(
             return call(method, path, *args, **kwargs)
 
         monkeypatch.setattr(api, "call", counting)
-        monkeypatch.setattr(driver, "MAX_BATCH_BYTES", 3_000)
+        monkeypatch.setattr(recorder, "MAX_BATCH_BYTES", 3_000)
         batch: list[Op] = [TrialStarted("t1", {"lr": 0.1, "hidden": 16})]
         batch += [
             ResultReported("t1", epoch, {"epoch": epoch, "val_accuracy": 0.1, "note": "x" * 500})
             for epoch in range(1, 9)
         ]
-        recorder_sink(api)(batch)
+        BatchPoster(api)(batch)
         [trial] = trials_of(client, experiment_id)
         client.post(f"/api/v1/experiments/{experiment_id}/cancel").raise_for_status()
     assert len(bodies) > 1 and max(bodies) <= 3_000, bodies
     assert trial["iteration"] == 8
+
+
+@BOTH_BACKENDS
+def test_a_batch_whose_answer_was_lost_is_stored_once(
+    server: ServerProcess, db: sessionmaker[Session]
+) -> None:
+    """The server stored a batch and its answer was lost on the way: the driver sends the batch
+    again (its client within its patience; past that, its recorder), and the server, which knows
+    the batch by its number, stores it once: a restart is counted once, its event written once,
+    while the next batch is stored as usual."""
+    with server.client() as client:
+        experiment_id = submit(client)
+        network = LosesAnswers()
+        api = driver_api(server, db, experiment_id, transport=network)
+        poster = BatchPoster(api)
+        network.lose = 1  # the client sends it again at once
+        poster(
+            [
+                TrialStarted("t1", {"lr": 0.1}),
+                ResultReported("t1", 1, {"epoch": 1, "val_accuracy": 0.5}),
+                TrialRestarted("t1", "a worker died"),
+            ]
+        )
+        assert network.posted == 2
+        api.patience_s, network.lose = 0, 1  # the client gives up: the recorder sends it again
+        writer = Recorder(poster, max_backoff_s=0.1).start()
+        writer.submit(TrialRestarted("t1", "its node was lost"))
+        assert writer.close(timeout_s=30)
+        assert network.posted == 4 and writer.last_error is None
+        [trial] = trials_of(client, experiment_id)
+        restarts = [e for e in events_of(client, experiment_id) if e["kind"] == "trial_restarted"]
+        client.post(f"/api/v1/experiments/{experiment_id}/cancel").raise_for_status()
+    assert trial["restarts"] == 2 and trial["iteration"] == 1
+    assert sorted(e["data"]["restarts"] for e in restarts) == [1, 2]

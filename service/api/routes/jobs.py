@@ -11,8 +11,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request, Response
 
-from service.api.deps import FinalRunJobId, SweepJob, app_state
+from service.api.deps import FinalRunJobId, SweepJob, SweepJobScope, app_state
 from service.api.errors import ERROR_RESPONSES
+from service.db.base import MAX_BIGINT
 from service.resources import HeldSegment, ProjectShare
 from service.usecases import driving
 from service.usecases.decisions import RungDecided
@@ -39,6 +40,7 @@ from service.usecases.job_outcomes import (
     store_final_run_epoch,
 )
 from service.usecases.projects import record_final_run_usage
+from service.usecases.recording import BatchSequence
 
 router = APIRouter(prefix="/api/v1/jobs", tags=["jobs"], responses=ERROR_RESPONSES)
 
@@ -87,16 +89,26 @@ def share(experiment_id: SweepJob, request: Request) -> ProjectShare:
 
 @router.post("/sweep/records", status_code=204, summary="Store a batch of the sweep's reports")
 def records(
-    experiment_id: SweepJob,
+    job: SweepJobScope,
     request: Request,
     batch: Annotated[list[OpJson], Body(max_length=driving.MAX_BATCH)],
+    sequence: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=MAX_BIGINT,
+            description="The batch's place among the driver job's batches (1, 2, ...): a "
+            "batch sent again with a sequence already stored is not stored twice.",
+        ),
+    ] = None,
 ) -> Response:
     """Trials started, results and checkpoints, decisions, waits, restarts, leases and ends,
-    in one transaction; idempotent (a batch sent twice stores each result once). The
-    checkpoints of the trials the batch ends are pruned to the spec's
-    `fault_tolerance.checkpoints_to_keep`."""
+    in one transaction. A batch sent twice stores each result once, and with its `sequence`
+    nothing else twice either (a restart's count, an event). The checkpoints of the trials the
+    batch ends are pruned to the spec's `fault_tolerance.checkpoints_to_keep`."""
     state = app_state(request)
-    driving.record(state.db, experiment_id, state.settings.storage_root, batch)
+    numbered = None if sequence is None else BatchSequence(job.attempt, sequence)
+    driving.record(state.db, job.target, state.settings.storage_root, batch, numbered)
     return Response(status_code=204)
 
 
