@@ -154,9 +154,9 @@ class Recorder:
 class BatchPoster:
     """The driver's sink: each batch to the records route in one call, unless its reports are
     so large that the body would pass the API's limit (then in halves, in order). Calls are
-    numbered 1, 2, ... (``BatchSequence``); a batch handed over again (the recorder retries the
+    numbered 1, 2, ... (``BatchSequence``): a batch handed over again (the recorder retries the
     same list after a failure) gets the numbers it had, so what the API stored of it before is
-    not stored twice."""
+    not stored twice, and any other batch numbers after every part of it."""
 
     def __init__(self, api: JobApi) -> None:
         self.api = api
@@ -166,15 +166,16 @@ class BatchPoster:
     def __call__(self, batch: list[Op]) -> None:
         again = self.last is not None and self.last[1] is batch
         first = self.last[0] if again and self.last is not None else self.next_number
+        bodies = self._bodies(batch)
         self.last = (first, batch)
-        self.next_number = max(self.next_number, self._post(batch, first))
+        self.next_number = max(self.next_number, first + len(bodies))
+        for number, body in enumerate(bodies, start=first):
+            self.api.call("POST", "/sweep/records", body=body, sequence=number)
 
-    def _post(self, batch: list[Op], number: int) -> int:
-        """Post ``batch`` as call ``number`` (or its halves as that and the next); the next
-        free number."""
+    def _bodies(self, batch: list[Op]) -> list[bytes]:
+        """The batch's body, or its halves' (each split again while too large), in order."""
         body = ops_json(batch)
         if len(body) > MAX_BATCH_BYTES and len(batch) > 1:
             half = len(batch) // 2
-            return self._post(batch[half:], self._post(batch[:half], number))
-        self.api.call("POST", "/sweep/records", body=body, sequence=number)
-        return number + 1
+            return self._bodies(batch[:half]) + self._bodies(batch[half:])
+        return [body]

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.schemas import TrialState
 from service.db.models import ExperimentRow
 from service.engine import recorder
-from service.engine.job_api import JobApi, Refused
+from service.engine.job_api import JobApi, Refused, Unavailable
 from service.engine.recorder import BatchPoster, Recorder
 from service.resources import HeldSegment, ProjectShare
 from service.usecases.decisions import RungDecided
@@ -206,11 +206,13 @@ def test_a_batch_too_large_for_one_body_goes_in_halves_in_order(
     server: ServerProcess, db: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Reports so large that a batch's body would pass the API's limit are sent in halves,
-    each stored; none is refused or lost."""
+    each stored; none is refused or lost. Sent again after the first half's answer was lost,
+    each half keeps its number: the half stored before is not stored twice."""
     with server.client() as client:
         experiment_id = submit(client)
         bodies: list[int] = []
-        api = driver_api(server, db, experiment_id)
+        network = LosesAnswers()
+        api = driver_api(server, db, experiment_id, transport=network)
         call = api.call
 
         def counting(method: str, path: str, *args: Any, **kwargs: Any) -> Any:
@@ -220,15 +222,21 @@ def test_a_batch_too_large_for_one_body_goes_in_halves_in_order(
         monkeypatch.setattr(api, "call", counting)
         monkeypatch.setattr(recorder, "MAX_BATCH_BYTES", 3_000)
         batch: list[Op] = [TrialStarted("t1", {"lr": 0.1, "hidden": 16})]
+        batch += [TrialRestarted("t1", "a worker died")]
         batch += [
             ResultReported("t1", epoch, {"epoch": epoch, "val_accuracy": 0.1, "note": "x" * 500})
             for epoch in range(1, 9)
         ]
-        BatchPoster(api)(batch)
+        poster = BatchPoster(api)
+        api.patience_s, network.lose = 0, 1
+        with pytest.raises(Unavailable):
+            poster(batch)  # the first half stored, its answer lost: the driver gives up
+        poster(batch)  # the recorder sends the same batch again
+        poster([TrialRestarted("t1", "its node was lost")])  # and the next one
         [trial] = trials_of(client, experiment_id)
         client.post(f"/api/v1/experiments/{experiment_id}/cancel").raise_for_status()
-    assert len(bodies) > 1 and max(bodies) <= 3_000, bodies
-    assert trial["iteration"] == 8
+    assert len(bodies) > 2 and max(bodies) <= 3_000, bodies
+    assert trial["iteration"] == 8 and trial["restarts"] == 2
 
 
 @BOTH_BACKENDS
