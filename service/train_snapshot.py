@@ -65,13 +65,19 @@ def copy_snapshot(run_uri: str) -> None:
 
 def repair_snapshot(run_uri: str) -> str | None:
     """Before the run starts: a snapshot that does not parse is replaced by its copy, or removed
-    when there is no copy that parses (the run then starts afresh rather than never). What was
-    done, in a sentence, or None when the snapshot was whole or absent."""
+    when there is no copy that parses (the run then starts afresh rather than never); a whole
+    one becomes the copy, should the copy lag (its process died between Train's write and the
+    copy, after Train deleted a checkpoint the older copy names). What was done, in a sentence,
+    or None when the snapshot was whole or absent."""
     uri = f"{run_uri}/{TRAIN_SNAPSHOT}"
     data = _read(uri)
-    if data is None or _parsed(data) is not None:
+    if data is None:
         return None
     copy = _read(f"{run_uri}/{SNAPSHOT_COPY}")
+    if _parsed(data) is not None:
+        if copy != data:  # a process lost before it copied its last report's: copied now
+            write_bytes(f"{run_uri}/{SNAPSHOT_COPY}", data)
+        return None
     if _parsed(copy) is not None and copy is not None:
         write_bytes(uri, copy)
         what = "put back its copy from the report before"

@@ -52,6 +52,18 @@ def test_a_snapshot_cut_short_is_put_back_from_its_copy(tmp_path: Path) -> None:
     assert json.loads((tmp_path / SNAPSHOT_COPY).read_text()) == snapshot("checkpoint_1")
 
 
+def test_a_whole_snapshot_refreshes_a_copy_that_lags_when_the_run_starts(tmp_path: Path) -> None:
+    """The process died after Train wrote report 3's snapshot (and deleted checkpoint 1) but
+    before it copied it: the copy still names checkpoint 1, and must not be what a later cut
+    snapshot is replaced with."""
+    write(tmp_path / TRAIN_SNAPSHOT, snapshot("checkpoint_2", "checkpoint_3"))
+    write(tmp_path / SNAPSHOT_COPY, snapshot("checkpoint_1", "checkpoint_2"))
+    assert repair_snapshot(str(tmp_path)) is None
+    assert json.loads((tmp_path / SNAPSHOT_COPY).read_text()) == snapshot(
+        "checkpoint_2", "checkpoint_3"
+    )
+
+
 def test_a_snapshot_cut_short_without_a_copy_is_removed(tmp_path: Path) -> None:
     assert repair_snapshot(str(tmp_path)) is None and read_snapshot(str(tmp_path)) is None
     (tmp_path / TRAIN_SNAPSHOT).write_bytes(b"")
