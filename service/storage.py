@@ -88,13 +88,26 @@ def artifact_uri(storage_root: str, path: str) -> str:
     return f"{scheme}://{path.lstrip('/')}" if sep and "://" not in path else path
 
 
-def read_json(uri: str) -> Any:
-    """A JSON file's content; None when it does not exist."""
+def read_bytes(uri: str) -> bytes | None:
+    """A file's content; None when it does not exist."""
     filesystem, path = fs.FileSystem.from_uri(uri)
     if filesystem.get_file_info(path).type != fs.FileType.File:
         return None
     with filesystem.open_input_stream(path) as stream:
-        return json.loads(stream.read())
+        data: bytes = stream.read()
+    return data
+
+
+def read_json(uri: str) -> Any:
+    """A JSON file's content; None when it does not exist."""
+    data = read_bytes(uri)
+    return None if data is None else json.loads(data)
+
+
+def delete_file(uri: str) -> None:
+    """Delete one file (it must exist)."""
+    filesystem, path = fs.FileSystem.from_uri(uri)
+    filesystem.delete_file(path)
 
 
 def files_in(uri: str) -> list[tuple[str, int]]:

@@ -20,22 +20,11 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from pyarrow import fs
-
-from service.storage import write_bytes
+from service.storage import delete_file, read_bytes, write_bytes
 
 log = logging.getLogger(__name__)
 TRAIN_SNAPSHOT = "checkpoint_manager_snapshot.json"  # Ray Train's record of a run's checkpoints
 SNAPSHOT_COPY = "raysweep_snapshot_copy.json"  # the last snapshot of the run that parsed
-
-
-def _read(uri: str) -> bytes | None:
-    filesystem, path = fs.FileSystem.from_uri(uri)
-    if filesystem.get_file_info(path).type != fs.FileType.File:
-        return None
-    with filesystem.open_input_stream(path) as stream:
-        data: bytes = stream.read()
-    return data
 
 
 def _parsed(data: bytes | None) -> dict[str, Any] | None:
@@ -52,13 +41,13 @@ def _parsed(data: bytes | None) -> dict[str, Any] | None:
 def read_snapshot(run_uri: str) -> dict[str, Any] | None:
     """The run's snapshot, or its copy when the snapshot was cut short; None when neither
     parses (a run that never checkpointed)."""
-    snapshot = _parsed(_read(f"{run_uri}/{TRAIN_SNAPSHOT}"))
-    return snapshot if snapshot is not None else _parsed(_read(f"{run_uri}/{SNAPSHOT_COPY}"))
+    snapshot = _parsed(read_bytes(f"{run_uri}/{TRAIN_SNAPSHOT}"))
+    return snapshot if snapshot is not None else _parsed(read_bytes(f"{run_uri}/{SNAPSHOT_COPY}"))
 
 
 def copy_snapshot(run_uri: str) -> None:
     """Keep the run's snapshot as its copy, if it parses (called after each checkpoint)."""
-    data = _read(f"{run_uri}/{TRAIN_SNAPSHOT}")
+    data = read_bytes(f"{run_uri}/{TRAIN_SNAPSHOT}")
     if _parsed(data) is not None and data is not None:
         write_bytes(f"{run_uri}/{SNAPSHOT_COPY}", data)
 
@@ -70,10 +59,10 @@ def repair_snapshot(run_uri: str) -> str | None:
     copy, after Train deleted a checkpoint the older copy names). What was done, in a sentence,
     or None when the snapshot was whole or absent."""
     uri = f"{run_uri}/{TRAIN_SNAPSHOT}"
-    data = _read(uri)
+    data = read_bytes(uri)
     if data is None:
         return None
-    copy = _read(f"{run_uri}/{SNAPSHOT_COPY}")
+    copy = read_bytes(f"{run_uri}/{SNAPSHOT_COPY}")
     if _parsed(data) is not None:
         if copy != data:  # a process lost before it copied its last report's: copied now
             write_bytes(f"{run_uri}/{SNAPSHOT_COPY}", data)
@@ -82,8 +71,7 @@ def repair_snapshot(run_uri: str) -> str | None:
         write_bytes(uri, copy)
         what = "put back its copy from the report before"
     else:
-        filesystem, path = fs.FileSystem.from_uri(uri)
-        filesystem.delete_file(path)
+        delete_file(uri)
         what = "removed it (no copy): the run starts from its first epoch"
     done = f"Ray Train's checkpoint snapshot of {run_uri} was cut short ({len(data)} bytes); {what}"
     log.warning("%s", done)
@@ -95,7 +83,7 @@ def rewrite_snapshots(run_uri: str, rewrite: Callable[[dict[str, Any]], dict[str
     each written whole; a file that does not parse is left to ``repair_snapshot``."""
     for name in (TRAIN_SNAPSHOT, SNAPSHOT_COPY):
         uri = f"{run_uri}/{name}"
-        snapshot = _parsed(_read(uri))
+        snapshot = _parsed(read_bytes(uri))
         if snapshot is None:
             continue
         before = json.dumps(snapshot)
