@@ -60,6 +60,39 @@ POSTGRES = pytest.param("postgres", marks=pytest.mark.postgres)
 BOTH_BACKENDS = pytest.mark.parametrize("empty_db_url", ["sqlite", POSTGRES], indirect=True)
 
 
+# the routes, the UI and the clients run on SQLite alone: the SQL under them is the use cases',
+# which run on both backends (tests/test_*.py, tests/db, tests/engine); a test in these
+# directories whose own queries differ by backend says so with ``BOTH_BACKENDS``
+SQLITE_ONLY_DIRECTORIES = frozenset({"api", "client", "ui"})
+
+
+def backends_for(test_file: Path) -> list[Any]:
+    """The backends a test of ``test_file`` runs on when it does not name them itself."""
+    tests = Path(__file__).parent
+    within = test_file.relative_to(tests).parts if test_file.is_relative_to(tests) else ()
+    return (
+        ["sqlite"] if within[:1] and within[0] in SQLITE_ONLY_DIRECTORIES else ["sqlite", POSTGRES]
+    )
+
+
+def names_database_backends(metafunc: pytest.Metafunc) -> bool:
+    """Whether the test parametrizes ``empty_db_url`` itself (``BOTH_BACKENDS``, one backend)."""
+    for mark in metafunc.definition.iter_markers("parametrize"):
+        names = mark.args[0]
+        if isinstance(names, str):
+            names = [name.strip() for name in names.split(",")]
+        if "empty_db_url" in names:
+            return True
+    return False
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test that needs a database runs on its directory's backends."""
+    if "empty_db_url" in metafunc.fixturenames and not names_database_backends(metafunc):
+        backends = backends_for(metafunc.definition.path)
+        metafunc.parametrize("empty_db_url", backends, indirect=True)
+
+
 def fresh_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh, empty database on the backend ``request.param`` names."""
     if request.param == "sqlite":
@@ -71,9 +104,8 @@ def fresh_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[s
     pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-# both backends where SQL can differ (use cases, recorder, migrations, schedules, retrain); the
-# route, UI and client directories override this with SQLite alone (their conftest.py)
-empty_db_url = pytest.fixture(params=["sqlite", POSTGRES], name="empty_db_url")(fresh_database)
+# parametrized with the test directory's backends (pytest_generate_tests above)
+empty_db_url = pytest.fixture(name="empty_db_url")(fresh_database)
 
 
 class MigratedTemplates:

@@ -1,7 +1,5 @@
-"""Routes, the UI and the clients on SQLite alone: the SQL under them is the use cases', which
-run on both backends (tests/test_*.py, tests/db); a test here whose own queries differ by
-backend says so with ``BOTH_BACKENDS``. The browser tests share one headless Chromium and a
-signed-in page helper."""
+"""The browser tests share one headless Chromium and a signed-in page helper (on SQLite alone,
+as tests/conftest.py runs every test of this directory)."""
 
 from __future__ import annotations
 
@@ -11,9 +9,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from service.harness import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
-from tests.conftest import ServerProcess, fresh_database
+from tests.conftest import ServerProcess
 
-empty_db_url = pytest.fixture(params=["sqlite"], name="empty_db_url")(fresh_database)
 # how long an expectation waits to come true (Playwright's default: 5 s). A page that is right
 # passes as soon as it is; on CI's loaded 2 cores the server's threads and the page's next poll
 # once took over 5 s, and a wrong page still fails, only later
