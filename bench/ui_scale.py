@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.seeding import bench_token, seeded_database  # noqa: E402
-from raysweep.schemas import TrialState  # noqa: E402
+from raysweep.lifecycle import TrialState  # noqa: E402
 from service.db.models import TrialRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
 from service.engine.recorder import Recorder  # noqa: E402

@@ -55,7 +55,7 @@ from raysweep.client import Client
 from raysweep.config import config_path, read_config, write_config
 from raysweep.errors import RaysweepError, SubmitNote, Unreachable, WaitTimeout
 from raysweep.experiment import Experiment
-from raysweep.schemas import ExperimentState
+from raysweep.lifecycle import ExperimentState
 
 # what a script's `raysweep submit --wait && next-step` must not go past
 SWEEP_ENDED_BADLY = 4

@@ -12,7 +12,7 @@ from raysweep.cli_logs import add_logs_command
 from raysweep.cli_tensorboard import add_tensorboard_command
 from raysweep.cli_webhooks import add_webhooks_command
 from raysweep.config import config_path
-from raysweep.schemas import ExperimentState, TrialState
+from raysweep.lifecycle import ExperimentState, TrialState
 
 TRIAL_SORTS = ("best_metric", "last_metric", "iteration", "created_at")
 COLUMNS_HELP = (

@@ -36,17 +36,12 @@ from raysweep.errors import (
     Unreachable,
 )
 from raysweep.experiment import Experiment
+from raysweep.lifecycle import ExperimentState
 from raysweep.logs import LogLine, TrialLogs
 from raysweep.projects import ProjectRead, UsageRead
 from raysweep.registry import AliasRead, FinalRunRead, ModelRead, ModelVersionRead
 from raysweep.schedules import ScheduleFiringRead, ScheduleRead
-from raysweep.schemas import (
-    CodePackageRead,
-    ErrorResponse,
-    ExperimentRead,
-    ExperimentState,
-    ResultRead,
-)
+from raysweep.schemas import CodePackageRead, ErrorResponse, ExperimentRead, ResultRead
 from raysweep.spec import ExperimentSpec, read_mapping
 from raysweep.tensorboard import TensorBoardRuns
 from raysweep.webhooks import DeliveryRead, WebhookCreated, WebhookRead

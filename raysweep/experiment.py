@@ -9,17 +9,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tqdm.auto import tqdm
 
+from raysweep.analysis import Importance, Pareto
 from raysweep.errors import WaitTimeout
+from raysweep.lifecycle import TRIAL_ENDED, ExperimentState
 from raysweep.registry import FinalRunRead
-from raysweep.schemas import (
-    TRIAL_ENDED,
-    EventRead,
-    ExperimentRead,
-    ExperimentState,
-    Importance,
-    Pareto,
-    TrialRead,
-)
+from raysweep.schemas import EventRead, ExperimentRead, TrialRead
 
 if TYPE_CHECKING:
     import pandas

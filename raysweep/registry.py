@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, StrictInt
 
-from raysweep.schemas import DeploymentState, FinalRunState, ReadModel
+from raysweep.lifecycle import DeploymentState, FinalRunState
+from raysweep.schemas import ReadModel
 from raysweep.strict import StrictModel
 
 

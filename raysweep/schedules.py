@@ -4,14 +4,32 @@ server, the SDK and the CLI."""
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from pydantic import Field, StrictBool, StrictFloat, StrictInt
 
 from raysweep.compute import FinalRunResources
-from raysweep.schemas import FiringOutcome, Misfire, Overlap, ReadModel, ScheduleKind
+from raysweep.lifecycle import FiringOutcome
+from raysweep.schemas import ReadModel
 from raysweep.spec import DEFAULT_PROJECT, PROJECT_PATTERN
 from raysweep.strict import StrictModel
+
+
+class ScheduleKind(StrEnum):
+    sweep = "sweep"
+    retrain = "retrain"
+
+
+class Overlap(StrEnum):
+    skip = "skip"
+    queue = "queue"
+    cancel_previous = "cancel_previous"
+
+
+class Misfire(StrEnum):
+    run_once = "run_once"
+    skip = "skip"
 
 
 class Retune(StrictModel):

@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from raysweep.schemas import TrialState
+from raysweep.lifecycle import TrialState
 
 MAX_NAME_CHARS = 120
 

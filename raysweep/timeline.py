@@ -6,7 +6,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from raysweep.schemas import TrialState
+from raysweep.lifecycle import TrialState
 
 
 class TrialWait(BaseModel):

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session, make_transient_to_detached, sessionmaker
 
-from raysweep.schemas import ExperimentState, RungDecisionKind, TrialState
+from raysweep.lifecycle import ExperimentState, RungDecisionKind, TrialState
 from service.db import repositories as repo
 from service.db.models import (
     CheckpointRow,

@@ -10,12 +10,12 @@ from typing import Protocol, TypeVar
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from raysweep.schemas import TRIAL_OPEN
-from raysweep.schemas import DeploymentState as D
-from raysweep.schemas import ExperimentState as E
-from raysweep.schemas import FinalRunState as F
-from raysweep.schemas import FiringOutcome as O
-from raysweep.schemas import TrialState as T
+from raysweep.lifecycle import TRIAL_OPEN
+from raysweep.lifecycle import DeploymentState as D
+from raysweep.lifecycle import ExperimentState as E
+from raysweep.lifecycle import FinalRunState as F
+from raysweep.lifecycle import FiringOutcome as O
+from raysweep.lifecycle import TrialState as T
 from service.db.base import utcnow
 from service.db.models import (
     ExperimentRow,

@@ -12,8 +12,8 @@ import httpx
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.schedules import ScheduleCreate
-from raysweep.schemas import ExperimentState, TrialState
 from raysweep.spec import ExperimentSpec, PromotionOverrides
 from service.db import repositories as repo
 from service.db.models import FinalRunRow, ScheduleFiringRow, TrialRow

@@ -19,7 +19,8 @@ from ray.tune.search.optuna import OptunaSearch
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, ImportanceEvaluator, TrialState
+from raysweep.analysis import ImportanceEvaluator
+from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.spec import Converged, ExperimentSpec
 from service.db import repositories as repo
 from service.db.models import EventRow, TrialRow

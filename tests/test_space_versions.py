@@ -10,7 +10,8 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, ExtendRequest, TrialState
+from raysweep.lifecycle import ExperimentState, TrialState
+from raysweep.schemas import ExtendRequest
 from raysweep.spec import ExperimentSpec
 from service.db.models import ExperimentRow, TrialRow
 from service.demo import seed_sweep

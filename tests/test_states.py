@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from raysweep.schemas import (
+from raysweep.lifecycle import (
     EXPERIMENT_ACTIVE,
     EXPERIMENT_ENDED,
     FINAL_RUN_ACTIVE,
@@ -13,8 +13,8 @@ from raysweep.schemas import (
     TRIAL_OPEN,
     FinalRunState,
 )
-from raysweep.schemas import ExperimentState as E
-from raysweep.schemas import TrialState as T
+from raysweep.lifecycle import ExperimentState as E
+from raysweep.lifecycle import TrialState as T
 from service.db.models import ExperimentRow, TrialRow
 from service.states import (
     EXPERIMENT_MOVES,

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState
+from raysweep.lifecycle import ExperimentState
 from service.db.models import EventRow, TrialRow
 from service.demo import seed_sweep
 from tests.conftest import ServerProcess

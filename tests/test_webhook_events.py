@@ -14,9 +14,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.projects import ProjectCreate
 from raysweep.schedules import ScheduleCreate
-from raysweep.schemas import ExperimentState, TrialState
 from raysweep.webhooks import WebhookCreate, WebhookEvent
 from service.controller.webhooks import WebhookSender
 from service.db.models import WebhookDeliveryRow

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.projects import ProjectCreate
 from raysweep.schedules import ScheduleCreate
-from raysweep.schemas import ExperimentState, TrialState
 from raysweep.spec import PromotionOverrides
 from raysweep.webhooks import DeliveryState, WebhookCreate, WebhookEvent
 from service.controller.runner import Runner

@@ -22,18 +22,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
 
-from raysweep.schemas import (
+from raysweep.lifecycle import (
     DeploymentState,
     ExperimentState,
     FinalRunState,
     FiringOutcome,
-    Misfire,
-    Overlap,
     PromotionStatus,
     RungDecisionKind,
-    ScheduleKind,
     TrialState,
 )
+from raysweep.schedules import Misfire, Overlap, ScheduleKind
 from raysweep.webhooks import DeliveryState
 from service.db.base import Base, BigId, stored_enum, utcnow
 

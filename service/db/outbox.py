@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from sqlalchemy import inspect, select
 from sqlalchemy.orm import Session
 
-from raysweep.schemas import ExperimentState, FinalRunState, FiringOutcome, TrialState
+from raysweep.lifecycle import ExperimentState, FinalRunState, FiringOutcome, TrialState
 from raysweep.webhooks import DeliveryState, WebhookEvent
 from service.db.base import utcnow
 from service.db.models import (

@@ -25,8 +25,9 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.schema import CallableColumnDefault, ScalarElementColumnDefault
 
+from raysweep.lifecycle import TrialState
 from raysweep.mode import Mode
-from raysweep.schemas import Page, TrialState
+from raysweep.schemas import Page
 from service.db.base import Base
 from service.db.models import (
     CheckpointRow,

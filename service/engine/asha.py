@@ -28,8 +28,8 @@ import numpy as np
 from ray.tune.experiment import Trial
 from ray.tune.schedulers import FIFOScheduler, TrialScheduler
 
+from raysweep.lifecycle import RungDecisionKind as Kind
 from raysweep.mode import Mode
-from raysweep.schemas import RungDecisionKind as Kind
 from service.engine.callback import DriverContext, named
 from service.engine.trial import BUDGET_KEY
 from service.usecases.decisions import RungDecided, percentile, promotion_milestones, rank_in

@@ -23,8 +23,8 @@ from ray.exceptions import RayActorError, RayTaskError
 from ray.tune.experiment import Trial
 from ray.tune.result import AUTO_RESULT_KEYS
 
+from raysweep.lifecycle import TrialState
 from raysweep.mode import Mode
-from raysweep.schemas import TrialState
 from service.engine.job_api import Unavailable
 from service.engine.ledger import Notice
 from service.engine.recorder import Recorder

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import ray
 
-from raysweep.schemas import EXPERIMENT_ACTIVE, ExperimentState
+from raysweep.lifecycle import EXPERIMENT_ACTIVE, ExperimentState
 from raysweep.spec import ExperimentSpec
 from service.engine.callback import (
     DriverContext,

@@ -22,7 +22,7 @@ from ray.tune.schedulers import FIFOScheduler, TrialScheduler
 from ray.tune.search import BasicVariantGenerator, SearchAlgorithm, Searcher
 from ray.tune.search.optuna import OptunaSearch
 
-from raysweep.schemas import TrialState
+from raysweep.lifecycle import TrialState
 from raysweep.search_space import (
     Choice,
     Constant,

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from raysweep.schemas import DeploymentState
+from raysweep.lifecycle import DeploymentState
 from service.db.models import ModelDeploymentRow, ModelVersionRow
 from service.engine.cluster import RayConnection
 from service.engine.ray_compat import ServeSubmissionClient

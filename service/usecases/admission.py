@@ -10,7 +10,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from raysweep.errors import Problem
-from raysweep.schemas import ExperimentState, Role, TokenRead
+from raysweep.lifecycle import ExperimentState
+from raysweep.schemas import Role, TokenRead
 from raysweep.spec import ExperimentSpec
 from service.db.base import utcnow
 from service.db.models import ExperimentRow, ProjectRow

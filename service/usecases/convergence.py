@@ -19,7 +19,7 @@ from optuna.trial import TrialState as OptunaTrialState
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from raysweep.schemas import TrialState
+from raysweep.lifecycle import TrialState
 from raysweep.spec import Converged, ExperimentSpec
 from service.db.models import TrialRow
 from service.usecases.studies import completed_study, distributions_of, finite, params_in

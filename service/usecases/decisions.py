@@ -11,9 +11,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from raysweep.lifecycle import RungDecisionKind as Kind
+from raysweep.lifecycle import TrialState
 from raysweep.mode import Mode
-from raysweep.schemas import RungDecisionKind as Kind
-from raysweep.schemas import TrialState
 from service.db import repositories as repo
 from service.db.models import RungDecisionRow, TrialRow
 from service.db.repositories import insert_ignoring_duplicates

@@ -17,7 +17,7 @@ from pydantic_core import to_json
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, TrialState
+from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.models import TrialRow

@@ -10,16 +10,13 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.lifecycle import EXPERIMENT_ENDED, DeploymentState, ExperimentState, TrialState
 from raysweep.schemas import (
-    EXPERIMENT_ENDED,
-    DeploymentState,
     EventRead,
     ExperimentCreated,
     ExperimentRead,
-    ExperimentState,
     Page,
     TokenRead,
-    TrialState,
     TrialSummary,
 )
 from raysweep.spec import ExperimentSpec

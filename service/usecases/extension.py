@@ -19,14 +19,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.errors import Problem
-from raysweep.schemas import (
-    TRIAL_OPEN,
-    ExperimentRead,
-    ExperimentState,
-    ExtendRequest,
-    SpaceVersion,
-    TrialState,
-)
+from raysweep.lifecycle import TRIAL_OPEN, ExperimentState, TrialState
+from raysweep.schemas import ExperimentRead, ExtendRequest, SpaceVersion
 from raysweep.search_space import Constant, Grid, LogUniform, Parameter, Uniform
 from raysweep.spec import ExperimentSpec, problems_from_error
 from service.db import repositories as repo

@@ -11,13 +11,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import (
-    FIRING_ACTIVE,
-    FiringOutcome,
-    Misfire,
-    Overlap,
-    ScheduleKind,
-)
+from raysweep.lifecycle import FIRING_ACTIVE, FiringOutcome
+from raysweep.schedules import Misfire, Overlap, ScheduleKind
 from raysweep.spec import ExperimentSpec
 from service.cron import due_between, next_due
 from service.db.models import ExperimentRow, FinalRunRow, ScheduleFiringRow, ScheduleRow

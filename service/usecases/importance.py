@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.orm.session import Session
 
-from raysweep.schemas import (
+from raysweep.analysis import (
     Importance,
     ImportanceEvaluator,
     ImportanceWarning,

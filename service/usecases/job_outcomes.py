@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, FinalRunState, TrialState
+from raysweep.lifecycle import ExperimentState, FinalRunState, TrialState
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.models import FinalRunResultRow, FinalRunRow, TrialRow

@@ -23,7 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import EXPERIMENT_ACTIVE, ExperimentState
+from raysweep.lifecycle import EXPERIMENT_ACTIVE, ExperimentState
 from service.db.models import ExperimentRow, FinalRunRow, ServiceKeyRow
 from service.errors import Unauthorized
 

@@ -16,12 +16,7 @@ from typing import Generic, Protocol, TypeVar
 from sqlalchemy import ColumnElement, func, select, true
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import (
-    EXPERIMENT_ACTIVE,
-    FINAL_RUN_ACTIVE,
-    ExperimentState,
-    FinalRunState,
-)
+from raysweep.lifecycle import EXPERIMENT_ACTIVE, FINAL_RUN_ACTIVE, ExperimentState, FinalRunState
 from service.db import repositories as repo
 from service.db.base import utcnow
 from service.db.models import ExperimentRow, FinalRunRow

@@ -14,9 +14,11 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.lifecycle import DeploymentState
 from raysweep.mode import Mode
 from raysweep.registry import AliasRead, DeploymentRead, ModelRead, ModelVersionRead
-from raysweep.schemas import DeploymentState, Page, ScheduleKind
+from raysweep.schedules import ScheduleKind
+from raysweep.schemas import Page
 from service.db.base import MAX_INT
 from service.db.models import (
     ExperimentRow,

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.analysis import ObjectiveRead, Pareto, ParetoTrial
+from raysweep.lifecycle import TrialState
 from raysweep.mode import Mode
-from raysweep.schemas import ObjectiveRead, Pareto, ParetoTrial, TrialState
 from raysweep.spec import ExperimentSpec, Objective
 from service.db.models import ExperimentRow, TrialRow
 from service.usecases.studies import stored_values

@@ -11,17 +11,16 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.compute import FinalRunResources
 from raysweep.errors import Problem
-from raysweep.mode import Mode
-from raysweep.registry import FinalRunRead
-from raysweep.schemas import (
+from raysweep.lifecycle import (
     EXPERIMENT_ENDED,
     ExperimentState,
     FinalRunState,
-    Page,
     PromotionStatus,
-    ResultRead,
     TrialState,
 )
+from raysweep.mode import Mode
+from raysweep.registry import FinalRunRead
+from raysweep.schemas import Page, ResultRead
 from raysweep.spec import ExperimentSpec, Pick, Promotion, PromotionOverrides
 from service.db import repositories as repo
 from service.db.base import utcnow

@@ -16,8 +16,8 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
+from raysweep.lifecycle import TrialState
 from raysweep.mode import Mode
-from raysweep.schemas import TrialState
 from raysweep.spec import Constraint, ExperimentSpec
 from service.db import repositories as repo
 from service.db.base import utcnow

@@ -16,8 +16,8 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.lifecycle import TRIAL_ENDED
 from raysweep.mode import Mode
-from raysweep.schemas import TRIAL_ENDED
 from service.db.models import CheckpointRow, TrialRow
 from service.storage import delete_tree, subdirectories
 from service.train_snapshot import rewrite_snapshots

@@ -18,8 +18,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.compute import FinalRunResources
 from raysweep.errors import Problem
+from raysweep.lifecycle import FIRING_ACTIVE, ExperimentState, FinalRunState, FiringOutcome
 from raysweep.schedules import RetrainSettings, Retune
-from raysweep.schemas import FIRING_ACTIVE, ExperimentState, FinalRunState, FiringOutcome
 from raysweep.search_space import Constant
 from raysweep.spec import ExperimentSpec, PromotionOverrides
 from service.db import repositories as repo

@@ -19,8 +19,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.errors import Problem
-from raysweep.schedules import ScheduleCreate, ScheduleFiringRead, ScheduleRead
-from raysweep.schemas import Page, Role, ScheduleKind, TokenRead
+from raysweep.schedules import ScheduleCreate, ScheduleFiringRead, ScheduleKind, ScheduleRead
+from raysweep.schemas import Page, Role, TokenRead
 from service.cron import cron_problem, next_due
 from service.db import repositories as repo
 from service.db.models import ProjectRow, ScheduleFiringRow, ScheduleRow

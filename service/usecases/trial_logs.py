@@ -14,8 +14,8 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.lifecycle import EXPERIMENT_ACTIVE, FINAL_RUN_ENDED, TRIAL_ENDED
 from raysweep.logs import LogLine, TrialLogs
-from raysweep.schemas import EXPERIMENT_ACTIVE, FINAL_RUN_ENDED, TRIAL_ENDED
 from service.db import repositories as repo
 from service.errors import InvalidInput
 from service.storage import (

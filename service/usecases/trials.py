@@ -16,6 +16,7 @@ from sqlalchemy import ColumnElement, select
 from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
 from raysweep.errors import Problem
+from raysweep.lifecycle import TrialState
 from raysweep.mode import Mode
 from raysweep.schemas import (
     CheckpointRead,
@@ -24,7 +25,6 @@ from raysweep.schemas import (
     RungDecisionRead,
     TrialClock,
     TrialRead,
-    TrialState,
 )
 from service.db import repositories as repo
 from service.db.models import CheckpointRow, ExperimentRow, RungDecisionRow, TrialRow

@@ -14,24 +14,21 @@ from typing import Any, TypeVar
 from sqlalchemy import Row, Select, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.mode import Mode
-from raysweep.schemas import (
+from raysweep.analysis import (
     CONFIGS_ALL_MAX,
     ConfigRow,
     ConfigSample,
     ConfigTable,
     Curves,
     CurveSeries,
-    EventRead,
-    ExperimentUpdates,
     History,
     HistoryPoint,
-    ResultPoint,
     Rung,
-    RungDecisionKind,
     Rungs,
-    TrialState,
 )
+from raysweep.lifecycle import RungDecisionKind, TrialState
+from raysweep.mode import Mode
+from raysweep.schemas import EventRead, ExperimentUpdates, ResultPoint
 from service.db import repositories as repo
 from service.db.models import EventRow, ExperimentRow, ResultRow, RungDecisionRow, TrialRow
 from service.errors import InvalidInput

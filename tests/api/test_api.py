@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import TrialState
+from raysweep.lifecycle import TrialState
 from service.db.models import ExperimentRow
 from service.demo import seed_sweep
 from service.engine.recorder import Recorder

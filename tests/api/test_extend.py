@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, TrialState
+from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.spec import ExperimentSpec
 from service.db.models import CheckpointRow, ExperimentRow, TrialRow
 from service.demo import seed_sweep

@@ -14,7 +14,7 @@ from pydantic import TypeAdapter
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import TrialState
+from raysweep.lifecycle import TrialState
 from service.db.models import ExperimentRow
 from service.engine import recorder
 from service.engine.job_api import JobApi, Refused, Unavailable

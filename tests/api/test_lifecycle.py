@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import TrialState
+from raysweep.lifecycle import TrialState
 from service.db.models import CheckpointRow, ExperimentRow, TrialRow
 from service.engine.recorder import Recorder
 from service.usecases.recording import ResultReported, ResultStore, TrialStarted

@@ -11,7 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState
+from raysweep.lifecycle import ExperimentState
 from service.db.models import ExperimentRow, ResultRow, TrialRow
 from service.demo import seed_sweep
 from tests.conftest import ServerProcess

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState
+from raysweep.lifecycle import ExperimentState
 from service.db.models import (
     FinalRunRow,
     ModelAliasHistoryRow,

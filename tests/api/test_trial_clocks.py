@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, TrialState
+from raysweep.lifecycle import ExperimentState, TrialState
 from service.db.models import EventRow, ExperimentRow, ResultRow, TrialRow
 from service.engine.recorder import Recorder
 from service.usecases.recording import (

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import TrialState
+from raysweep.lifecycle import TrialState
 from service.api.view_slots import ViewSlots
 from service.db.models import ResultRow, TrialRow
 from service.demo import seed_sweep

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState
+from raysweep.lifecycle import ExperimentState
 from service.db.models import TrialRow
 from service.demo import seed_sweep
 from service.usecases.importance import common_iteration

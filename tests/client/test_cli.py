@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.client import Client
 from raysweep.errors import Conflict
-from raysweep.schemas import ExperimentState
+from raysweep.lifecycle import ExperimentState
 from service.db.models import ExperimentRow
 from service.demo import seed_sweep
 from service.settings import REPO_ROOT

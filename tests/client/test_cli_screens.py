@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.cli_output import asked_params
 from raysweep.client import Client
-from raysweep.schemas import ExperimentState
+from raysweep.lifecycle import ExperimentState
 from service.demo import seed_sweep
 from service.resources import HeldSegment
 from service.settings import REPO_ROOT

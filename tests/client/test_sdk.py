@@ -23,7 +23,7 @@ from raysweep import (
     load_model,
 )
 from raysweep.config import write_config
-from raysweep.schemas import ExperimentState
+from raysweep.lifecycle import ExperimentState
 from service.db.models import ExperimentRow
 from service.demo import seed_sweep
 from tests.conftest import ServerProcess, minimal_spec

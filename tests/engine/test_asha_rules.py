@@ -13,7 +13,7 @@ from typing import Any
 from ray.tune.experiment import Trial
 from ray.tune.schedulers import TrialScheduler
 
-from raysweep.schemas import RungDecisionKind as Kind
+from raysweep.lifecycle import RungDecisionKind as Kind
 from service.engine.asha import PromotionASHA
 from service.engine.callback import DriverContext
 from service.engine.trial import BUDGET_KEY, RUN_KEY

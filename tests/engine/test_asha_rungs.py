@@ -14,7 +14,7 @@ import pytest
 from ray.tune.experiment import Trial
 from ray.tune.schedulers import ASHAScheduler, TrialScheduler
 
-from raysweep.schemas import RungDecisionKind
+from raysweep.lifecycle import RungDecisionKind
 from service.engine.asha import StoppingASHA
 from service.engine.callback import DriverContext
 from service.usecases.decisions import RungDecided

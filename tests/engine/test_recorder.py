@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import RungDecisionKind, TrialState
+from raysweep.lifecycle import RungDecisionKind, TrialState
 from raysweep.spec import ExperimentSpec
 from service.db.models import CheckpointRow, EventRow, ResultRow, RungDecisionRow, TrialRow
 from service.db.session import create_db_engine, session_factory

@@ -13,8 +13,8 @@ from playwright.sync_api import Browser, FloatRect, Locator, Page, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.lifecycle import ExperimentState, FinalRunState
 from raysweep.schedules import ScheduleCreate
-from raysweep.schemas import ExperimentState, FinalRunState
 from service.db.models import (
     EventRow,
     ExperimentRow,

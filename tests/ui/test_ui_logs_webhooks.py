@@ -20,7 +20,7 @@ from playwright.sync_api import Locator, Page, expect
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.client import Client
-from raysweep.schemas import TrialState
+from raysweep.lifecycle import TrialState
 from service.controller.webhooks import WebhookSender
 from service.db.models import TrialRow
 from service.engine.trial_logs import LoggedFunction

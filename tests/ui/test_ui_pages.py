@@ -11,7 +11,7 @@ from playwright.sync_api import Page, Request, Route, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState, TrialState
+from raysweep.lifecycle import ExperimentState, TrialState
 from service.db.models import ExperimentRow, ProjectRow, TrialRow
 from service.demo import seed_sweep
 from tests.conftest import ServerProcess

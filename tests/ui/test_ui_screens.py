@@ -13,8 +13,8 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.schedules import ScheduleCreate
-from raysweep.schemas import ExperimentState, TrialState
 from raysweep.spec import PromotionOverrides
 from service.db.models import (
     EventRow,

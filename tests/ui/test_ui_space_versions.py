@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import ExperimentState
+from raysweep.lifecycle import ExperimentState
 from service.db.models import TrialRow
 from service.demo import seed_sweep
 from tests.conftest import ServerProcess

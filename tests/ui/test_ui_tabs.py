@@ -13,7 +13,7 @@ from playwright.sync_api import Page, Response, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import TrialState
+from raysweep.lifecycle import TrialState
 from service.db.models import EventRow, TrialRow
 from service.demo import seed_sweep
 from service.engine import trial_logs

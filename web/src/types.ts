@@ -1,4 +1,4 @@
-// The API's JSON shapes (raysweep/schemas.py is the source of truth).
+// The API's JSON shapes (raysweep's schema modules are the source of truth: schemas.py, lifecycle.py, analysis.py, timeline.py, projects.py, schedules.py, …).
 
 export type ExperimentState =
   | "queued" | "running" | "pausing" | "paused" | "cancelling" | "completed" | "failed" | "cancelled";

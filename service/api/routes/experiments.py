@@ -9,11 +9,11 @@ from fastapi import APIRouter, Query, Request, Response
 from pydantic import StringConstraints
 
 from raysweep.errors import Problem
+from raysweep.lifecycle import ExperimentState
 from raysweep.schemas import (
     EventRead,
     ExperimentCreated,
     ExperimentRead,
-    ExperimentState,
     ExtendRequest,
     NotesUpdate,
     Page,

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 
+from raysweep.lifecycle import TrialState
 from raysweep.schemas import (
     CheckpointRead,
     NotesUpdate,
@@ -13,7 +14,6 @@ from raysweep.schemas import (
     ResultRead,
     RungDecisionRead,
     TrialRead,
-    TrialState,
 )
 from service.api.cached_json import NOT_MODIFIED, SERIALIZED
 from service.api.deps import (

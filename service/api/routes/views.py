@@ -8,18 +8,17 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from raysweep.schemas import (
+from raysweep.analysis import (
     ConfigSample,
     ConfigTable,
     Curves,
-    ExperimentUpdates,
     History,
     Importance,
     ImportanceEvaluator,
     Pareto,
     Rungs,
-    TokenRead,
 )
+from raysweep.schemas import ExperimentUpdates, TokenRead
 from raysweep.timeline import Timeline
 from service.api.cached_json import NOT_MODIFIED, SERIALIZED
 from service.api.deps import Db, ExperimentViewer, Viewer, ViewSlot, id_cursor
