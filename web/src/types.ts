@@ -1,4 +1,5 @@
-// The API's JSON shapes (raysweep's schema modules are the source of truth: schemas.py, lifecycle.py, analysis.py, timeline.py, projects.py, schedules.py, …).
+// The API's JSON shapes. Source of truth: raysweep's schema modules (schemas.py, lifecycle.py,
+// analysis.py, timeline.py, projects.py, schedules.py, ...).
 
 export type ExperimentState =
   | "queued" | "running" | "pausing" | "paused" | "cancelling" | "completed" | "failed" | "cancelled";
