@@ -40,7 +40,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.seeding import scratch_database  # noqa: E402
 from service.db import migrate  # noqa: E402
-from service.db.models import ResultRow, TrialRow  # noqa: E402
+from service.db.models.sweeps import ResultRow, TrialRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
 from service.engine.job_api import JobApi  # noqa: E402
 from service.engine.recorder import BatchPoster, Recorder  # noqa: E402

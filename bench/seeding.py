@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 
 from raysweep.schemas import Role
 from service.db import migrate
-from service.db.models import ExperimentRow
+from service.db.models.sweeps import ExperimentRow
 from service.db.session import create_db_engine, session_factory
 from service.demo import seed_sweep
 from service.usecases.tokens import create_token

@@ -38,7 +38,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.seeding import bench_token, seeded_database  # noqa: E402
 from raysweep.lifecycle import TrialState  # noqa: E402
-from service.db.models import TrialRow  # noqa: E402
+from service.db.models.sweeps import TrialRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
 from service.engine.recorder import Recorder  # noqa: E402
 from service.harness import (  # noqa: E402

@@ -21,7 +21,8 @@ from raysweep.errors import (
 )
 from raysweep.experiment import Experiment, Trial
 from raysweep.models import load_model
-from raysweep.spec import ExperimentSpec, load_spec
+from raysweep.spec import ExperimentSpec
+from raysweep.spec_reader import load_spec
 
 __all__ = [
     "AuthError",

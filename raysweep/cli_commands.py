@@ -24,7 +24,7 @@ from raysweep.cli_tables import (
 )
 from raysweep.client import Client
 from raysweep.experiment import Experiment
-from raysweep.spec import read_mapping
+from raysweep.spec_reader import read_mapping
 
 
 def promote(client: Client, args: argparse.Namespace, as_json: bool) -> Any:

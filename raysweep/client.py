@@ -42,7 +42,8 @@ from raysweep.projects import ProjectRead, UsageRead
 from raysweep.registry import AliasRead, FinalRunRead, ModelRead, ModelVersionRead
 from raysweep.schedules import ScheduleFiringRead, ScheduleRead
 from raysweep.schemas import CodePackageRead, ErrorResponse, ExperimentRead, ResultRead
-from raysweep.spec import ExperimentSpec, read_mapping
+from raysweep.spec import ExperimentSpec
+from raysweep.spec_reader import read_mapping
 from raysweep.tensorboard import TensorBoardRuns
 from raysweep.webhooks import DeliveryRead, WebhookCreated, WebhookRead
 

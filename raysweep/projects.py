@@ -6,7 +6,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
-from raysweep.spec import PROJECT_PATTERN
+from raysweep.names import PROJECT_PATTERN
 from raysweep.strict import StrictModel
 
 LIMIT_DESCRIPTION = "null: no limit"

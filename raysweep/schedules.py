@@ -11,8 +11,8 @@ from pydantic import Field, StrictBool, StrictFloat, StrictInt
 
 from raysweep.compute import FinalRunResources
 from raysweep.lifecycle import FiringOutcome
+from raysweep.names import DEFAULT_PROJECT, PROJECT_PATTERN
 from raysweep.schemas import ReadModel
-from raysweep.spec import DEFAULT_PROJECT, PROJECT_PATTERN
 from raysweep.strict import StrictModel
 
 

@@ -2,51 +2,39 @@
 
 Example::
 
-    from raysweep.spec import load_spec
-    spec = load_spec("digits.yaml")        # or ExperimentSpec.model_validate({...})
-    print(spec.search.algorithm)           # "tpe"
+    from raysweep import load_spec           # raysweep.spec_reader reads files and mappings
+    spec = load_spec("digits.yaml")          # or ExperimentSpec.model_validate({...})
+    print(spec.search.algorithm)             # "tpe"
 
-Structural checks live here; checks that need the server's registries (does the trainer exist, does
-it report the metric, does the search-space file exist) are made by the server, which reports them
-in the same problem list.
+Its ``code`` and ``promotion`` blocks are defined in raysweep.code_ref and raysweep.promotion_spec,
+the name patterns in raysweep.names. Structural checks live here; checks that need the server's
+registries (does the trainer exist, does it report the metric, does the search-space file exist)
+are made by the server, which reports them in the same problem list.
 """
 
 from __future__ import annotations
 
-import json
 import math
-import re
-from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-import yaml
 from pydantic import (
     Field,
-    StrictBool,
     StrictFloat,
     StrictInt,
-    ValidationError,
     model_validator,
 )
 
-from raysweep.compute import FinalRunResources, Resources
-from raysweep.errors import Problem, SpecError
+from raysweep.code_ref import CodeRef
+from raysweep.compute import Resources
+from raysweep.errors import Problem
 from raysweep.mode import ModeName
+from raysweep.names import DEFAULT_PROJECT, LABEL_KEY_PATTERN, NAME_PATTERN, PROJECT_PATTERN
+from raysweep.promotion_spec import Promotion
 from raysweep.search_space import (
-    PARAMETER_TYPES,
-    SEARCH_SPACE_ADAPTER,
-    Parameter,
     Scalar,
     SearchSpaceRef,
 )
 from raysweep.strict import StrictModel
-
-NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"
-LABEL_KEY_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
-# a project's name: lower case, as it appears in URLs and CLI flags
-PROJECT_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,62}$"
-DEFAULT_PROJECT = "default"
-
 
 # --- the experiment spec ------------------------------------------------------------------------
 
@@ -246,98 +234,6 @@ class StopConfig(StrictModel):
     )
 
 
-class Pick(StrictModel):
-    """Which trials of the Pareto front to promote: those within the bounds, best first by
-    one objective."""
-
-    objective: str = Field(min_length=1, max_length=128, description="The objective to rank by.")
-    max: dict[Annotated[str, Field(min_length=1, max_length=128)], StrictFloat | StrictInt] = Field(
-        default_factory=dict, max_length=8, description="Upper bounds on objectives."
-    )
-    min: dict[Annotated[str, Field(min_length=1, max_length=128)], StrictFloat | StrictInt] = Field(
-        default_factory=dict, max_length=8, description="Lower bounds on objectives."
-    )
-
-
-class PromotionOverrides(FinalRunResources):
-    """What ``POST /experiments/{id}/promote`` may change from the spec's ``promotion``, and
-    which trials it promotes (default: the top_k completed feasible trials by the metric; with
-    ``objectives``, the Pareto front's by the first objective)."""
-
-    trial_ids: list[StrictInt] | None = Field(
-        default=None,
-        min_length=1,
-        max_length=100,
-        description="Promote these trials (completed and feasible, of this sweep) instead, "
-        "by id (as the API's trial reads key them).",
-    )
-    trial_numbers: list[StrictInt] | None = Field(
-        default=None,
-        min_length=1,
-        max_length=100,
-        description="Promote these trials instead, by their number in the sweep (`#3` in the "
-        "web UI and the CLI's tables); give trial_ids, trial_numbers or pick, one at most.",
-    )
-    pick: Pick | None = Field(
-        default=None,
-        description="Promote the top_k trials of the Pareto front that keep `max`/`min`, best "
-        "first by `objective`; e.g. {objective: val_loss, max: {latency_ms: 20}}.",
-    )
-
-    top_k: StrictInt | None = Field(default=None, ge=1, le=100)
-    num_workers: StrictInt | None = Field(default=None, ge=1, le=4096)
-    epochs: StrictInt | None = Field(default=None, ge=1, le=100_000)
-    lr_scaling: Literal["none", "linear", "sqrt"] | None = None
-    warm_start: StrictBool | None = None
-    model_name: str | None = Field(default=None, pattern=NAME_PATTERN)
-    cluster: str | None = Field(default=None, pattern=NAME_PATTERN)
-
-
-class Promotion(FinalRunResources):
-    """Training the sweep's top trials again, bigger (more workers, other resources), as
-    registered model versions."""
-
-    auto: StrictBool = Field(default=False, description="Promote when the sweep completes.")
-    top_k: StrictInt = Field(default=1, ge=1, le=100, description="Trials promoted, best first.")
-    num_workers: StrictInt = Field(default=4, ge=1, le=4096, description="Workers of a final run.")
-    epochs: StrictInt | None = Field(
-        default=None, ge=1, le=100_000, description="Final budget; default: max_t_multiple x max_t."
-    )
-    max_t_multiple: StrictFloat = Field(default=1.0, gt=0, le=1000)
-    lr_scaling: Literal["none", "linear", "sqrt"] = Field(
-        default="sqrt",
-        description="Bundled trainers keep each worker's batch, so the global batch grows with "
-        "the workers; the LR follows it by this rule, after a warmup.",
-    )
-    warmup_epochs: StrictFloat = Field(
-        default=1.0, ge=0, le=100_000, description="LR warmup of a final run."
-    )
-    warm_start: StrictBool = Field(
-        default=False, description="Start from the trial's best checkpoint's weights."
-    )
-    model_name: str | None = Field(
-        default=None, pattern=NAME_PATTERN, description="Registry name; default: the experiment's."
-    )
-    cluster: str | None = Field(
-        default=None,
-        pattern=NAME_PATTERN,
-        description="The final cluster record (GET /api/v1/clusters); default: the first with "
-        "the final role.",
-    )
-
-    def with_overrides(self, overrides: PromotionOverrides) -> Promotion:
-        update = overrides.model_dump(
-            exclude_none=True, exclude={"trial_ids", "trial_numbers", "pick"}
-        )
-        # the override's GPU wish wins over the spec's: GPUs asked for mean use_gpu, and
-        # use_gpu: false drops the spec's GPUs
-        if update.get("gpus_per_worker", 0) > 0:
-            update.setdefault("use_gpu", True)
-        if update.get("use_gpu") is False:
-            update["gpus_per_worker"] = None
-        return self.model_copy(update=update)
-
-
 def objective_problems(
     metric: object, mode: object, objectives: list[str] | None, chosen: object
 ) -> list[Problem]:
@@ -369,84 +265,6 @@ def training_source_problem(has_trainer: bool, has_code: bool) -> str | None:
     if not has_trainer and not has_code:
         return "is required, or give code (an uploaded package) instead"
     return None
-
-
-PACKAGE_HASH_PATTERN = r"^[0-9a-f]{64}$"
-# a pip requirement specifier: a name, extras, version clauses and an environment marker; no
-# option (`--index-url`), URL or path: what a member may make every node install is a name
-REQUIREMENT_PATTERN = (
-    r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}"  # the name
-    r"(\[[A-Za-z0-9._, -]{1,100}\])?"  # extras
-    r"[A-Za-z0-9._ ,<>=!~*+;'\"()-]{0,200}$"  # versions and a marker
-)
-ENTRYPOINT_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$"
-
-
-class CodeRef(StrictModel):
-    """User training code: an uploaded package (``POST /api/v1/code``) and the function in it that
-    Ray Train runs on every worker (see trainers/README.md for the contract).
-
-    Example::
-
-        CodeRef(package="9f2c...", entrypoint="train:train_loop",
-                metrics={"val_loss": "min", "epoch": "max"})
-    """
-
-    package: str = Field(
-        pattern=PACKAGE_HASH_PATTERN, description="The package's sha256, as the upload returned."
-    )
-    entrypoint: str = Field(
-        pattern=ENTRYPOINT_PATTERN,
-        description="`module:function` inside the package, e.g. `train:train_loop`.",
-    )
-    metrics: dict[Annotated[str, Field(min_length=1, max_length=128)], ModeName] = Field(
-        min_length=1,
-        max_length=256,
-        description="Every metric the function reports and its direction; must include "
-        "every metric the spec reads (`metric`, or each of `objectives`, and `constraints`) "
-        "and, unless early_stopping.scheduler is `none`, the early-stopping time attribute "
-        "(default `epoch`): a spec (or schedule template) without them is a 422 naming each.",
-    )
-    requirements: list[Annotated[str, Field(pattern=REQUIREMENT_PATTERN)]] = Field(
-        default_factory=list,
-        max_length=64,
-        description="Python packages the code needs beyond raysweep's own (torch, Ray, numpy, "
-        "...), as pip requirement specifiers (`torchvision==0.28.0`, `tomli-w>=1`): installed "
-        "by Ray's runtime environment into a virtualenv on each node that runs the sweep "
-        "(over raysweep's packages, cached per list), before its first trial starts. A "
-        "requirement pip cannot install fails the sweep with pip's error. Names and versions "
-        "only: no options, URLs or paths.",
-    )
-    process_group: Literal["torch", "none"] = Field(
-        default="torch",
-        description="`torch`: Ray Train sets up torch.distributed on the workers before the "
-        "function runs (gloo on CPUs, NCCL on GPUs), as its TorchTrainer does: what DDP "
-        "(`ray.train.torch.prepare_model`) needs. `none`: no process group, for code that does "
-        "not use torch.distributed (each worker still has its rank and world size from "
-        "`ray.train.get_context()`, and reports and checkpoints as usual); its trials' Ray "
-        "processes then never import torch, which saves seconds of start-up per trial.",
-    )
-    checkpoints: StrictBool = Field(
-        default=True,
-        description="Whether the function saves checkpoints (`ray.train.report(metrics, "
-        "checkpoint=...)`) and resumes from `ray.train.get_checkpoint()`. Without them a "
-        "trial whose workers restart starts over from its first epoch, resuming a paused sweep "
-        "ends its trials that trained, an extension cannot continue a trial, and "
-        "`asha_promotion` (which pauses trials at their checkpoints) is refused; the submit "
-        "answer's `notes` say so.",
-    )
-
-    @property
-    def gives_up(self) -> list[str]:
-        """What a sweep of this code gives up, for the submit answer's ``notes``."""
-        if self.checkpoints:
-            return []
-        return [
-            "code.checkpoints is false: a trial whose workers restart trains again from its "
-            "first epoch, resuming a paused sweep ends its trials that trained (they would "
-            "start over), an extension cannot continue a trial, and a final run has no "
-            "checkpoint to register as a model version"
-        ]
 
 
 class ExperimentSpec(StrictModel):
@@ -542,129 +360,3 @@ class ExperimentSpec(StrictModel):
         if self.code is not None:
             return f"code:{self.code.package[:12]}"
         return str(self.trainer)
-
-
-# --- problems ------------------------------------------------------------------------------------
-
-
-_SHORT_MESSAGES = {
-    "greater_than_equal": "must be >= {ge}",
-    "greater_than": "must be > {gt}",
-    "less_than_equal": "must be <= {le}",
-    "less_than": "must be < {lt}",
-    "missing": "is required",
-    "extra_forbidden": "unknown field",
-    "literal_error": "must be one of {expected}",
-    "too_short": "must have at least {min_length} item(s)",
-    "too_long": "must have at most {max_length} item(s)",
-    "string_pattern_mismatch": "has characters or a length that are not allowed",
-    "finite_number": "must be a finite number",
-}
-
-
-def _location(loc: tuple[str | int, ...]) -> str:
-    """Dotted path without pydantic's union tags (which name a branch, not a field)."""
-    parts = list(loc)
-    if parts[:1] == ["search_space"] and len(parts) > 1:
-        del parts[1]  # "file" / "inline" tag
-        if len(parts) > 2 and parts[2] in PARAMETER_TYPES:
-            del parts[2]
-    # dict-key errors are reported at "<key>.[key]"; the key itself is the location
-    parts = [p for p in parts if p != "[key]"]
-    return ".".join(str(p) for p in parts)
-
-
-def problems_from_error(error: ValidationError, prefix: str = "") -> list[Problem]:
-    """Turn every pydantic error into a ``Problem`` with a dotted path and a short message."""
-    problems = []
-    for item in error.errors(include_url=False):
-        template = _SHORT_MESSAGES.get(item["type"])
-        message = template.format(**item.get("ctx", {})) if template else item["msg"]
-        message = message.removeprefix("Value error, ")
-        path = _location(item["loc"])
-        problems.append(Problem(path=f"{prefix}{path}" if prefix else path, message=message))
-    return problems
-
-
-def parse_spec(data: Any) -> ExperimentSpec:
-    """Validate a mapping into an ``ExperimentSpec`` or raise ``SpecError`` naming every problem."""
-    try:
-        return ExperimentSpec.model_validate(data)
-    except ValidationError as error:
-        problems = problems_from_error(error)
-        if isinstance(data, dict):
-            # the model's own checks run only when every field passed: name their problems
-            # either way, each at the field a user fixes
-            problems = [p for p in problems if p.path != ""] + _cross_field_problems(data)
-        raise SpecError(problems) from None
-
-
-def _cross_field_problems(data: dict[str, Any]) -> list[Problem]:
-    problems = []
-    if source := training_source_problem(
-        data.get("trainer") is not None, data.get("code") is not None
-    ):
-        problems.append(Problem(path="trainer", message=source))
-    objectives = data.get("objectives")
-    names = (
-        None
-        if objectives is None
-        else [str(o.get("metric")) for o in objectives if isinstance(o, dict)]
-        if isinstance(objectives, list)
-        else []
-    )
-    early = data.get("early_stopping")
-    chosen = early.get("objective") if isinstance(early, dict) else None
-    return problems + objective_problems(data.get("metric"), data.get("mode"), names, chosen)
-
-
-def parse_search_space(data: Any, prefix: str = "") -> dict[str, Parameter]:
-    """Validate a search-space mapping (as found in a YAML file) or raise ``SpecError``."""
-    try:
-        return SEARCH_SPACE_ADAPTER.validate_python(data)
-    except ValidationError as error:
-        problems = problems_from_error(error, prefix)
-        raise SpecError(problems) from None
-
-
-class _YamlLoader(yaml.SafeLoader):
-    """PyYAML's safe loader reading floats as YAML 1.2 does: ``1e-4`` and ``3E5`` are numbers
-    (YAML 1.1, which PyYAML follows, wants a dot: it read ``lr: 1e-4`` as the string "1e-4",
-    which the spec's numbers refuse)."""
-
-
-_YamlLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:float",
-    re.compile(
-        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
-        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
-        |\.[0-9_]+(?:[eE][-+]?[0-9]+)?
-        |[-+]?\.(?:inf|Inf|INF)
-        |\.(?:nan|NaN|NAN))$""",
-        re.X,
-    ),
-    list("-+0123456789."),
-)
-
-
-def read_mapping(path: str | Path) -> Any:
-    """Read a YAML or JSON file (JSON is YAML, but its errors read better from ``json``); a file
-    that is neither is a ``SpecError`` naming the file and the line."""
-    text = Path(path).read_text()
-    try:
-        if str(path).endswith(".json"):
-            return json.loads(text)
-        return yaml.load(text, Loader=_YamlLoader)
-    except json.JSONDecodeError as error:
-        where = f"{path}: line {error.lineno}, column {error.colno}"
-        raise SpecError([Problem(path="", message=f"{where}: {error.msg}")]) from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f"{path}: line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
-        problem = getattr(error, "problem", None) or str(error)
-        raise SpecError([Problem(path="", message=f"{where}: not valid YAML: {problem}")]) from None
-
-
-def load_spec(path: str | Path) -> ExperimentSpec:
-    """Load and validate a spec from a YAML or JSON file."""
-    return parse_spec(read_mapping(path))

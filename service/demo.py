@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, make_transient_to_detached, sessionmaker
 
 from raysweep.lifecycle import ExperimentState, RungDecisionKind, TrialState
 from service.db import repositories as repo
-from service.db.models import (
+from service.db.models.sweeps import (
     CheckpointRow,
     EventRow,
     ExperimentRow,

@@ -17,15 +17,10 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from service.db.models import (
-    ComputeUsageRow,
-    ExperimentRow,
-    FinalRunRow,
-    ResultRow,
-    ScheduleFiringRow,
-    ScheduleRow,
-    TrialRow,
-)
+from service.db.models.access import ComputeUsageRow
+from service.db.models.registry import FinalRunRow
+from service.db.models.schedules import ScheduleFiringRow, ScheduleRow
+from service.db.models.sweeps import ExperimentRow, ResultRow, TrialRow
 
 
 class ComputeLedger:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from raysweep.spec import ExperimentSpec, Promotion
+from raysweep.promotion_spec import Promotion
+from raysweep.spec import ExperimentSpec
 from trainers.registry import TRAINERS
 
 

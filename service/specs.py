@@ -13,16 +13,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from raysweep.code_ref import CodeRef
 from raysweep.errors import Problem, SpecError
 from raysweep.search_space import Choice, Constant, Grid, IntRange, LogUniform, Parameter, Uniform
-from raysweep.spec import (
-    MAX_GRID_POINTS,
-    CodeRef,
-    ExperimentSpec,
-    parse_search_space,
-    parse_spec,
-    read_mapping,
-)
+from raysweep.spec import MAX_GRID_POINTS, ExperimentSpec
+from raysweep.spec_reader import parse_search_space, parse_spec, read_mapping
 from service.errors import InvalidInput
 from service.packages import module_problems
 from trainers.registry import KIT_CHOICES, TRAINERS, TrainerInfo

@@ -17,13 +17,9 @@ from raysweep.lifecycle import FinalRunState as F
 from raysweep.lifecycle import FiringOutcome as O
 from raysweep.lifecycle import TrialState as T
 from service.db.base import utcnow
-from service.db.models import (
-    ExperimentRow,
-    FinalRunRow,
-    ModelDeploymentRow,
-    ScheduleFiringRow,
-    TrialRow,
-)
+from service.db.models.registry import FinalRunRow, ModelDeploymentRow
+from service.db.models.schedules import ScheduleFiringRow
+from service.db.models.sweeps import ExperimentRow, TrialRow
 
 
 class IllegalTransition(ValueError):

@@ -13,10 +13,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState, TrialState
+from raysweep.promotion_spec import PromotionOverrides
 from raysweep.schedules import ScheduleCreate
-from raysweep.spec import ExperimentSpec, PromotionOverrides
+from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
-from service.db.models import FinalRunRow, ScheduleFiringRow, TrialRow
+from service.db.models.registry import FinalRunRow
+from service.db.models.schedules import ScheduleFiringRow
+from service.db.models.sweeps import TrialRow
 from service.engine.recorder import Recorder
 from service.settings import REPO_ROOT
 from service.specs import check_spec

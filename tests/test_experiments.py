@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session, sessionmaker
 
-from service.db.models import TrialRow
+from service.db.models.sweeps import TrialRow
 from service.specs import check_spec
 from service.usecases.experiments import add_experiment, list_experiments
 from tests.conftest import minimal_spec

@@ -13,9 +13,10 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.projects import ProjectCreate
-from raysweep.spec import PromotionOverrides
+from raysweep.promotion_spec import PromotionOverrides
 from service.controller.jobs import JobDispatcher, JobReconciler
-from service.db.models import EventRow, ExperimentRow, FinalRunRow
+from service.db.models.registry import FinalRunRow
+from service.db.models.sweeps import EventRow, ExperimentRow
 from service.engine.launcher import JobInfo, Launcher
 from service.errors import InvalidInput
 from service.settings import ClusterConfig, Settings

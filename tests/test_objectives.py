@@ -18,9 +18,9 @@ from optuna.trial import TrialState as OptunaTrialState
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.spec import Pick, PromotionOverrides
+from raysweep.promotion_spec import Pick, PromotionOverrides
 from service.db import repositories as repo
-from service.db.models import TrialRow
+from service.db.models.sweeps import TrialRow
 from service.engine.search import ObjectiveSearch, SweepSearcher, param_space, search_algorithm
 from service.errors import Conflict, InvalidInput
 from service.specs import check_spec

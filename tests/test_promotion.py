@@ -11,9 +11,11 @@ from pydantic import ValidationError
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.spec import ExperimentSpec, PromotionOverrides
+from raysweep.promotion_spec import PromotionOverrides
+from raysweep.spec import ExperimentSpec
 from service.controller.promoter import Promoter
-from service.db.models import CheckpointRow, EventRow, ExperimentRow, FinalRunRow, TrialRow
+from service.db.models.registry import FinalRunRow
+from service.db.models.sweeps import CheckpointRow, EventRow, ExperimentRow, TrialRow
 from service.errors import InvalidInput
 from service.promotion import final_config, final_epochs
 from service.settings import Settings

@@ -12,15 +12,11 @@ import pytest
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.promotion_spec import PromotionOverrides
 from raysweep.schedules import ScheduleCreate
-from raysweep.spec import PromotionOverrides
 from service.db import repositories as repo
-from service.db.models import (
-    ExperimentRow,
-    FinalRunRow,
-    ModelVersionRow,
-    TrialRow,
-)
+from service.db.models.registry import FinalRunRow, ModelVersionRow
+from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.errors import Conflict, InvalidInput, NotFound
 from service.usecases.access import operator
 from service.usecases.experiments import delete_experiment

@@ -11,7 +11,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schedules import ScheduleCreate
-from service.db.models import ExperimentRow, ProjectRow, ScheduleFiringRow, ScheduleRow
+from service.db.models.access import ProjectRow
+from service.db.models.schedules import ScheduleFiringRow, ScheduleRow
+from service.db.models.sweeps import ExperimentRow
 from service.errors import Conflict
 from service.settings import REPO_ROOT
 from service.usecases.access import operator

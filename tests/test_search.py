@@ -23,7 +23,7 @@ from raysweep.analysis import ImportanceEvaluator
 from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.spec import Converged, ExperimentSpec
 from service.db import repositories as repo
-from service.db.models import EventRow, TrialRow
+from service.db.models.sweeps import EventRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.callback import CONVERGENCE_CHECK_S, DriverContext, SweepStopper
 from service.engine.search import SweepSearcher, param_space, search_algorithm

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.schemas import ExtendRequest
 from raysweep.spec import ExperimentSpec
-from service.db.models import ExperimentRow, TrialRow
+from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.search import SweepSearcher, param_space, search_algorithm
 from service.engine.trial import RUN_KEY

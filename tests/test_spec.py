@@ -14,7 +14,8 @@ from ray.tune.search import BasicVariantGenerator
 from ray.tune.search.optuna import OptunaSearch
 
 from raysweep.errors import RaysweepError, SpecError
-from raysweep.spec import ExperimentSpec, load_spec, parse_search_space, parse_spec
+from raysweep.spec import ExperimentSpec
+from raysweep.spec_reader import load_spec, parse_search_space, parse_spec
 from service.engine.search import search_algorithm, tune_domain
 from service.engine.trial import TrialPlan
 from service.errors import InvalidInput

@@ -15,7 +15,7 @@ from raysweep.lifecycle import (
 )
 from raysweep.lifecycle import ExperimentState as E
 from raysweep.lifecycle import TrialState as T
-from service.db.models import ExperimentRow, TrialRow
+from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.states import (
     EXPERIMENT_MOVES,
     FINAL_RUN_MOVES,

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState
-from service.db.models import EventRow, TrialRow
+from service.db.models.sweeps import EventRow, TrialRow
 from service.demo import seed_sweep
 from tests.conftest import ServerProcess
 

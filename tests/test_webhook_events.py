@@ -19,7 +19,7 @@ from raysweep.projects import ProjectCreate
 from raysweep.schedules import ScheduleCreate
 from raysweep.webhooks import WebhookCreate, WebhookEvent
 from service.controller.webhooks import WebhookSender
-from service.db.models import WebhookDeliveryRow
+from service.db.models.schedules import WebhookDeliveryRow
 from service.engine.recorder import Recorder
 from service.settings import Settings
 from service.specs import check_spec

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.webhooks import DeliveryState, WebhookCreate
 from service.controller.webhooks import DeliveryPruner
 from service.db.base import utcnow
-from service.db.models import WebhookDeliveryRow
+from service.db.models.schedules import WebhookDeliveryRow
 from service.settings import Settings, settings_from_environment
 from service.usecases.access import operator
 from service.usecases.deliveries import PRUNE_BATCH

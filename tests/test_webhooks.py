@@ -14,13 +14,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.projects import ProjectCreate
+from raysweep.promotion_spec import PromotionOverrides
 from raysweep.schedules import ScheduleCreate
-from raysweep.spec import PromotionOverrides
 from raysweep.webhooks import DeliveryState, WebhookCreate, WebhookEvent
 from service.controller.runner import Runner
 from service.controller.webhooks import WebhookSender
 from service.db import repositories as repo
-from service.db.models import WebhookDeliveryRow
+from service.db.models.schedules import WebhookDeliveryRow
 from service.engine.recorder import Recorder
 from service.settings import Settings
 from service.specs import check_spec

@@ -71,3 +71,8 @@ class Base(DeclarativeBase):
         datetime: UTCDateTime(),
         dict[str, Any]: JSON(),
     }
+
+
+# the tables whose ids the API addresses: SQLite reuses the largest id after a DELETE unless a
+# table is AUTOINCREMENT (PostgreSQL's sequences never do); migration 0017
+NEVER_REUSED_IDS = {"sqlite_autoincrement": True}

@@ -23,19 +23,19 @@ from sqlalchemy.orm import Session
 from raysweep.lifecycle import ExperimentState, FinalRunState, FiringOutcome, TrialState
 from raysweep.webhooks import DeliveryState, WebhookEvent
 from service.db.base import utcnow
-from service.db.models import (
-    EventRow,
-    ExperimentRow,
+from service.db.models.registry import (
     FinalRunRow,
     ModelAliasHistoryRow,
     ModelNameRow,
     ModelVersionRow,
+)
+from service.db.models.schedules import (
     ScheduleFiringRow,
     ScheduleRow,
-    TrialRow,
     WebhookDeliveryRow,
     WebhookRow,
 )
+from service.db.models.sweeps import EventRow, ExperimentRow, TrialRow
 
 StateT = TypeVar("StateT", bound=StrEnum)
 

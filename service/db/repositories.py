@@ -29,7 +29,7 @@ from raysweep.lifecycle import TrialState
 from raysweep.mode import Mode
 from raysweep.schemas import Page
 from service.db.base import Base
-from service.db.models import (
+from service.db.models.sweeps import (
     CheckpointRow,
     EventRow,
     ExperimentRow,

@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from raysweep.lifecycle import DeploymentState
-from service.db.models import ModelDeploymentRow, ModelVersionRow
+from service.db.models.registry import ModelDeploymentRow, ModelVersionRow
 from service.engine.cluster import RayConnection
 from service.engine.ray_compat import ServeSubmissionClient
 from service.settings import Settings

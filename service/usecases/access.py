@@ -12,16 +12,12 @@ from cachetools import LRUCache
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.names import DEFAULT_PROJECT
 from raysweep.schemas import Role, TokenRead
-from service.db.models import (
-    DEFAULT_PROJECT,
-    CodePackageProjectRow,
-    ExperimentRow,
-    FinalRunRow,
-    ModelNameRow,
-    ScheduleRow,
-    TrialRow,
-)
+from service.db.models.access import CodePackageProjectRow
+from service.db.models.registry import FinalRunRow, ModelNameRow
+from service.db.models.schedules import ScheduleRow
+from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.errors import Forbidden, NotFound
 
 ROLE_RANK = {Role.viewer: 0, Role.member: 1, Role.admin: 2}

@@ -14,7 +14,8 @@ from raysweep.lifecycle import ExperimentState
 from raysweep.schemas import Role, TokenRead
 from raysweep.spec import ExperimentSpec
 from service.db.base import utcnow
-from service.db.models import ExperimentRow, ProjectRow
+from service.db.models.access import ProjectRow
+from service.db.models.sweeps import ExperimentRow
 from service.errors import Conflict, DomainError, InvalidInput, NotFound
 from service.resources import min_workers
 from service.usecases.clusters import (

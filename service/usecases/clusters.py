@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.errors import Problem
 from raysweep.spec import ExperimentSpec
 from service.db.base import utcnow
-from service.db.models import ClusterCapacityRow
+from service.db.models.sweeps import ClusterCapacityRow
 from service.errors import InvalidInput
 from service.resources import (
     TRIAL_FUNCTION_RESOURCES,

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import CodePackageRead, Page
 from service.db import repositories as repo
-from service.db.models import CodePackageProjectRow, CodePackageRow
+from service.db.models.access import CodePackageProjectRow, CodePackageRow
 from service.errors import NotFound
 from service.package_check import check_isolated
 from service.packages import module_name

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from raysweep.lifecycle import TrialState
 from raysweep.spec import Converged, ExperimentSpec
-from service.db.models import TrialRow
+from service.db.models.sweeps import TrialRow
 from service.usecases.studies import completed_study, distributions_of, finite, params_in
 
 

@@ -15,7 +15,7 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.webhooks import TEST_EVENT, DeliveryState, redact_url
-from service.db.models import WebhookDeliveryRow, WebhookRow
+from service.db.models.schedules import WebhookDeliveryRow, WebhookRow
 
 RETRIED_CODES = frozenset({408, 429})
 LONGEST_BACKOFF = timedelta(hours=1)

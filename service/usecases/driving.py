@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
-from service.db.models import TrialRow
+from service.db.models.sweeps import TrialRow
 from service.resources import ProjectShare
 from service.storage import train_runs_uri
 from service.usecases.convergence import completed_points

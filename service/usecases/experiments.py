@@ -11,6 +11,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import EXPERIMENT_ENDED, DeploymentState, ExperimentState, TrialState
+from raysweep.names import DEFAULT_PROJECT
 from raysweep.schemas import (
     EventRead,
     ExperimentCreated,
@@ -22,16 +23,8 @@ from raysweep.schemas import (
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.base import utcnow
-from service.db.models import (
-    DEFAULT_PROJECT,
-    EventRow,
-    ExperimentRow,
-    LabelRow,
-    ModelAliasRow,
-    ModelDeploymentRow,
-    ModelVersionRow,
-    TrialRow,
-)
+from service.db.models.registry import ModelAliasRow, ModelDeploymentRow, ModelVersionRow
+from service.db.models.sweeps import EventRow, ExperimentRow, LabelRow, TrialRow
 from service.errors import Conflict
 from service.specs import check_spec
 from service.states import (

@@ -22,9 +22,10 @@ from raysweep.errors import Problem
 from raysweep.lifecycle import TRIAL_OPEN, ExperimentState, TrialState
 from raysweep.schemas import ExperimentRead, ExtendRequest, SpaceVersion
 from raysweep.search_space import Constant, Grid, LogUniform, Parameter, Uniform
-from raysweep.spec import ExperimentSpec, problems_from_error
+from raysweep.spec import ExperimentSpec
+from raysweep.spec_reader import problems_from_error
 from service.db import repositories as repo
-from service.db.models import ExperimentRow, TrialRow
+from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.errors import Conflict, InvalidInput
 from service.specs import check_spec
 from service.states import move_experiment, move_trial

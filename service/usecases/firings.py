@@ -15,7 +15,9 @@ from raysweep.lifecycle import FIRING_ACTIVE, FiringOutcome
 from raysweep.schedules import Misfire, Overlap, ScheduleKind
 from raysweep.spec import ExperimentSpec
 from service.cron import due_between, next_due
-from service.db.models import ExperimentRow, FinalRunRow, ScheduleFiringRow, ScheduleRow
+from service.db.models.registry import FinalRunRow
+from service.db.models.schedules import ScheduleFiringRow, ScheduleRow
+from service.db.models.sweeps import ExperimentRow
 from service.states import move_firing
 from service.usecases.admission import Refusal
 from service.usecases.clusters import FinalClusters, FixedSweepCluster, no_fixed_cluster

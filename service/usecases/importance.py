@@ -31,7 +31,7 @@ from raysweep.analysis import (
 )
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
-from service.db.models import ResultRow, TrialRow
+from service.db.models.sweeps import ResultRow, TrialRow
 from service.errors import InvalidInput
 from service.usecases.decisions import milestones
 from service.usecases.studies import completed_study, distributions_of, finite, params_in

@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.lifecycle import ExperimentState, FinalRunState, TrialState
 from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
-from service.db.models import FinalRunResultRow, FinalRunRow, TrialRow
+from service.db.models.registry import FinalRunResultRow, FinalRunRow
+from service.db.models.sweeps import TrialRow
 from service.states import STOPPED, end_sweep, move_final_run
 from service.usecases.models import challenge_champion, register_version
 

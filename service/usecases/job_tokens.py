@@ -24,7 +24,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import EXPERIMENT_ACTIVE, ExperimentState
-from service.db.models import ExperimentRow, FinalRunRow, ServiceKeyRow
+from service.db.models.access import ServiceKeyRow
+from service.db.models.registry import FinalRunRow
+from service.db.models.sweeps import ExperimentRow
 from service.errors import Unauthorized
 
 JOB_TOKEN_PREFIX = "rsj_"

@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.lifecycle import EXPERIMENT_ACTIVE, FINAL_RUN_ACTIVE, ExperimentState, FinalRunState
 from service.db import repositories as repo
 from service.db.base import utcnow
-from service.db.models import ExperimentRow, FinalRunRow
+from service.db.models.registry import FinalRunRow
+from service.db.models.sweeps import ExperimentRow
 from service.settings import Settings
 from service.states import STOPPED, IllegalTransition, end_sweep, move_experiment, move_final_run
 

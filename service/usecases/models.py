@@ -20,16 +20,16 @@ from raysweep.registry import AliasRead, DeploymentRead, ModelRead, ModelVersion
 from raysweep.schedules import ScheduleKind
 from raysweep.schemas import Page
 from service.db.base import MAX_INT
-from service.db.models import (
-    ExperimentRow,
+from service.db.models.registry import (
     FinalRunRow,
     ModelAliasHistoryRow,
     ModelAliasRow,
     ModelDeploymentRow,
     ModelNameRow,
     ModelVersionRow,
-    ScheduleRow,
 )
+from service.db.models.schedules import ScheduleRow
+from service.db.models.sweeps import ExperimentRow
 from service.errors import Conflict, NotFound
 from service.states import move_deployment
 from service.usecases.clusters import FinalClusters

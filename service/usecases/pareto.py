@@ -14,7 +14,7 @@ from raysweep.analysis import ObjectiveRead, Pareto, ParetoTrial
 from raysweep.lifecycle import TrialState
 from raysweep.mode import Mode
 from raysweep.spec import ExperimentSpec, Objective
-from service.db.models import ExperimentRow, TrialRow
+from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.usecases.studies import stored_values
 from service.usecases.view_cache import cached
 from service.usecases.views import chunks, evenly, trial_values

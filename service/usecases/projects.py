@@ -15,7 +15,9 @@ from raysweep.projects import ProjectCreate, ProjectRead, ProjectUpdate, Usage, 
 from raysweep.schemas import Role, TokenRead
 from raysweep.spec import ComputeBudget
 from service.db.base import utcnow
-from service.db.models import ComputeUsageRow, ExperimentRow, FinalRunRow, ProjectRow
+from service.db.models.access import ComputeUsageRow, ProjectRow
+from service.db.models.registry import FinalRunRow
+from service.db.models.sweeps import ExperimentRow
 from service.errors import Conflict, NotFound
 from service.resources import HeldSegment, ProjectShare
 from service.usecases.access import (

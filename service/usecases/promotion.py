@@ -19,20 +19,14 @@ from raysweep.lifecycle import (
     TrialState,
 )
 from raysweep.mode import Mode
+from raysweep.promotion_spec import Pick, Promotion, PromotionOverrides
 from raysweep.registry import FinalRunRead
 from raysweep.schemas import Page, ResultRead
-from raysweep.spec import ExperimentSpec, Pick, Promotion, PromotionOverrides
+from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
 from service.db.base import utcnow
-from service.db.models import (
-    CheckpointRow,
-    ExperimentRow,
-    FinalRunResultRow,
-    FinalRunRow,
-    ModelNameRow,
-    ModelVersionRow,
-    TrialRow,
-)
+from service.db.models.registry import FinalRunResultRow, FinalRunRow, ModelNameRow, ModelVersionRow
+from service.db.models.sweeps import CheckpointRow, ExperimentRow, TrialRow
 from service.errors import Conflict, InvalidInput, NotFound
 from service.promotion import final_config, final_epochs
 from service.resources import Request, worker_bundle

@@ -21,7 +21,7 @@ from raysweep.mode import Mode
 from raysweep.spec import Constraint, ExperimentSpec
 from service.db import repositories as repo
 from service.db.base import utcnow
-from service.db.models import CheckpointRow, RecordBatchRow, ResultRow, TrialRow
+from service.db.models.sweeps import CheckpointRow, RecordBatchRow, ResultRow, TrialRow
 from service.resources import HeldSegment
 from service.states import move_trial
 from service.storage import artifact_uri, train_runs_uri

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import TRIAL_ENDED
 from raysweep.mode import Mode
-from service.db.models import CheckpointRow, TrialRow
+from service.db.models.sweeps import CheckpointRow, TrialRow
 from service.storage import delete_tree, subdirectories
 from service.train_snapshot import rewrite_snapshots
 

@@ -19,18 +19,14 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.compute import FinalRunResources
 from raysweep.errors import Problem
 from raysweep.lifecycle import FIRING_ACTIVE, ExperimentState, FinalRunState, FiringOutcome
+from raysweep.promotion_spec import PromotionOverrides
 from raysweep.schedules import RetrainSettings, Retune
 from raysweep.search_space import Constant
-from raysweep.spec import ExperimentSpec, PromotionOverrides
+from raysweep.spec import ExperimentSpec
 from service.db import repositories as repo
-from service.db.models import (
-    ExperimentRow,
-    FinalRunRow,
-    ModelAliasRow,
-    ModelVersionRow,
-    ScheduleFiringRow,
-    ScheduleRow,
-)
+from service.db.models.registry import FinalRunRow, ModelAliasRow, ModelVersionRow
+from service.db.models.schedules import ScheduleFiringRow, ScheduleRow
+from service.db.models.sweeps import ExperimentRow
 from service.states import move_firing
 from service.usecases.admission import Refusal
 from service.usecases.clusters import FinalClusters, FixedSweepCluster, no_fixed_cluster

@@ -23,7 +23,8 @@ from raysweep.schedules import ScheduleCreate, ScheduleFiringRead, ScheduleKind,
 from raysweep.schemas import Page, Role, TokenRead
 from service.cron import cron_problem, next_due
 from service.db import repositories as repo
-from service.db.models import ProjectRow, ScheduleFiringRow, ScheduleRow
+from service.db.models.access import ProjectRow
+from service.db.models.schedules import ScheduleFiringRow, ScheduleRow
 from service.errors import Conflict, InvalidInput, NotFound
 from service.settings import MAX_SCHEDULES_PER_PROJECT
 from service.specs import check_spec

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.tensorboard import TensorBoardRun, TensorBoardRuns, run_name, varying_keys
 from service.db import repositories as repo
-from service.db.models import TrialRow
+from service.db.models.sweeps import TrialRow
 from service.storage import train_runs_uri
 from trainers.registry import TENSORBOARD_DIR
 

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.timeline import Timeline, TimelineTrial, TrialWait
 from service.db import repositories as repo
-from service.db.models import EventRow, ExperimentRow, ResultRow, TrialRow
+from service.db.models.sweeps import EventRow, ExperimentRow, ResultRow, TrialRow
 from service.usecases.view_cache import cached
 
 WAITING = "trial_waiting"

@@ -15,9 +15,10 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from raysweep.names import DEFAULT_PROJECT
 from raysweep.schemas import Role, TokenCreated, TokenRead
 from service.db.base import utcnow
-from service.db.models import DEFAULT_PROJECT, ProjectRow, TokenProjectRow, TokenRow
+from service.db.models.access import ProjectRow, TokenProjectRow, TokenRow
 from service.errors import Conflict, NotFound, Unauthorized
 from service.usecases.access import ROLE_RANK
 

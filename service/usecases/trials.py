@@ -27,7 +27,7 @@ from raysweep.schemas import (
     TrialRead,
 )
 from service.db import repositories as repo
-from service.db.models import CheckpointRow, ExperimentRow, RungDecisionRow, TrialRow
+from service.db.models.sweeps import CheckpointRow, ExperimentRow, RungDecisionRow, TrialRow
 from service.errors import InvalidInput
 from service.usecases.view_cache import cached
 

@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.db import repositories as repo
-from service.db.models import ExperimentRow, TrialRow
+from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.errors import NotFound
 
 T = TypeVar("T")

@@ -30,7 +30,7 @@ from raysweep.lifecycle import RungDecisionKind, TrialState
 from raysweep.mode import Mode
 from raysweep.schemas import EventRead, ExperimentUpdates, ResultPoint
 from service.db import repositories as repo
-from service.db.models import EventRow, ExperimentRow, ResultRow, RungDecisionRow, TrialRow
+from service.db.models.sweeps import EventRow, ExperimentRow, ResultRow, RungDecisionRow, TrialRow
 from service.errors import InvalidInput
 from service.usecases.decisions import milestones
 from service.usecases.experiments import experiment_read

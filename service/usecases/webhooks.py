@@ -25,7 +25,7 @@ from raysweep.webhooks import (
 )
 from service.db import repositories as repo
 from service.db.base import utcnow
-from service.db.models import WebhookDeliveryRow, WebhookRow
+from service.db.models.schedules import WebhookDeliveryRow, WebhookRow
 from service.db.outbox import Notice, payload
 from service.errors import Conflict, NotFound
 from service.usecases.projects import check_project

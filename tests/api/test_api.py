@@ -13,7 +13,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import TrialState
-from service.db.models import ExperimentRow
+from service.db.models.sweeps import ExperimentRow
 from service.demo import seed_sweep
 from service.engine.recorder import Recorder
 from service.usecases import tokens

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from raysweep.client import pack_directory
-from raysweep.spec import read_mapping
+from raysweep.spec_reader import read_mapping
 from service.settings import REPO_ROOT
 from tests.conftest import ServerProcess
 from tests.packages import readme_example

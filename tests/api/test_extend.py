@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.spec import ExperimentSpec
-from service.db.models import CheckpointRow, ExperimentRow, TrialRow
+from service.db.models.sweeps import CheckpointRow, ExperimentRow, TrialRow
 from service.demo import seed_sweep
 from service.usecases.extension import sweep_history
 from tests.conftest import ServerProcess, row_counts

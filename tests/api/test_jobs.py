@@ -15,7 +15,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import TrialState
-from service.db.models import ExperimentRow
+from service.db.models.sweeps import ExperimentRow
 from service.engine import recorder
 from service.engine.job_api import JobApi, Refused, Unavailable
 from service.engine.recorder import BatchPoster, Recorder

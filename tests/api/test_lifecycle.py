@@ -11,7 +11,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import TrialState
-from service.db.models import CheckpointRow, ExperimentRow, TrialRow
+from service.db.models.sweeps import CheckpointRow, ExperimentRow, TrialRow
 from service.engine.recorder import Recorder
 from service.usecases.recording import ResultReported, ResultStore, TrialStarted
 from tests.conftest import BOTH_BACKENDS, ServerProcess, row_counts

@@ -12,7 +12,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState
-from service.db.models import ExperimentRow, ResultRow, TrialRow
+from service.db.models.sweeps import ExperimentRow, ResultRow, TrialRow
 from service.demo import seed_sweep
 from tests.conftest import ServerProcess
 

@@ -13,7 +13,8 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.schemas import Role
-from service.db.models import ExperimentRow, FinalRunRow, ModelNameRow, TrialRow
+from service.db.models.registry import FinalRunRow, ModelNameRow
+from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.engine.recorder import Recorder
 from service.resources import HeldSegment
 from service.usecases.projects import store_held

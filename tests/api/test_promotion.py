@@ -17,13 +17,13 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState
-from service.db.models import (
+from service.db.models.registry import (
     FinalRunRow,
     ModelAliasHistoryRow,
     ModelAliasRow,
     ModelDeploymentRow,
-    TrialRow,
 )
+from service.db.models.sweeps import TrialRow
 from service.demo import seed_sweep
 from service.engine.serving import Deployer, key_refusal, parse_inputs
 from service.settings import REPO_ROOT, Settings

@@ -12,7 +12,8 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from service.db.models import ExperimentRow, ScheduleFiringRow
+from service.db.models.schedules import ScheduleFiringRow
+from service.db.models.sweeps import ExperimentRow
 from tests.conftest import ServerProcess, minimal_spec, row_counts
 from tests.factories import T0, production_model, set_time
 

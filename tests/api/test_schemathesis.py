@@ -17,7 +17,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from service.db.models import FinalRunRow, TrialRow
+from service.db.models.registry import FinalRunRow
+from service.db.models.sweeps import TrialRow
 from tests.conftest import BOTH_BACKENDS, ServerProcess
 from tests.factories import production_model, retrain_schedule, submit
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from service.db.models import TrialRow
+from service.db.models.sweeps import TrialRow
 from service.engine.recorder import Recorder
 from service.usecases.recording import ResultStore, TrialStarted
 from tests.conftest import ServerProcess, minimal_spec

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState, TrialState
-from service.db.models import EventRow, ExperimentRow, ResultRow, TrialRow
+from service.db.models.sweeps import EventRow, ExperimentRow, ResultRow, TrialRow
 from service.engine.recorder import Recorder
 from service.usecases.recording import (
     ResultReported,

@@ -17,7 +17,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep import Client
-from service.db.models import FinalRunRow, TrialRow
+from service.db.models.registry import FinalRunRow
+from service.db.models.sweeps import TrialRow
 from service.demo import seed_sweep
 from service.engine import trial_logs
 from service.engine.trial_logs import LoggedFunction

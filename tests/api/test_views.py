@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import TrialState
 from service.api.view_slots import ViewSlots
-from service.db.models import ResultRow, TrialRow
+from service.db.models.sweeps import ResultRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.recorder import Recorder
 from service.usecases.decisions import asha_cutoff, milestones, percentile

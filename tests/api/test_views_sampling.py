@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState
-from service.db.models import TrialRow
+from service.db.models.sweeps import TrialRow
 from service.demo import seed_sweep
 from service.usecases.importance import common_iteration
 from tests.conftest import BOTH_BACKENDS, ServerProcess

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.client import Client
 from raysweep.errors import Conflict
 from raysweep.lifecycle import ExperimentState
-from service.db.models import ExperimentRow
+from service.db.models.sweeps import ExperimentRow
 from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from tests.conftest import ServerProcess, minimal_spec

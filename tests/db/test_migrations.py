@@ -16,7 +16,7 @@ from sqlalchemy import inspect, select
 import service.db.models  # noqa: F401  (defines the tables on Base.metadata)
 from service.db import migrate
 from service.db.base import Base
-from service.db.models import TrialRow
+from service.db.models.sweeps import TrialRow
 from service.db.session import create_db_engine, session_factory
 from service.settings import REPO_ROOT
 from service.usecases.access import operator

@@ -20,7 +20,7 @@ import pytest
 from sqlalchemy import select
 
 from service.db import migrate
-from service.db.models import ResultRow
+from service.db.models.sweeps import ResultRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection, free_port
 from tests.conftest import RAY_TESTS, ServerProcess

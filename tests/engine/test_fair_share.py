@@ -24,7 +24,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from service.db.models import ComputeUsageRow, TrialRow
+from service.db.models.access import ComputeUsageRow
+from service.db.models.sweeps import TrialRow
 from service.engine.cluster import RayConnection
 from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (

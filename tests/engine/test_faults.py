@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from service.db.models import CheckpointRow
+from service.db.models.sweeps import CheckpointRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection
 from service.storage import exists

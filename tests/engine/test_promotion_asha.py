@@ -14,7 +14,7 @@ import pytest
 from ray.util.state import list_actors
 from sqlalchemy import select
 
-from service.db.models import ExperimentRow, ResultRow
+from service.db.models.sweeps import ExperimentRow, ResultRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RayConnection
 from service.storage import train_runs_uri

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import RungDecisionKind, TrialState
 from raysweep.spec import ExperimentSpec
-from service.db.models import CheckpointRow, EventRow, ResultRow, RungDecisionRow, TrialRow
+from service.db.models.sweeps import CheckpointRow, EventRow, ResultRow, RungDecisionRow, TrialRow
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import free_port
 from service.engine.job_api import Refused

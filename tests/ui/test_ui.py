@@ -15,14 +15,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState, FinalRunState
 from raysweep.schedules import ScheduleCreate
-from service.db.models import (
-    EventRow,
-    ExperimentRow,
-    FinalRunRow,
-    ResultRow,
-    ScheduleRow,
-    TrialRow,
-)
+from service.db.models.registry import FinalRunRow
+from service.db.models.schedules import ScheduleRow
+from service.db.models.sweeps import EventRow, ExperimentRow, ResultRow, TrialRow
 from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from service.states import move_final_run

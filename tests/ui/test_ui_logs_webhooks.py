@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.client import Client
 from raysweep.lifecycle import TrialState
 from service.controller.webhooks import WebhookSender
-from service.db.models import TrialRow
+from service.db.models.sweeps import TrialRow
 from service.engine.trial_logs import LoggedFunction
 from service.settings import Settings
 from tests.api.test_trial_logs import as_worker, run_dir, running_trial

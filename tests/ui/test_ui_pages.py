@@ -12,7 +12,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState, TrialState
-from service.db.models import ExperimentRow, ProjectRow, TrialRow
+from service.db.models.access import ProjectRow
+from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.demo import seed_sweep
 from tests.conftest import ServerProcess
 from tests.ui.conftest import open_tab, sign_in

@@ -14,16 +14,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState, TrialState
+from raysweep.promotion_spec import PromotionOverrides
 from raysweep.schedules import ScheduleCreate
-from raysweep.spec import PromotionOverrides
-from service.db.models import (
-    EventRow,
-    ExperimentRow,
-    LabelRow,
-    ProjectRow,
-    ResultRow,
-    TrialRow,
-)
+from service.db.models.access import ProjectRow
+from service.db.models.sweeps import EventRow, ExperimentRow, LabelRow, ResultRow, TrialRow
 from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from service.usecases.access import operator

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import ExperimentState
-from service.db.models import TrialRow
+from service.db.models.sweeps import TrialRow
 from service.demo import seed_sweep
 from tests.conftest import ServerProcess
 from tests.ui.conftest import open_tab, sign_in

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import TrialState
-from service.db.models import EventRow, TrialRow
+from service.db.models.sweeps import EventRow, TrialRow
 from service.demo import seed_sweep
 from service.engine import trial_logs
 from service.engine.recorder import Recorder

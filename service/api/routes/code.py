@@ -10,8 +10,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
+from raysweep.names import PROJECT_PATTERN
 from raysweep.schemas import CodePackageRead, Page, Role
-from raysweep.spec import PROJECT_PATTERN
 from service.api.deps import (
     AppState,
     CodeViewer,

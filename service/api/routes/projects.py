@@ -9,8 +9,8 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Response
 from pydantic import AfterValidator, BeforeValidator
 
+from raysweep.names import PROJECT_PATTERN
 from raysweep.projects import ProjectCreate, ProjectRead, ProjectUpdate, UsageRead
-from raysweep.spec import PROJECT_PATTERN
 from service.api.deps import Admin, Db, ProjectFilter, Viewer
 from service.api.errors import ERROR_RESPONSES
 from service.db.base import utcnow

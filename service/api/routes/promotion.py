@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
+from raysweep.promotion_spec import PromotionOverrides
 from raysweep.registry import FinalRunRead
 from raysweep.schemas import Page, ResultRead
-from raysweep.spec import PromotionOverrides
 from service.api.deps import (
     Db,
     ExperimentMember,

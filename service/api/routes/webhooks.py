@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Response
 
+from raysweep.names import PROJECT_PATTERN
 from raysweep.schemas import Page
-from raysweep.spec import PROJECT_PATTERN
 from raysweep.webhooks import (
     DeliveryRead,
     WebhookCreate,

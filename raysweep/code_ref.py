@@ -1,0 +1,88 @@
+"""A spec's ``code`` block: user training code as an uploaded package, the function in it Ray
+Train runs on every worker, and what it reports."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StrictBool
+
+from raysweep.mode import ModeName
+from raysweep.strict import StrictModel
+
+PACKAGE_HASH_PATTERN = r"^[0-9a-f]{64}$"
+# a pip requirement specifier: a name, extras, version clauses and an environment marker; no
+# option (`--index-url`), URL or path: what a member may make every node install is a name
+REQUIREMENT_PATTERN = (
+    r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}"  # the name
+    r"(\[[A-Za-z0-9._, -]{1,100}\])?"  # extras
+    r"[A-Za-z0-9._ ,<>=!~*+;'\"()-]{0,200}$"  # versions and a marker
+)
+ENTRYPOINT_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$"
+
+
+class CodeRef(StrictModel):
+    """User training code: an uploaded package (``POST /api/v1/code``) and the function in it that
+    Ray Train runs on every worker (see trainers/README.md for the contract).
+
+    Example::
+
+        CodeRef(package="9f2c...", entrypoint="train:train_loop",
+                metrics={"val_loss": "min", "epoch": "max"})
+    """
+
+    package: str = Field(
+        pattern=PACKAGE_HASH_PATTERN, description="The package's sha256, as the upload returned."
+    )
+    entrypoint: str = Field(
+        pattern=ENTRYPOINT_PATTERN,
+        description="`module:function` inside the package, e.g. `train:train_loop`.",
+    )
+    metrics: dict[Annotated[str, Field(min_length=1, max_length=128)], ModeName] = Field(
+        min_length=1,
+        max_length=256,
+        description="Every metric the function reports and its direction; must include "
+        "every metric the spec reads (`metric`, or each of `objectives`, and `constraints`) "
+        "and, unless early_stopping.scheduler is `none`, the early-stopping time attribute "
+        "(default `epoch`): a spec (or schedule template) without them is a 422 naming each.",
+    )
+    requirements: list[Annotated[str, Field(pattern=REQUIREMENT_PATTERN)]] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Python packages the code needs beyond raysweep's own (torch, Ray, numpy, "
+        "...), as pip requirement specifiers (`torchvision==0.28.0`, `tomli-w>=1`): installed "
+        "by Ray's runtime environment into a virtualenv on each node that runs the sweep "
+        "(over raysweep's packages, cached per list), before its first trial starts. A "
+        "requirement pip cannot install fails the sweep with pip's error. Names and versions "
+        "only: no options, URLs or paths.",
+    )
+    process_group: Literal["torch", "none"] = Field(
+        default="torch",
+        description="`torch`: Ray Train sets up torch.distributed on the workers before the "
+        "function runs (gloo on CPUs, NCCL on GPUs), as its TorchTrainer does: what DDP "
+        "(`ray.train.torch.prepare_model`) needs. `none`: no process group, for code that does "
+        "not use torch.distributed (each worker still has its rank and world size from "
+        "`ray.train.get_context()`, and reports and checkpoints as usual); its trials' Ray "
+        "processes then never import torch, which saves seconds of start-up per trial.",
+    )
+    checkpoints: StrictBool = Field(
+        default=True,
+        description="Whether the function saves checkpoints (`ray.train.report(metrics, "
+        "checkpoint=...)`) and resumes from `ray.train.get_checkpoint()`. Without them a "
+        "trial whose workers restart starts over from its first epoch, resuming a paused sweep "
+        "ends its trials that trained, an extension cannot continue a trial, and "
+        "`asha_promotion` (which pauses trials at their checkpoints) is refused; the submit "
+        "answer's `notes` say so.",
+    )
+
+    @property
+    def gives_up(self) -> list[str]:
+        """What a sweep of this code gives up, for the submit answer's ``notes``."""
+        if self.checkpoints:
+            return []
+        return [
+            "code.checkpoints is false: a trial whose workers restart trains again from its "
+            "first epoch, resuming a paused sweep ends its trials that trained (they would "
+            "start over), an extension cannot continue a trial, and a final run has no "
+            "checkpoint to register as a model version"
+        ]
