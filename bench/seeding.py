@@ -15,7 +15,7 @@ import psycopg
 from sqlalchemy import select, text
 from sqlalchemy.engine import make_url
 
-from raysweep.schemas import Role
+from raysweep.tokens import Role
 from service.db import migrate
 from service.db.models.sweeps import ExperimentRow
 from service.db.session import create_db_engine, session_factory

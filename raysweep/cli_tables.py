@@ -20,10 +20,10 @@ from raysweep.cli_output import (
     when,
 )
 from raysweep.client import Client
+from raysweep.code_ref import CodePackageRead
 from raysweep.projects import ProjectRead, Usage, UsageRead
 from raysweep.registry import AliasRead, ModelRead, ModelVersionRead
 from raysweep.schedules import ScheduleFiringRead, ScheduleRead
-from raysweep.schemas import CodePackageRead
 
 SWEEPS_SHOWN = 20  # usage by sweep: the largest, the rest summed in one line
 

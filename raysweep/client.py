@@ -24,10 +24,12 @@ from typing import Any
 
 import httpx
 
+from raysweep.code_ref import CodePackageRead
 from raysweep.config import resolve
 from raysweep.errors import (
     AuthError,
     Conflict,
+    ErrorResponse,
     NotFound,
     Problem,
     RaysweepError,
@@ -41,7 +43,7 @@ from raysweep.logs import LogLine, TrialLogs
 from raysweep.projects import ProjectRead, UsageRead
 from raysweep.registry import AliasRead, FinalRunRead, ModelRead, ModelVersionRead
 from raysweep.schedules import ScheduleFiringRead, ScheduleRead
-from raysweep.schemas import CodePackageRead, ErrorResponse, ExperimentRead, ResultRead
+from raysweep.schemas import ExperimentRead, ResultRead
 from raysweep.spec import ExperimentSpec
 from raysweep.spec_reader import read_mapping
 from raysweep.tensorboard import TensorBoardRuns

@@ -3,11 +3,13 @@ Train runs on every worker, and what it reports."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool
 
 from raysweep.mode import ModeName
+from raysweep.schemas import ReadModel
 from raysweep.strict import StrictModel
 
 PACKAGE_HASH_PATTERN = r"^[0-9a-f]{64}$"
@@ -86,3 +88,18 @@ class CodeRef(StrictModel):
             "start over), an extension cannot continue a trial, and a final run has no "
             "checkpoint to register as a model version"
         ]
+
+
+class CodePackageRead(ReadModel):
+    """An uploaded training-code package; name it in a spec as ``code: {package: <sha256>}``."""
+
+    sha256: str
+    size_bytes: int
+    files: int
+    modules: list[str] = Field(description="Importable modules, e.g. `train` or `pkg.train`.")
+    uploaded_by: str | None = Field(
+        description="The token that uploaded it into the project it is read through (the first "
+        "of the caller's projects to hold it): the same files uploaded in another project do "
+        "not show who uploaded them there."
+    )
+    created_at: datetime = Field(description="When that project first held it.")

@@ -1,11 +1,20 @@
-"""What a run computes on: a sweep trial's workers (``Resources``) and a final run's own
-per-worker resources and precision where they differ from its sweep's (``FinalRunResources``)."""
+"""What a run computes on: a sweep trial's workers (``Resources``), a final run's own
+per-worker resources and precision where they differ from its sweep's (``FinalRunResources``),
+and the Ray clusters runs go to (``ClusterRead``)."""
 
 from __future__ import annotations
 
 from typing import Any, Literal, Self
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    field_validator,
+    model_validator,
+)
 
 from raysweep.strict import StrictModel
 
@@ -86,3 +95,20 @@ class FinalRunResources(StrictModel):
             "cpus_per_worker": self.cpus_per_worker or sweep.cpus_per_worker,
             "gpus_per_worker": gpus or (1.0 if use_gpu else 0.0),
         }
+
+
+class ClusterRead(BaseModel):
+    """A Ray cluster record (its token is never shown)."""
+
+    name: str
+    address: str = Field(description="Its Jobs API, or `this server's Ray` for the default.")
+    role: str = Field(description="sweep, final or both.")
+    max_concurrent_jobs: int
+    authenticated: bool = Field(description="Whether a token is configured for it.")
+    projects: list[str] = Field(
+        default_factory=list,
+        description="A cluster of these projects' own (those the caller has a role in; an "
+        "admin sees all): as a sweep cluster their sweeps run there alone, as a final cluster "
+        "their final runs and deployments may go there (and to no shared one), and no other "
+        "project's do. Empty on a shared one.",
+    )

@@ -1,8 +1,9 @@
-"""What the SDK raises. Every error carries the server's message and per-field details."""
+"""What the SDK raises, and the one shape of every 4xx the API answers with. Every error
+carries the server's message and per-field details."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 
 class Problem(BaseModel):
@@ -77,3 +78,15 @@ class WaitTimeout(TimeoutError):
 class SubmitNote(UserWarning):
     """What a submitted sweep gives up as asked (the submit answer's ``notes``), e.g. code that
     saves no checkpoints; shown once per submit."""
+
+
+class ErrorBody(BaseModel):
+    """The one shape of every 4xx: a code, a message and per-field details."""
+
+    code: str
+    message: str
+    details: list[Problem] = Field(default_factory=list)
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody

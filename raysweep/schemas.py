@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
-from raysweep.errors import Problem
 from raysweep.lifecycle import ExperimentState, RungDecisionKind, TrialState
 from raysweep.search_space import (
     MAX_PARAMETERS,
@@ -21,12 +19,6 @@ from raysweep.strict import StrictModel
 # The state sets, defined once for the server, its engine and the client (the engine may not
 # import service.states, the client no service module). Tuples in the enums' order, so that a
 # message listing one reads the same every time.
-
-
-class Role(StrEnum):
-    admin = "admin"
-    member = "member"
-    viewer = "viewer"
 
 
 class ReadModel(BaseModel):
@@ -305,75 +297,4 @@ class NotesUpdate(StrictModel):
         # no NUL: PostgreSQL cannot store it, and the notes must read the same on both backends
         pattern=r"^[^\x00]*$",
         description="Free text, at most 10,000 characters; empty removes the notes.",
-    )
-
-
-class TokenCreate(StrictModel):
-    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$")
-    role: Role = Role.member
-
-
-class TokenRead(ReadModel):
-    id: int
-    name: str
-    role: Role = Field(
-        description="`admin`: every project and the service's own settings; otherwise the "
-        "highest of its project roles."
-    )
-    projects: dict[str, Role] = Field(
-        default_factory=dict,
-        description="Its role in each project it may see (an admin token: none listed, all "
-        "of them).",
-    )
-    prefix: str
-    created_at: datetime
-    last_used_at: datetime | None
-    revoked_at: datetime | None
-
-
-class TokenCreated(TokenRead):
-    token: str = Field(description="The secret; shown once, stored only as a hash.")
-
-
-class ErrorBody(BaseModel):
-    """The one shape of every 4xx: a code, a message and per-field details."""
-
-    code: str
-    message: str
-    details: list[Problem] = Field(default_factory=list)
-
-
-class ErrorResponse(BaseModel):
-    error: ErrorBody
-
-
-class CodePackageRead(ReadModel):
-    """An uploaded training-code package; name it in a spec as ``code: {package: <sha256>}``."""
-
-    sha256: str
-    size_bytes: int
-    files: int
-    modules: list[str] = Field(description="Importable modules, e.g. `train` or `pkg.train`.")
-    uploaded_by: str | None = Field(
-        description="The token that uploaded it into the project it is read through (the first "
-        "of the caller's projects to hold it): the same files uploaded in another project do "
-        "not show who uploaded them there."
-    )
-    created_at: datetime = Field(description="When that project first held it.")
-
-
-class ClusterRead(BaseModel):
-    """A Ray cluster record (its token is never shown)."""
-
-    name: str
-    address: str = Field(description="Its Jobs API, or `this server's Ray` for the default.")
-    role: str = Field(description="sweep, final or both.")
-    max_concurrent_jobs: int
-    authenticated: bool = Field(description="Whether a token is configured for it.")
-    projects: list[str] = Field(
-        default_factory=list,
-        description="A cluster of these projects' own (those the caller has a role in; an "
-        "admin sees all): as a sweep cluster their sweeps run there alone, as a final cluster "
-        "their final runs and deployments may go there (and to no shared one), and no other "
-        "project's do. Empty on a shared one.",
     )

@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 
-from raysweep.schemas import Role
+from raysweep.tokens import Role
 from service.db import migrate
 from service.db.session import create_db_engine, session_factory
 from service.errors import DomainError

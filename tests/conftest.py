@@ -23,7 +23,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 import service.db.models  # noqa: F401  (defines the tables on Base.metadata)
-from raysweep.schemas import Role
+from raysweep.tokens import Role
 from service.db import migrate
 from service.db.base import Base
 from service.db.session import create_db_engine, session_factory

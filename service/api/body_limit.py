@@ -5,7 +5,7 @@ from __future__ import annotations
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from raysweep.schemas import ErrorBody, ErrorResponse
+from raysweep.errors import ErrorBody, ErrorResponse
 
 
 class BodyTooLarge(HTTPException):

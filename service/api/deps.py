@@ -12,7 +12,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import Role, TokenRead
+from raysweep.tokens import Role, TokenRead
 from service.api.view_slots import ViewSlots
 from service.db.base import MAX_BIGINT
 from service.errors import Forbidden, Unauthorized

@@ -11,8 +11,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError, OperationalError
 from starlette.exceptions import HTTPException
 
-from raysweep.errors import Problem
-from raysweep.schemas import ErrorBody, ErrorResponse
+from raysweep.errors import ErrorBody, ErrorResponse, Problem
 from service.errors import (
     BadRequest,
     Busy,

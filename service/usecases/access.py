@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.names import DEFAULT_PROJECT
-from raysweep.schemas import Role, TokenRead
+from raysweep.tokens import Role, TokenRead
 from service.db.models.access import CodePackageProjectRow
 from service.db.models.registry import FinalRunRow, ModelNameRow
 from service.db.models.schedules import ScheduleRow

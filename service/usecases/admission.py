@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 
 from raysweep.errors import Problem
 from raysweep.lifecycle import ExperimentState
-from raysweep.schemas import Role, TokenRead
 from raysweep.spec import ExperimentSpec
+from raysweep.tokens import Role, TokenRead
 from service.db.base import utcnow
 from service.db.models.access import ProjectRow
 from service.db.models.sweeps import ExperimentRow

@@ -8,7 +8,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import CodePackageRead, Page
+from raysweep.code_ref import CodePackageRead
+from raysweep.schemas import Page
 from service.db import repositories as repo
 from service.db.models.access import CodePackageProjectRow, CodePackageRow
 from service.errors import NotFound

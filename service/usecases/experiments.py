@@ -12,15 +12,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import EXPERIMENT_ENDED, DeploymentState, ExperimentState, TrialState
 from raysweep.names import DEFAULT_PROJECT
-from raysweep.schemas import (
-    EventRead,
-    ExperimentCreated,
-    ExperimentRead,
-    Page,
-    TokenRead,
-    TrialSummary,
-)
+from raysweep.schemas import EventRead, ExperimentCreated, ExperimentRead, Page, TrialSummary
 from raysweep.spec import ExperimentSpec
+from raysweep.tokens import TokenRead
 from service.db import repositories as repo
 from service.db.base import utcnow
 from service.db.models.registry import ModelAliasRow, ModelDeploymentRow, ModelVersionRow

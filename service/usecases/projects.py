@@ -12,8 +12,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.projects import ProjectCreate, ProjectRead, ProjectUpdate, Usage, UsageRead
-from raysweep.schemas import Role, TokenRead
 from raysweep.spec import ComputeBudget
+from raysweep.tokens import Role, TokenRead
 from service.db.base import utcnow
 from service.db.models.access import ComputeUsageRow, ProjectRow
 from service.db.models.registry import FinalRunRow

@@ -20,7 +20,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.errors import Problem
 from raysweep.schedules import ScheduleCreate, ScheduleFiringRead, ScheduleKind, ScheduleRead
-from raysweep.schemas import Page, Role, TokenRead
+from raysweep.schemas import Page
+from raysweep.tokens import Role, TokenRead
 from service.cron import cron_problem, next_due
 from service.db import repositories as repo
 from service.db.models.access import ProjectRow

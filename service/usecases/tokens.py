@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.names import DEFAULT_PROJECT
-from raysweep.schemas import Role, TokenCreated, TokenRead
+from raysweep.tokens import Role, TokenCreated, TokenRead
 from service.db.base import utcnow
 from service.db.models.access import ProjectRow, TokenProjectRow, TokenRow
 from service.errors import Conflict, NotFound, Unauthorized

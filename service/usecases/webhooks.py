@@ -9,7 +9,8 @@ import secrets
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import Page, Role, TokenRead
+from raysweep.schemas import Page
+from raysweep.tokens import Role, TokenRead
 from raysweep.webhooks import (
     TEST_EVENT,
     DeliveryRead,

@@ -12,7 +12,7 @@ import httpx
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from raysweep.schemas import Role
+from raysweep.tokens import Role
 from service.db.models.registry import FinalRunRow, ModelNameRow
 from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.engine.recorder import Recorder

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from raysweep.schemas import ClusterRead
+from raysweep.compute import ClusterRead
 from service.api.deps import Viewer, app_state
 from service.api.errors import ERROR_RESPONSES
 from service.usecases.access import visible_projects

@@ -10,8 +10,10 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
+from raysweep.code_ref import CodePackageRead
 from raysweep.names import PROJECT_PATTERN
-from raysweep.schemas import CodePackageRead, Page, Role
+from raysweep.schemas import Page
+from raysweep.tokens import Role
 from service.api.deps import (
     AppState,
     CodeViewer,

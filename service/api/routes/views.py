@@ -18,8 +18,9 @@ from raysweep.analysis import (
     Pareto,
     Rungs,
 )
-from raysweep.schemas import ExperimentUpdates, TokenRead
+from raysweep.schemas import ExperimentUpdates
 from raysweep.timeline import Timeline
+from raysweep.tokens import TokenRead
 from service.api.cached_json import NOT_MODIFIED, SERIALIZED
 from service.api.deps import Db, ExperimentViewer, Viewer, ViewSlot, id_cursor
 from service.api.errors import ERROR_RESPONSES
