@@ -49,7 +49,8 @@ from service.settings import REPO_ROOT  # noqa: E402
 from service.usecases.access import operator  # noqa: E402
 from service.usecases.experiments import submit_experiment  # noqa: E402
 from service.usecases.job_tokens import driver_job_id, job_token, job_token_key  # noqa: E402
-from service.usecases.recording import Op, ResultReported, ResultStore, TrialStarted  # noqa: E402
+from service.usecases.recording import ResultStore  # noqa: E402
+from service.usecases.reports import Op, ResultReported, TrialStarted  # noqa: E402
 
 SPEC = {
     "name": "recorder-bench",

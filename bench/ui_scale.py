@@ -47,7 +47,8 @@ from service.harness import (  # noqa: E402
     WEB_INDEX,
     ServerProcess,
 )
-from service.usecases.recording import ResultReported, ResultStore  # noqa: E402
+from service.usecases.recording import ResultStore  # noqa: E402
+from service.usecases.reports import ResultReported  # noqa: E402
 
 # each tab's complete render
 RENDERED = {

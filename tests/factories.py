@@ -30,7 +30,8 @@ from service.usecases.firings import due_schedule_ids, fire_schedule
 from service.usecases.job_outcomes import FinalRunOutcome, finish_final_run, start_final_run
 from service.usecases.models import set_alias
 from service.usecases.promotion import promote_experiment
-from service.usecases.recording import ResultReported, ResultStore, TrialEnded, TrialStarted
+from service.usecases.recording import ResultStore
+from service.usecases.reports import ResultReported, TrialEnded, TrialStarted
 from service.usecases.retrain import advance_retrains
 from service.usecases.schedules import create_schedule
 from tests.conftest import minimal_spec

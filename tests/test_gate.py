@@ -13,7 +13,7 @@ from service.engine.callback import DriverContext
 from service.engine.ledger import ENDED_KEPT_S, LEASE_TTL_S, Ledger, Notice
 from service.engine.trial import TrialPlan
 from service.resources import Capacity, ProjectShare, Request
-from service.usecases.recording import Op, ReservationReclaimed, TrialRestarted
+from service.usecases.reports import Op, ReservationReclaimed, TrialRestarted
 from tests.conftest import minimal_spec
 
 TWO_CPU = Capacity(({"CPU": 2.0, "memory": 8e9},))

@@ -18,7 +18,8 @@ from service.demo import seed_sweep
 from service.engine.search import SweepSearcher, param_space, search_algorithm
 from service.engine.trial import RUN_KEY
 from service.usecases.extension import extend_experiment, sweep_history
-from service.usecases.recording import ResultStore, TrialStarted
+from service.usecases.recording import ResultStore
+from service.usecases.reports import TrialStarted
 
 SEARCH_SPACES = Path(__file__).resolve().parent.parent / "search_spaces"
 NARROWED = {

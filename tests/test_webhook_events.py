@@ -28,7 +28,8 @@ from service.usecases.experiments import submit_experiment
 from service.usecases.job_outcomes import DriverOutcome, finish_sweep
 from service.usecases.jobs import SweepJobs
 from service.usecases.projects import create_project
-from service.usecases.recording import ResultReported, ResultStore, TrialEnded, TrialStarted
+from service.usecases.recording import ResultStore
+from service.usecases.reports import ResultReported, TrialEnded, TrialStarted
 from service.usecases.schedules import create_schedule, set_enabled
 from service.usecases.webhooks import create_webhook
 from tests.conftest import minimal_spec

@@ -30,7 +30,8 @@ from service.usecases.job_outcomes import DriverOutcome, finish_sweep
 from service.usecases.jobs import SweepJobs
 from service.usecases.projects import create_project
 from service.usecases.promotion import promote_experiment
-from service.usecases.recording import ResultReported, ResultStore, TrialEnded, TrialStarted
+from service.usecases.recording import ResultStore
+from service.usecases.reports import ResultReported, TrialEnded, TrialStarted
 from service.usecases.schedules import create_schedule
 from service.usecases.webhooks import create_webhook, list_deliveries, send_test
 from tests.conftest import minimal_spec

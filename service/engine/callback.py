@@ -38,7 +38,7 @@ from service.engine.trial import (
 from service.resources import HeldSegment
 from service.usecases.decisions import RungDecided
 from service.usecases.job_outcomes import error_line
-from service.usecases.recording import (
+from service.usecases.reports import (
     ReservationReclaimed,
     ResultReported,
     TrialEnded,

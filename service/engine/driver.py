@@ -47,7 +47,7 @@ from service.usecases.driving import (
 )
 from service.usecases.extension import History
 from service.usecases.job_outcomes import DriverOutcome
-from service.usecases.recording import ResultReported, time_attr_of
+from service.usecases.reports import ResultReported, time_attr_of
 from trainers.registry import REPORTS_FILE
 
 log = logging.getLogger("raysweep.driver")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from service.engine.job_api import JobApi, Refused, Unavailable
 from service.usecases.driving import MAX_BATCH, MAX_BATCH_BYTES, ops_json
-from service.usecases.recording import Op
+from service.usecases.reports import Op
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from service.settings import Settings
 from service.storage import code_package_uri, experiment_uri, train_runs_uri
 from service.usecases.decisions import promotion_milestones
 from service.usecases.extension import History
-from service.usecases.recording import time_attr_of
+from service.usecases.reports import time_attr_of
 
 log = logging.getLogger("raysweep.driver")
 

@@ -28,12 +28,12 @@ from service.usecases.decisions import RungDecided, stored_decisions
 from service.usecases.extension import History, starting_history
 from service.usecases.job_outcomes import FinalRunOutcome
 from service.usecases.projects import budget_spent, project_share
-from service.usecases.recording import (
+from service.usecases.recording import ResultStore
+from service.usecases.reports import (
     BatchSequence,
     Op,
     ReservationReclaimed,
     ResultReported,
-    ResultStore,
     TrialEnded,
     TrialHeld,
     TrialRestarted,

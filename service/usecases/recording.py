@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -25,101 +25,25 @@ from service.db.models.sweeps import CheckpointRow, RecordBatchRow, ResultRow, T
 from service.resources import HeldSegment
 from service.states import move_trial
 from service.storage import artifact_uri, train_runs_uri
-from service.usecases.decisions import RungDecided, promotion_milestones, store_decisions
+from service.usecases.decisions import RungDecided, store_decisions
 from service.usecases.projects import store_held
-from service.usecases.retention import prune_trial
+from service.usecases.reports import (
+    BatchSequence,
+    Op,
+    ReservationReclaimed,
+    ResultReported,
+    TrialEnded,
+    TrialHeld,
+    TrialRestarted,
+    TrialStarted,
+    TrialWaiting,
+    TrialYielded,
+    time_attr_of,
+)
+from service.usecases.retention import KeptResults, prune_trial
 from service.usecases.studies import feasible, metric_in, tracked_metrics
-from trainers.registry import get_trainer
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class TrialStarted:
-    tune_id: str
-    config: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class ResultReported:
-    tune_id: str
-    iteration: int
-    metrics: dict[str, Any]
-    checkpoint_uri: str | None = None
-
-
-@dataclass(frozen=True)
-class TrialEnded:
-    tune_id: str
-    state: TrialState
-    error: str | None = None
-
-
-@dataclass(frozen=True)
-class TrialRestarted:
-    """Ray Train restarted the trial's worker group ``count`` times (from its latest checkpoint)."""
-
-    tune_id: str
-    reason: str
-    count: int = 1
-
-
-@dataclass(frozen=True)
-class BatchSequence:
-    """A batch's place among those the sweep's driver job (its ``attempt``) sent: 1, 2, ...
-    in the order they are stored."""
-
-    attempt: int
-    number: int
-
-
-@dataclass(frozen=True)
-class ReservationReclaimed:
-    """The gate removed a worker-group reservation the trial's run left behind (its trial or
-    its Train controller died first); ``message`` says which and what it held. ``tune_id`` is
-    empty for one no trial had registered (its run died while its workers started)."""
-
-    tune_id: str
-    message: str
-
-
-@dataclass(frozen=True)
-class TrialYielded:
-    """The trial's worker group stopped at its checkpoint at ``iteration`` to yield its workers to
-    a project below its fair share; the trial waits for a slot and resumes from there."""
-
-    tune_id: str
-    iteration: int
-
-
-@dataclass(frozen=True)
-class TrialWaiting:
-    """The trial's worker group waits for resources (``reason``), or no longer does (None)."""
-
-    tune_id: str
-    reason: str | None
-
-
-@dataclass(frozen=True)
-class TrialHeld:
-    """One lease of the trial's worker group, as the gate counts it: stored (again, as it goes
-    on) in the compute ledger."""
-
-    tune_id: str
-    segment: HeldSegment
-
-
-Op = (
-    TrialStarted
-    | ResultReported
-    | TrialEnded
-    | TrialRestarted
-    | ReservationReclaimed
-    | TrialYielded
-    | TrialWaiting
-    | RungDecided
-    | TrialHeld
-)
 
 
 def is_better(value: float, than: float | None, mode: str) -> bool:
@@ -135,41 +59,6 @@ def best_metrics(session: Session, trial_ids: set[int]) -> dict[int, float | Non
 
 
 @dataclass(frozen=True)
-class KeptResults:
-    """Which results a trial keeps (the spec's ``results``), its rungs resolved: the values of
-    the time attribute at which ASHA judges trials, ``max_t`` included."""
-
-    keep: str = "all"
-    n: int = 1
-    k: int = 1
-    milestones: frozenset[int] = frozenset()
-
-    @classmethod
-    def of(cls, spec: ExperimentSpec) -> KeptResults:
-        early = spec.early_stopping
-        marks = {early.max_t}
-        if early.scheduler != "none":
-            for bracket in range(early.brackets):
-                marks.update(
-                    promotion_milestones(
-                        early.grace_period, early.reduction_factor, early.max_t, bracket
-                    )
-                )
-        return cls(spec.results.keep, spec.results.n, spec.results.k, frozenset(marks))
-
-    def at_milestone(self, iteration: int, metrics: dict[str, Any], time_attr: str) -> bool:
-        return metrics.get(time_attr, iteration) in self.milestones
-
-
-def time_attr_of(spec: ExperimentSpec) -> str:
-    """The progress measure ASHA and the recorder use: the spec's, else the trainer's; user code
-    reports ``epoch`` (the contract in trainers/README.md)."""
-    if spec.early_stopping.time_attr:
-        return spec.early_stopping.time_attr
-    return get_trainer(spec.trainer).time_attr if spec.trainer is not None else "epoch"
-
-
-@dataclass(frozen=True)
 class ResultStore:
     """Where one sweep's reports go: its experiment, metric and mode, and the storage root its
     checkpoint paths are relative to."""
@@ -181,7 +70,7 @@ class ResultStore:
     time_attr: str = "epoch"
     tracked: tuple[str, ...] = ()  # metrics whose latest values a trial keeps
     constraints: tuple[Constraint, ...] = ()
-    retention: KeptResults = KeptResults()
+    retention: KeptResults = field(default_factory=KeptResults)
     project: str = "default"
     # the latest checkpoints a trial keeps once ended (plus its best); None: all
     checkpoints_to_keep: int | None = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import posixpath
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select, update
@@ -18,9 +19,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import TRIAL_ENDED
 from raysweep.mode import Mode
+from raysweep.spec import ExperimentSpec
 from service.db.models.sweeps import CheckpointRow, TrialRow
 from service.storage import delete_tree, subdirectories
 from service.train_snapshot import rewrite_snapshots
+from service.usecases.decisions import promotion_milestones
 
 log = logging.getLogger(__name__)
 FINAL = [state.value for state in TRIAL_ENDED]
@@ -128,3 +131,30 @@ def prune_experiment(
             )
         ).all()
     return sum(prune_trial(db, trial_id, runs_uri, keep_latest, mode) for trial_id in trial_ids)
+
+
+@dataclass(frozen=True)
+class KeptResults:
+    """Which results a trial keeps (the spec's ``results``), its rungs resolved: the values of
+    the time attribute at which ASHA judges trials, ``max_t`` included."""
+
+    keep: str = "all"
+    n: int = 1
+    k: int = 1
+    milestones: frozenset[int] = frozenset()
+
+    @classmethod
+    def of(cls, spec: ExperimentSpec) -> KeptResults:
+        early = spec.early_stopping
+        marks = {early.max_t}
+        if early.scheduler != "none":
+            for bracket in range(early.brackets):
+                marks.update(
+                    promotion_milestones(
+                        early.grace_period, early.reduction_factor, early.max_t, bracket
+                    )
+                )
+        return cls(spec.results.keep, spec.results.n, spec.results.k, frozenset(marks))
+
+    def at_milestone(self, iteration: int, metrics: dict[str, Any], time_attr: str) -> bool:
+        return metrics.get(time_attr, iteration) in self.milestones

@@ -17,7 +17,8 @@ from service.db.models.sweeps import ExperimentRow
 from service.demo import seed_sweep
 from service.engine.recorder import Recorder
 from service.usecases import tokens
-from service.usecases.recording import ResultReported, ResultStore, TrialEnded, TrialStarted
+from service.usecases.recording import ResultStore
+from service.usecases.reports import ResultReported, TrialEnded, TrialStarted
 from tests.conftest import InProcessServer, ServerProcess, minimal_spec, row_counts
 from tests.factories import submit
 

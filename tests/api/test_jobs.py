@@ -23,7 +23,7 @@ from service.resources import HeldSegment, ProjectShare
 from service.usecases.decisions import RungDecided
 from service.usecases.driving import OpJson, SweepStart, ops_json
 from service.usecases.job_tokens import driver_job_id, final_run_job_id, job_token, job_token_key
-from service.usecases.recording import (
+from service.usecases.reports import (
     Op,
     ReservationReclaimed,
     ResultReported,

@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.lifecycle import TrialState
 from service.db.models.sweeps import CheckpointRow, ExperimentRow, TrialRow
 from service.engine.recorder import Recorder
-from service.usecases.recording import ResultReported, ResultStore, TrialStarted
+from service.usecases.recording import ResultStore
+from service.usecases.reports import ResultReported, TrialStarted
 from tests.conftest import BOTH_BACKENDS, ServerProcess, row_counts
 from tests.factories import submit
 

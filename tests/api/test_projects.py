@@ -19,7 +19,8 @@ from service.engine.recorder import Recorder
 from service.resources import HeldSegment
 from service.usecases.projects import store_held
 from service.usecases.promotion import reserve_model_name
-from service.usecases.recording import ResultReported, ResultStore, TrialStarted
+from service.usecases.recording import ResultStore
+from service.usecases.reports import ResultReported, TrialStarted
 from service.usecases.tokens import grant_token
 from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
 from tests.factories import production_model, retrain_schedule, submit

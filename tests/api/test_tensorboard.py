@@ -8,7 +8,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from service.db.models.sweeps import TrialRow
 from service.engine.recorder import Recorder
-from service.usecases.recording import ResultStore, TrialStarted
+from service.usecases.recording import ResultStore
+from service.usecases.reports import TrialStarted
 from tests.conftest import ServerProcess, minimal_spec
 from tests.tensorboard_files import trial_logdir
 

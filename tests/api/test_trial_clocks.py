@@ -12,13 +12,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from raysweep.lifecycle import ExperimentState, TrialState
 from service.db.models.sweeps import EventRow, ExperimentRow, ResultRow, TrialRow
 from service.engine.recorder import Recorder
-from service.usecases.recording import (
-    ResultReported,
-    ResultStore,
-    TrialEnded,
-    TrialStarted,
-    TrialWaiting,
-)
+from service.usecases.recording import ResultStore
+from service.usecases.reports import ResultReported, TrialEnded, TrialStarted, TrialWaiting
 from tests.conftest import BOTH_BACKENDS, ServerProcess, minimal_spec
 
 REASON = "waiting for resources: needs 1 worker(s) x {CPU: 1}; free {CPU: 0} of {CPU: 2}"

@@ -23,7 +23,8 @@ from service.settings import REPO_ROOT
 from service.usecases.access import operator
 from service.usecases.decisions import RungDecided
 from service.usecases.experiments import submit_experiment
-from service.usecases.recording import Op, ResultReported, ResultStore, TrialEnded, TrialStarted
+from service.usecases.recording import ResultStore
+from service.usecases.reports import Op, ResultReported, TrialEnded, TrialStarted
 from service.usecases.retention import checkpoints_to_delete, prune_experiment
 
 SPEC = {

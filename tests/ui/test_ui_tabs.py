@@ -19,7 +19,8 @@ from service.demo import seed_sweep
 from service.engine import trial_logs
 from service.engine.recorder import Recorder
 from service.storage import driver_uri
-from service.usecases.recording import ResultReported, ResultStore, TrialEnded
+from service.usecases.recording import ResultStore
+from service.usecases.reports import ResultReported, TrialEnded
 from tests.conftest import InProcessServer, ServerProcess
 from tests.ui.conftest import sign_in
 from tests.ui.test_ui_pages import ApiCalls, go, settle

@@ -40,7 +40,7 @@ from service.usecases.job_outcomes import (
     store_final_run_epoch,
 )
 from service.usecases.projects import record_final_run_usage
-from service.usecases.recording import BatchSequence
+from service.usecases.reports import BatchSequence
 
 router = APIRouter(prefix="/api/v1/jobs", tags=["jobs"], responses=ERROR_RESPONSES)
 
