@@ -13,51 +13,30 @@ Example::
 from __future__ import annotations
 
 import io
-import os
-import time
 import warnings
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
-
+from raysweep.client_automation import AutomationCalls
+from raysweep.client_logs import LogCalls
 from raysweep.code_ref import CodePackageRead
-from raysweep.config import resolve
 from raysweep.errors import (
-    AuthError,
-    Conflict,
-    ErrorResponse,
-    NotFound,
-    Problem,
-    RaysweepError,
-    SpecError,
     SubmitNote,
-    Unreachable,
 )
 from raysweep.experiment import Experiment
 from raysweep.lifecycle import ExperimentState
-from raysweep.logs import LogLine, TrialLogs
 from raysweep.projects import ProjectRead, UsageRead
 from raysweep.registry import AliasRead, FinalRunRead, ModelRead, ModelVersionRead
-from raysweep.schedules import ScheduleFiringRead, ScheduleRead
 from raysweep.schemas import ExperimentRead, ResultRead
 from raysweep.spec import ExperimentSpec
 from raysweep.spec_reader import read_mapping
 from raysweep.tensorboard import TensorBoardRuns
-from raysweep.webhooks import DeliveryRead, WebhookCreated, WebhookRead
-
-RETRY_DELAYS_S = (0.5, 1.0, 2.0, 4.0)
-PAGE = 500
 
 
-# how long each follow request waits for new lines (within the client's 30 s timeout)
-FOLLOW_WAIT_S = 20.0
-
-
-class Client:
+class Client(LogCalls, AutomationCalls):
     """A connection to a raysweep server.
 
     ``url`` and ``token`` fall back to ``RAYSWEEP_URL`` / ``RAYSWEEP_TOKEN``, then to
@@ -72,82 +51,6 @@ class Client:
         for experiment in client.experiments(state="running"):
             print(experiment.id, experiment.state)
     """
-
-    def __init__(
-        self,
-        url: str | None = None,
-        token: str | None = None,
-        timeout_s: float = 30,
-        project: str | None = None,
-    ):
-        # with a project, sweeps, code and schedules are created in it and lists show only
-        # its objects; without one, the server creates in the token's project (a token of one
-        # project) or `default`, and lists show every project the token has a role in
-        self.project = project or os.environ.get("RAYSWEEP_PROJECT") or None
-        connection = resolve(url, token)
-        self.url = connection.url
-        self.token_source = connection.source
-        headers = {"Authorization": f"Bearer {connection.token}"} if connection.token else {}
-        self._http = httpx.Client(base_url=self.url, headers=headers, timeout=timeout_s)
-
-    def __repr__(self) -> str:
-        return f"Client({self.url!r}, token from {self.token_source})"
-
-    def close(self) -> None:
-        self._http.close()
-
-    def __enter__(self) -> Client:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
-    # --- transport -------------------------------------------------------------------------
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        body: Any = None,
-        content: bytes | None = None,
-        content_type: str = "application/octet-stream",
-    ) -> Any:
-        """One API call under ``/api/v1`` with a JSON ``body`` or raw ``content``; returns the
-        decoded JSON (None for 204)."""
-        url = f"/api/v1{path}"
-        headers = {"Content-Type": content_type} if content is not None else None
-        for attempt, delay in enumerate((*RETRY_DELAYS_S, None)):
-            try:
-                response = self._http.request(
-                    method, url, params=params, json=body, content=content, headers=headers
-                )
-                break
-            except httpx.TransportError as error:
-                # a read may always be repeated; a write only if it never reached the server
-                safe = method == "GET" or isinstance(error, httpx.ConnectError)
-                if not safe or delay is None:
-                    raise Unreachable(
-                        f"cannot reach {self.url} ({type(error).__name__}: {error})"
-                        + (f" after {attempt + 1} attempts" if safe else "")
-                    ) from None
-                time.sleep(delay)
-        if response.status_code >= 400:
-            raise error_from(response)
-        return None if response.status_code == 204 else response.json()
-
-    def pages(self, path: str, params: Mapping[str, Any] | None = None) -> Iterator[Any]:
-        """Every item of a paginated listing, fetched a page at a time."""
-        offset = 0
-        while True:
-            page = self.request(
-                "GET", path, params={**(params or {}), "limit": PAGE, "offset": offset}
-            )
-            yield from page["items"]
-            offset += len(page["items"])
-            if not page["items"] or offset >= page["total"]:
-                return
 
     # --- code packages -----------------------------------------------------------------------
 
@@ -181,9 +84,6 @@ class Client:
         return [CodePackageRead.model_validate(item) for item in pages]
 
     # --- projects ----------------------------------------------------------------------------
-
-    def _in_project(self) -> dict[str, str]:
-        return {"project": self.project} if self.project else {}
 
     def projects(self) -> list[ProjectRead]:
         """The projects the token has a role in (an admin's: all), with this month's usage."""
@@ -253,205 +153,6 @@ class Client:
         """
         self.request("DELETE", f"/models/{name}/aliases/{alias}")
 
-    # --- schedules ---------------------------------------------------------------------------
-
-    def create_schedule(
-        self,
-        name: str,
-        cron: str,
-        spec: Mapping[str, Any] | str | Path | None = None,
-        *,
-        retrain: Mapping[str, Any] | None = None,
-        **options: Any,
-    ) -> ScheduleRead:
-        """A cron schedule: with ``spec`` (a dict or a YAML/JSON file) it submits a new sweep at
-        each due time; with ``retrain`` (``model``, and optionally ``alias``, ``margin``,
-        ``epochs``, ``num_workers``, ``cluster``, ``retune``) it retrains that model's
-        production version and promotes the result only if it wins on the held-out test
-        metric. ``options``: timezone, enabled, overlap, misfire.
-
-        Example::
-
-            client.create_schedule("nightly", "0 3 * * *", "sweep.yaml",
-                                   timezone="Europe/Berlin", overlap="queue")
-            client.create_schedule("weekly", "0 4 * * 1",
-                                   retrain={"model": "digits", "margin": 0.005})
-        """
-        body: dict[str, Any] = {"name": name, "cron": cron, **self._in_project(), **options}
-        if spec is not None:
-            body["spec"] = read_mapping(spec) if isinstance(spec, str | Path) else dict(spec)
-        if retrain is not None:
-            body["kind"], body["retrain"] = "retrain", dict(retrain)
-        return ScheduleRead.model_validate(self.request("POST", "/schedules", body=body))
-
-    def schedules(self) -> list[ScheduleRead]:
-        pages = self.pages("/schedules", self._in_project())
-        return [ScheduleRead.model_validate(item) for item in pages]
-
-    def set_schedule_enabled(self, schedule_id: str, enabled: bool) -> ScheduleRead:
-        """Pause (``False``) or resume (``True``; times missed while paused do not fire)."""
-        data = self.request("PATCH", f"/schedules/{schedule_id}", body={"enabled": enabled})
-        return ScheduleRead.model_validate(data)
-
-    def schedule_firings(self, schedule_id: str) -> list[ScheduleFiringRead]:
-        """Every firing, newest first: scheduled and actual time, outcome, the sweep or final
-        run it started."""
-        pages = self.pages(f"/schedules/{schedule_id}/firings")
-        return [ScheduleFiringRead.model_validate(item) for item in pages]
-
-    def delete_schedule(self, schedule_id: str) -> None:
-        self.request("DELETE", f"/schedules/{schedule_id}")
-
-    # --- webhooks ----------------------------------------------------------------------------
-
-    def create_webhook(
-        self, project: str, url: str, events: list[str], **options: Any
-    ) -> WebhookCreated:
-        """A webhook of ``project`` (member): ``events`` (``raysweep.webhooks.WebhookEvent``
-        values) POSTed to ``url``, signed. ``options``: ``secret`` (default: the server makes
-        one, returned here once), ``format`` (``json`` or ``slack``), ``enabled``.
-
-        Example::
-
-            hook = client.create_webhook("default", "https://ci.example/hook",
-                                         ["sweep.completed", "sweep.failed"])
-            print(hook.secret)  # keep it: verify deliveries with raysweep.webhooks
-        """
-        body = {"url": url, "events": list(events), **options}
-        data = self.request("POST", f"/projects/{project}/webhooks", body=body)
-        return WebhookCreated.model_validate(data)
-
-    def webhooks(self, project: str) -> list[WebhookRead]:
-        """The project's webhooks, URLs and secrets redacted."""
-        items = self.request("GET", f"/projects/{project}/webhooks")
-        return [WebhookRead.model_validate(item) for item in items]
-
-    def update_webhook(self, project: str, webhook_id: int, **changes: Any) -> WebhookRead:
-        """Change ``url``, ``events``, ``secret``, ``format`` or ``enabled``."""
-        data = self.request("PATCH", f"/projects/{project}/webhooks/{webhook_id}", body=changes)
-        return WebhookRead.model_validate(data)
-
-    def delete_webhook(self, project: str, webhook_id: int) -> None:
-        self.request("DELETE", f"/projects/{project}/webhooks/{webhook_id}")
-
-    def test_webhook(self, project: str, webhook_id: int) -> DeliveryRead:
-        """Queue a ``webhook.test`` delivery; see ``webhook_deliveries`` for how it went."""
-        data = self.request("POST", f"/projects/{project}/webhooks/{webhook_id}/test")
-        return DeliveryRead.model_validate(data)
-
-    def webhook_deliveries(
-        self, project: str, webhook_id: int, limit: int = 50
-    ) -> list[DeliveryRead]:
-        """The webhook's latest ``limit`` deliveries, newest first: state, attempts, response
-        code, error, times."""
-        page = self.request(
-            "GET",
-            f"/projects/{project}/webhooks/{webhook_id}/deliveries",
-            params={"limit": limit},
-        )
-        return [DeliveryRead.model_validate(item) for item in page["items"]]
-
-    # --- logs --------------------------------------------------------------------------------
-
-    def trial_logs(
-        self,
-        trial_id: int,
-        *,
-        rank: int | None = None,
-        attempt: int | None = None,
-        after: str | None = None,
-        limit: int = 1000,
-        wait_s: float = 0,
-        tail: bool = False,
-    ) -> TrialLogs:
-        """What a trial's workers printed, oldest first (``attempt`` -1: the latest); pass
-        ``logs.cursor`` back as ``after`` for newer lines only, with ``wait_s`` to wait for
-        them (a long poll); ``tail``: the last ``limit`` lines instead of the first."""
-        path = f"/trials/{trial_id}/logs"
-        return self.logs_at(path, rank, attempt, after, limit, wait_s, tail)
-
-    def final_run_logs(
-        self,
-        final_run_id: int,
-        *,
-        rank: int | None = None,
-        attempt: int | None = None,
-        after: str | None = None,
-        limit: int = 1000,
-        wait_s: float = 0,
-        tail: bool = False,
-    ) -> TrialLogs:
-        """What a final run's workers printed, as ``trial_logs``."""
-        path = f"/final-runs/{final_run_id}/logs"
-        return self.logs_at(path, rank, attempt, after, limit, wait_s, tail)
-
-    def driver_logs(
-        self,
-        experiment_id: str,
-        *,
-        attempt: int | None = None,
-        after: str | None = None,
-        limit: int = 1000,
-        wait_s: float = 0,
-        tail: bool = False,
-    ) -> TrialLogs:
-        """What a sweep's drivers printed (an attempt per driver job), as ``trial_logs``."""
-        path = f"/experiments/{experiment_id}/driver-logs"
-        return self.logs_at(path, None, attempt, after, limit, wait_s, tail)
-
-    def follow_trial_logs(
-        self, trial_id: int, *, rank: int | None = None, attempt: int | None = None
-    ) -> Iterator[LogLine]:
-        """Every line of the trial's logs, then each new one as its workers write it, until the
-        trial has ended and every line was given::
-
-            for line in client.follow_trial_logs(trial.id, rank=0):
-                print(line.rank, line.text)
-        """
-        return self.follow_logs(f"/trials/{trial_id}/logs", rank=rank, attempt=attempt)
-
-    def follow_logs(
-        self,
-        path: str,
-        *,
-        rank: int | None = None,
-        attempt: int | None = None,
-        last: int | None = None,
-    ) -> Iterator[LogLine]:
-        """Every line of the logs at ``path`` (``/trials/3/logs``, ``/final-runs/2/logs``,
-        ``/experiments/ID/driver-logs``), or only the ``last`` ones so far, then each new one,
-        until what wrote them has ended and every line was given."""
-        after: str | None = None
-        if last is not None:
-            first = self.logs_at(path, rank, attempt, None, last, 0, tail=True)
-            yield from first.lines
-            after = first.cursor or None
-        while True:
-            logs = self.logs_at(path, rank, attempt, after, 1000, FOLLOW_WAIT_S)
-            yield from logs.lines
-            after = logs.cursor or after
-            if not logs.running and not logs.more and not logs.lines:
-                return
-
-    def logs_at(
-        self,
-        path: str,
-        rank: int | None = None,
-        attempt: int | None = None,
-        after: str | None = None,
-        limit: int = 1000,
-        wait_s: float = 0,
-        tail: bool = False,
-    ) -> TrialLogs:
-        """The logs at an API ``path`` (as ``follow_logs`` names them), one answer."""
-        params: dict[str, Any] = {"limit": limit, "wait_s": wait_s}
-        if tail:
-            params["tail"] = True
-        for name, value in (("rank", rank), ("attempt", attempt), ("after", after)):
-            if value is not None:
-                params[name] = value
-        return TrialLogs.model_validate(self.request("GET", path, params=params))
-
     # --- experiments -------------------------------------------------------------------------
 
     def submit(self, spec: ExperimentSpec | Mapping[str, Any] | str | Path) -> Experiment:
@@ -514,26 +215,6 @@ class Client:
             Experiment(self, ExperimentRead.model_validate(item))
             for item in self.pages("/experiments", params)
         ]
-
-
-def error_from(response: httpx.Response) -> RaysweepError:
-    """The SDK's exception for an error response (its body is the API's one error shape)."""
-    try:
-        error = ErrorResponse.model_validate(response.json()).error
-        message, code, details = error.message, error.code, error.details
-    except ValueError:
-        message, code, details = response.text[:500] or response.reason_phrase, None, []
-    status = response.status_code
-    if code == "validation_error" and response.request.method == "POST":
-        # labelled by what failed: only a submitted spec is an "invalid spec"; a promotion's
-        # or an extension's problems come under the server's own words for them
-        submitted = response.request.url.path.rstrip("/").endswith("/experiments")
-        title = "invalid spec" if submitted else message if details else "refused"
-        return SpecError(details or [Problem(path="", message=message)], status, title)
-    kind: type[RaysweepError] = {401: AuthError, 403: AuthError, 404: NotFound, 409: Conflict}.get(
-        status, RaysweepError
-    )
-    return kind(f"{message} (HTTP {status})", status=status, code=code, details=details)
 
 
 def pack_directory(directory: Path) -> bytes:

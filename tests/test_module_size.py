@@ -23,7 +23,6 @@ LONGER_WHEN_THE_RULE_CAME = {
     "service/engine/callback.py": 492,
     "service/engine/ledger.py": 518,
     "service/usecases/promotion.py": 539,
-    "raysweep/client.py": 549,
 }
 
 
