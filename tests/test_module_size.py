@@ -22,7 +22,6 @@ LONGER_WHEN_THE_RULE_CAME = {
     "service/usecases/recording.py": 488,
     "service/engine/callback.py": 492,
     "service/engine/ledger.py": 518,
-    "service/usecases/promotion.py": 539,
 }
 
 

@@ -26,7 +26,7 @@ from service.errors import Conflict, InvalidInput
 from service.specs import check_spec
 from service.usecases.extension import sweep_history
 from service.usecases.pareto import non_dominated, pareto
-from service.usecases.promotion import chosen_trials
+from service.usecases.promotion_choice import chosen_trials
 from tests.conftest import minimal_spec
 from tests.factories import (
     MULTI_OBJECTIVE_TRIALS,

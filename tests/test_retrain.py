@@ -20,9 +20,10 @@ from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.errors import Conflict, InvalidInput, NotFound
 from service.usecases.access import operator
 from service.usecases.experiments import delete_experiment
+from service.usecases.final_runs import cancel_final_run
 from service.usecases.job_outcomes import start_final_run
 from service.usecases.models import delete_alias, get_alias, get_version
-from service.usecases.promotion import cancel_final_run, promote_experiment
+from service.usecases.promotion import promote_experiment
 from service.usecases.schedules import create_schedule, delete_schedule
 from tests.conftest import minimal_spec, row_counts
 from tests.factories import (

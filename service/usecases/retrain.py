@@ -36,8 +36,8 @@ from service.usecases.promotion import (
     final_run_resources,
     new_final_run,
     queued_final_run,
-    top_completed_trials,
 )
+from service.usecases.promotion_choice import top_completed_trials
 
 BATCH = 20
 

@@ -27,7 +27,7 @@ from service.storage import (
     read_text,
     train_runs_uri,
 )
-from service.usecases.promotion import get_final_run_row
+from service.usecases.final_runs import get_final_run_row
 
 MAX_LINES = 5000
 # a cursor: attempt.rank:seq for each stream read so far

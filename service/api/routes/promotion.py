@@ -18,6 +18,7 @@ from service.api.deps import (
     app_state,
 )
 from service.api.errors import ERROR_RESPONSES
+from service.usecases import final_runs as runs
 from service.usecases import promotion as usecase
 
 router = APIRouter(prefix="/api/v1", tags=["promotion"], responses=ERROR_RESPONSES)
@@ -66,12 +67,12 @@ def promote(
 
 @router.get("/experiments/{experiment_id}/final-runs", summary="An experiment's final runs")
 def final_runs(experiment_id: str, db: Db, _: ExperimentViewer) -> Page[FinalRunRead]:
-    return usecase.list_final_runs(db, experiment_id)
+    return runs.list_final_runs(db, experiment_id)
 
 
 @router.get("/final-runs/{final_run_id}", summary="One final run")
 def final_run(final_run_id: RowId, db: Db, _: FinalRunViewer) -> FinalRunRead:
-    return usecase.get_final_run(db, final_run_id)
+    return runs.get_final_run(db, final_run_id)
 
 
 @router.post("/final-runs/{final_run_id}/cancel", summary="Cancel a final run (idempotent)")
@@ -80,9 +81,9 @@ def cancel_final_run(final_run_id: RowId, db: Db, caller: FinalRunMember) -> Fin
     controller stops its Ray job, then marks it `cancelled` (a run that finishes first keeps
     its outcome). Cancelling a cancelling run changes nothing; a finished one is a 409. A
     retrain whose final run is cancelled ends `cancelled`."""
-    return usecase.cancel_final_run(db, final_run_id, caller.name)
+    return runs.cancel_final_run(db, final_run_id, caller.name)
 
 
 @router.get("/final-runs/{final_run_id}/results", summary="A final run's results, per epoch")
 def final_run_results(final_run_id: RowId, db: Db, _: FinalRunViewer) -> Page[ResultRead]:
-    return usecase.final_run_results(db, final_run_id)
+    return runs.final_run_results(db, final_run_id)
