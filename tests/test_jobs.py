@@ -22,9 +22,9 @@ from service.errors import InvalidInput
 from service.settings import ClusterConfig, Settings
 from service.usecases.access import operator
 from service.usecases.clusters import record_capacity, shared_final_clusters
+from service.usecases.deployments import deploy_version
 from service.usecases.experiments import cancel_experiment, submit_experiment
 from service.usecases.jobs import FinalRunJobs, SweepJobs
-from service.usecases.models import deploy_version
 from service.usecases.projects import create_project
 from service.usecases.promotion import promote_experiment
 from tests.conftest import minimal_spec

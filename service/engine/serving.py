@@ -28,7 +28,7 @@ from service.db.models.registry import ModelDeploymentRow, ModelVersionRow
 from service.engine.cluster import RayConnection
 from service.engine.ray_compat import ServeSubmissionClient
 from service.settings import Settings
-from service.usecases.models import AppStatus, record_deployment_statuses
+from service.usecases.deployments import AppStatus, record_deployment_statuses
 from trainers.loading import load_task
 
 log = logging.getLogger("raysweep.deployer")

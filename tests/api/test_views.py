@@ -20,9 +20,10 @@ from service.db.models.sweeps import ResultRow, TrialRow
 from service.demo import seed_sweep
 from service.engine.recorder import Recorder
 from service.usecases.decisions import asha_cutoff, milestones, percentile
+from service.usecases.history_view import edf
 from service.usecases.recording import ResultStore
 from service.usecases.reports import ResultReported, TrialStarted
-from service.usecases.views import downsample, edf
+from service.usecases.views import downsample
 from tests.conftest import BOTH_BACKENDS, InProcessServer, ServerProcess, minimal_spec
 
 

@@ -10,6 +10,7 @@ from raysweep.registry import AliasRead, AliasSet, DeploymentRead, ModelRead, Mo
 from raysweep.schemas import Page
 from service.api.deps import Db, ModelMember, ModelViewer, ProjectFilter, Viewer, app_state
 from service.api.errors import ERROR_RESPONSES
+from service.usecases import deployments
 from service.usecases import models as usecase
 from service.usecases.access import visible_projects
 
@@ -76,7 +77,7 @@ def deploy(
     when it makes the deployment (202, while it deploys: poll GET), and never again (200 when it
     was deployed already, without the key)."""
     state = app_state(request)
-    deployment, created = usecase.deploy_version(
+    deployment, created = deployments.deploy_version(
         state.db, name, version, state.settings.final_clusters_for, caller.name
     )
     response.status_code = 202 if created else 200
@@ -85,7 +86,7 @@ def deploy(
 
 @router.get("/{name}/versions/{version}/deploy", summary="A version's deployment: state and URL")
 def deployment(name: str, version: str, db: Db, _: ModelViewer) -> DeploymentRead:
-    return usecase.get_deployment(db, name, version)
+    return deployments.get_deployment(db, name, version)
 
 
 @router.delete(
@@ -93,4 +94,4 @@ def deployment(name: str, version: str, db: Db, _: ModelViewer) -> DeploymentRea
 )
 def undeploy(name: str, version: str, db: Db, _: ModelMember) -> DeploymentRead:
     """The Serve application is removed by the controller; the state turns `deleted`."""
-    return usecase.undeploy_version(db, name, version)
+    return deployments.undeploy_version(db, name, version)

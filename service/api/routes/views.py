@@ -28,6 +28,7 @@ from service.usecases import importance as importance_usecase
 from service.usecases import pareto as pareto_usecase
 from service.usecases import timeline as timeline_usecase
 from service.usecases import views as usecase
+from service.usecases.history_view import experiment_history
 
 # a metric name as trainers report them: letters, digits and _ . / - (no quote reaches a JSON path)
 METRIC_NAME = r"^[A-Za-z0-9_./-]{1,128}$"
@@ -87,7 +88,7 @@ def history(
     value so far (over the feasible trials, as the experiment's best trial is chosen). Past
     `max_points`, every improvement of the best (the latest, up to half the points) and an even
     spread of the rest are sent."""
-    return SERIALIZED.response(request, usecase.experiment_history(db, experiment_id, max_points))
+    return SERIALIZED.response(request, experiment_history(db, experiment_id, max_points))
 
 
 @router.get(
