@@ -7,6 +7,8 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt
 
+# ExperimentState, RungDecisionKind and TrialState were defined here once: pickles Tune made then
+# (a searcher's history, tests/test_restorable_pickles.py) find them here still
 from raysweep.lifecycle import ExperimentState, RungDecisionKind, TrialState
 from raysweep.search_space import (
     MAX_PARAMETERS,
