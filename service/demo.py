@@ -16,7 +16,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.orm import Session, make_transient_to_detached, sessionmaker
 
 from raysweep.lifecycle import ExperimentState, RungDecisionKind, TrialState
-from service.db import repositories as repo
+from service.db import bulk
 from service.db.models.sweeps import (
     CheckpointRow,
     EventRow,
@@ -239,7 +239,7 @@ def write_trials(session: Session, experiment_id: str, batch: list[SimulatedTria
         session.add(simulated.row)
     # the recorder's own insert: the fastest this code base has (one JSON parameter on
     # PostgreSQL), where the ORM's bulk insert spent ~35 us a row in Python
-    repo.insert_ignoring_duplicates(
+    bulk.insert_ignoring_duplicates(
         session,
         ResultRow,
         [

@@ -23,10 +23,11 @@ from service.settings import ClusterConfig, Settings
 from service.usecases.access import operator
 from service.usecases.clusters import record_capacity, shared_final_clusters
 from service.usecases.deployments import deploy_version
-from service.usecases.experiments import cancel_experiment, submit_experiment
+from service.usecases.experiments import submit_experiment
 from service.usecases.jobs import FinalRunJobs, SweepJobs
 from service.usecases.projects import create_project
 from service.usecases.promotion import promote_experiment
+from service.usecases.sweep_control import cancel_experiment
 from tests.conftest import minimal_spec
 from tests.factories import SPACES, complete_final_run, completed_sweep
 

@@ -18,9 +18,9 @@ from service.errors import Conflict
 from service.settings import REPO_ROOT
 from service.usecases.access import operator
 from service.usecases.clusters import shared_final_clusters
-from service.usecases.experiments import cancel_experiment
 from service.usecases.firings import due_schedule_ids, fire_schedule
 from service.usecases.schedules import create_schedule, get_schedule, set_enabled
+from service.usecases.sweep_control import cancel_experiment
 from tests.conftest import minimal_spec
 
 LOCAL_ONLY = shared_final_clusters(["local"])

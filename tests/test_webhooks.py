@@ -25,7 +25,7 @@ from service.engine.recorder import Recorder
 from service.settings import Settings
 from service.specs import check_spec
 from service.usecases.access import operator
-from service.usecases.experiments import cancel_experiment, submit_experiment
+from service.usecases.experiments import submit_experiment
 from service.usecases.job_outcomes import DriverOutcome, finish_sweep
 from service.usecases.jobs import SweepJobs
 from service.usecases.projects import create_project
@@ -33,6 +33,7 @@ from service.usecases.promotion import promote_experiment
 from service.usecases.recording import ResultStore
 from service.usecases.reports import ResultReported, TrialEnded, TrialStarted
 from service.usecases.schedules import create_schedule
+from service.usecases.sweep_control import cancel_experiment
 from service.usecases.webhooks import create_webhook, list_deliveries, send_test
 from tests.conftest import minimal_spec
 from tests.factories import (

@@ -15,8 +15,8 @@ from raysweep.lifecycle import RungDecisionKind as Kind
 from raysweep.lifecycle import TrialState
 from raysweep.mode import Mode
 from service.db import repositories as repo
+from service.db.bulk import insert_ignoring_duplicates
 from service.db.models.sweeps import RungDecisionRow, TrialRow
-from service.db.repositories import insert_ignoring_duplicates
 from service.states import move_trial
 
 # decisions worth an event of their own; the others show on the trial (a pruned trial's

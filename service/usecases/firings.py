@@ -21,10 +21,11 @@ from service.db.models.sweeps import ExperimentRow
 from service.states import move_firing
 from service.usecases.admission import Refusal
 from service.usecases.clusters import FinalClusters, FixedSweepCluster, no_fixed_cluster
-from service.usecases.experiments import queue_sweep, request_cancel
+from service.usecases.experiments import queue_sweep
 from service.usecases.final_runs import request_final_run_cancel
 from service.usecases.retrain import end, start_retrain
 from service.usecases.schedules import BATCH
+from service.usecases.sweep_control import request_cancel
 
 
 def due_schedule_ids(db: sessionmaker[Session], now: datetime) -> list[str]:

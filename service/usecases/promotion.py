@@ -22,6 +22,7 @@ from raysweep.promotion_spec import Promotion, PromotionOverrides
 from raysweep.registry import FinalRunRead
 from raysweep.schemas import Page
 from raysweep.spec import ExperimentSpec
+from service.db import bulk
 from service.db import repositories as repo
 from service.db.base import utcnow
 from service.db.models.registry import FinalRunRow, ModelNameRow
@@ -182,7 +183,7 @@ def reserve_model_name(session: Session, name: str, project: str) -> bool:
     """Hold the model ``name`` for ``project`` (a name is the project's that queued its first
     promotion, for good); False when it is another project's. Racing reservations of a new
     name: the first to commit holds it, the other reads it as another's."""
-    repo.insert_ignoring_duplicates(
+    bulk.insert_ignoring_duplicates(
         session,
         ModelNameRow,
         [{"name": name, "project": project, "created_at": utcnow()}],

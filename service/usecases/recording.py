@@ -19,6 +19,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 from raysweep.lifecycle import TrialState
 from raysweep.mode import Mode
 from raysweep.spec import Constraint, ExperimentSpec
+from service.db import bulk
 from service.db import repositories as repo
 from service.db.base import utcnow
 from service.db.models.sweeps import CheckpointRow, RecordBatchRow, ResultRow, TrialRow
@@ -44,10 +45,6 @@ from service.usecases.retention import KeptResults, prune_trial
 from service.usecases.studies import feasible, metric_in, tracked_metrics
 
 log = logging.getLogger(__name__)
-
-
-def is_better(value: float, than: float | None, mode: str) -> bool:
-    return Mode(mode).better(value, than)
 
 
 def best_metrics(session: Session, trial_ids: set[int]) -> dict[int, float | None]:
@@ -221,10 +218,10 @@ class ResultStore:
                             trial_id=row.id,
                             data={"count": op.count, "restarts": row.restarts},
                         )
-            stored = repo.insert_ignoring_duplicates(
+            stored = bulk.insert_ignoring_duplicates(
                 session, ResultRow, results, ["trial_id", "iteration"]
             )
-            repo.insert_ignoring_duplicates(
+            bulk.insert_ignoring_duplicates(
                 session, CheckpointRow, checkpoints, ["trial_id", "iteration"]
             )
             if held:
@@ -240,7 +237,7 @@ class ResultStore:
         """Whether the driver's batch ``sequence`` is new, marking it stored (in the batch's
         transaction). The sweep's row of ``record_batches`` is locked until the commit, so the
         same batch sent again while the first is still being stored waits and is then seen."""
-        repo.insert_ignoring_duplicates(
+        bulk.insert_ignoring_duplicates(
             session,
             RecordBatchRow,
             [
@@ -273,7 +270,7 @@ class ResultStore:
         for op in reported:
             trial_id = trial_ids[op.tune_id]
             value = self._value(op.metrics)
-            improves = value is not None and is_better(value, best.get(trial_id), self.mode)
+            improves = value is not None and Mode(self.mode).better(value, best.get(trial_id))
             if improves:
                 best[trial_id] = value
             if not (
@@ -449,7 +446,7 @@ class ResultStore:
             if trial_id not in latest or op.iteration >= latest[trial_id].iteration:
                 latest[trial_id] = op
             value = self._value(op.metrics)
-            if value is not None and is_better(value, best.get(trial_id), self.mode):
+            if value is not None and Mode(self.mode).better(value, best.get(trial_id)):
                 best[trial_id] = value
         if not latest:
             return
@@ -482,7 +479,7 @@ class ResultStore:
                 if op.checkpoint_uri:
                     change["checkpoint_uri"] = artifact_uri(self.storage_root, op.checkpoint_uri)
             found = best.get(row["id"])
-            if found is not None and is_better(found, row["best_metric"], self.mode):
+            if found is not None and Mode(self.mode).better(found, row["best_metric"]):
                 change["best_metric"] = found
             changes.append(change)
-        repo.update_by_id(session, TrialRow, changes)
+        bulk.update_by_id(session, TrialRow, changes)

@@ -36,7 +36,7 @@ from service.api.errors import ERROR_RESPONSES
 from service.db.base import MAX_BIGINT
 from service.errors import BadRequest
 from service.usecases import experiments as usecase
-from service.usecases import extension
+from service.usecases import extension, sweep_control
 from service.usecases.access import visible_projects
 
 router = APIRouter(prefix="/api/v1/experiments", tags=["experiments"], responses=ERROR_RESPONSES)
@@ -147,7 +147,7 @@ def cancel(experiment_id: str, db: Db, _: ExperimentMember) -> ExperimentRead:
     """A queued sweep is cancelled at once; a running one moves to `cancelling` and its driver
     stops it at the next result. Cancelling a cancelled sweep changes nothing; a finished one is
     a 409."""
-    return usecase.cancel_experiment(db, experiment_id)
+    return sweep_control.cancel_experiment(db, experiment_id)
 
 
 @router.put("/{experiment_id}/notes", summary="Write the sweep's notes")
@@ -163,7 +163,7 @@ def pause(experiment_id: str, db: Db, _: ExperimentMember) -> ExperimentRead:
     a checkpoint, keeping Tune's state, and the sweep becomes `paused` with nothing left in Ray.
     A queued sweep is paused at once. Pausing a paused or pausing sweep changes nothing; a
     cancelling or finished one is a 409."""
-    return usecase.pause_experiment(db, experiment_id)
+    return sweep_control.pause_experiment(db, experiment_id)
 
 
 @router.post("/{experiment_id}/resume", summary="Resume a paused sweep (idempotent)")
@@ -171,7 +171,7 @@ def resume(experiment_id: str, db: Db, _: ExperimentMember) -> ExperimentRead:
     """A paused sweep is queued again; its next driver restores Tune's state, and unfinished
     trials continue from their latest checkpoints. Resuming a queued or running sweep changes
     nothing; a pausing, cancelling or finished one is a 409."""
-    return usecase.resume_experiment(db, experiment_id)
+    return sweep_control.resume_experiment(db, experiment_id)
 
 
 @router.post("/{experiment_id}/extend", summary="Extend a completed, cancelled or paused sweep")
