@@ -12,7 +12,6 @@ PACKAGES = ("service", "raysweep", "trainers")
 MAX_LINES = 400
 # each at its length when the rule came; lower a number when a module shrinks
 LONGER_WHEN_THE_RULE_CAME = {
-    "service/specs.py": 419,
     "service/engine/asha.py": 468,
     "service/usecases/recording.py": 485,
     "service/engine/callback.py": 492,

@@ -11,19 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
-from raysweep.code_ref import CodeRef
 from raysweep.errors import Problem, SpecError
 from raysweep.search_space import Choice, Constant, Grid, IntRange, LogUniform, Parameter, Uniform
 from raysweep.spec import MAX_GRID_POINTS, ExperimentSpec
 from raysweep.spec_reader import parse_search_space, parse_spec, read_mapping
 from service.errors import InvalidInput
-from service.packages import module_problems
+from service.specs.training import PackageLookup, code_problems, no_packages, trainer_problems
 from trainers.registry import KIT_CHOICES, TRAINERS, TrainerInfo
 
-# a stored package's .py files (path -> syntax error or None), or None when there is no such one
-PackageLookup = Callable[[str], dict[str, str | None] | None]
 # a stored experiment's spec, or None when there is no such experiment
 ExperimentLookup = Callable[[str], ExperimentSpec | None]
 
@@ -46,96 +41,6 @@ def load_search_space_file(name: str, directory: Path) -> dict[str, Parameter]:
     except Exception as error:  # a broken file on the server is reported, not a 500
         raise SpecError([Problem(path="search_space", message=f"{path.name}: {error}")]) from None
     return parse_search_space(data, prefix=f"search_space({name}).")
-
-
-def _metrics_read(spec_data: dict[str, Any]) -> list[tuple[str, str]]:
-    """(path, metric) for every metric the spec judges trials by: ``metric``, each objective's
-    and each constraint's."""
-    named = [("metric", spec_data.get("metric"))]
-    for field in ("objectives", "constraints"):
-        items = spec_data.get(field)
-        for index, item in enumerate(items if isinstance(items, list) else []):
-            if isinstance(item, dict):
-                named.append((f"{field}.{index}.metric", item.get("metric")))
-    return [(path, metric) for path, metric in named if isinstance(metric, str)]
-
-
-def _trainer_problems(spec_data: dict[str, Any], trainer: TrainerInfo) -> list[Problem]:
-    problems = [
-        Problem(
-            path=path,
-            message=(
-                f"trainer {trainer.name} does not report {metric!r}; it reports: "
-                f"{', '.join(sorted(trainer.metrics))}"
-            ),
-        )
-        for path, metric in _metrics_read(spec_data)
-        if not trainer.reports(metric)
-    ]
-    early = spec_data.get("early_stopping")
-    time_attr = early.get("time_attr") if isinstance(early, dict) else None
-    if isinstance(time_attr, str) and not trainer.reports(time_attr):
-        problems.append(
-            Problem(
-                path="early_stopping.time_attr",
-                message=(f"trainer {trainer.name} does not report {time_attr!r}"),
-            )
-        )
-    return problems
-
-
-def _code_problems(spec_data: dict[str, Any], lookup: PackageLookup) -> list[Problem]:
-    """The package exists, its entrypoint module exists and parses, and it declares the metric."""
-    try:
-        code = CodeRef.model_validate(spec_data.get("code"))
-    except ValidationError:
-        return []  # already reported by parse_spec
-    problems = []
-    python_files = lookup(code.package)
-    if python_files is None:
-        problems.append(
-            Problem(
-                path="code.package",
-                message=f"no code package {code.package}; upload it first "
-                "(POST /api/v1/code, or `raysweep code upload DIR`)",
-            )
-        )
-    else:
-        problems += [
-            Problem(path="code.entrypoint", message=message)
-            for message in module_problems(code.entrypoint, python_files)
-        ]
-    declared = ", ".join(sorted(code.metrics))
-    problems += [
-        Problem(path=path, message=f"code.metrics does not list {metric!r}: {declared}")
-        for path, metric in _metrics_read(spec_data)
-        if metric not in code.metrics
-    ]
-    early = spec_data.get("early_stopping")
-    early = early if isinstance(early, dict) else {}
-    if code.checkpoints is False and early.get("scheduler") == "asha_promotion":
-        problems.append(
-            Problem(
-                path="early_stopping.scheduler",
-                message="asha_promotion pauses every trial at its rung's checkpoint and "
-                "resumes it from there: code that saves no checkpoints (code.checkpoints: "
-                "false) cannot be promoted; use asha or none",
-            )
-        )
-    # early stopping judges trials at each value of the time attribute (default `epoch`, the
-    # contract in trainers/README.md): code that does not report it would run unjudged
-    scheduler = early.get("scheduler", "asha")
-    time_attr = early.get("time_attr") or "epoch"
-    if scheduler != "none" and isinstance(time_attr, str) and time_attr not in code.metrics:
-        problems.append(
-            Problem(
-                path="early_stopping.time_attr" if early.get("time_attr") else "code.metrics",
-                message=f"early_stopping.scheduler {scheduler!r} judges trials at each "
-                f"{time_attr!r}, which code.metrics does not list ({declared}): report and "
-                "declare it, or set early_stopping.scheduler: none",
-            )
-        )
-    return problems
 
 
 def _kit_choice_problems(space: dict[str, Parameter]) -> list[Problem]:
@@ -235,10 +140,6 @@ def _space_problems(spec: ExperimentSpec, space: dict[str, Parameter]) -> list[P
             if key not in space
         ]
     return problems
-
-
-def no_packages(sha256: str) -> None:
-    return None
 
 
 def no_experiments(experiment_id: str) -> None:
@@ -384,9 +285,9 @@ def check_spec(
             )
         )
     if trainer is not None:
-        problems += _trainer_problems(spec_data, trainer)
+        problems += trainer_problems(spec_data, trainer)
     if spec_data.get("code") is not None:
-        problems += _code_problems(spec_data, packages)
+        problems += code_problems(spec_data, packages)
 
     space: dict[str, Parameter] | None = None
     raw_space = spec_data.get("search_space")
