@@ -9,7 +9,7 @@ from collections.abc import Collection
 import pytest
 
 from raysweep.spec import ExperimentSpec
-from service.engine.callback import DriverContext
+from service.engine.driver_context import DriverContext
 from service.engine.ledger import ENDED_KEPT_S, LEASE_TTL_S, Ledger, Notice
 from service.engine.trial import TrialPlan
 from service.resources import Capacity, ProjectShare, Request

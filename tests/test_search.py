@@ -25,7 +25,8 @@ from raysweep.spec import Converged, ExperimentSpec
 from service.db import repositories as repo
 from service.db.models.sweeps import EventRow, TrialRow
 from service.demo import seed_sweep
-from service.engine.callback import CONVERGENCE_CHECK_S, DriverContext, SweepStopper
+from service.engine.callback import SweepStopper
+from service.engine.driver_context import CONVERGENCE_CHECK_S, DriverContext
 from service.engine.search import SweepSearcher, param_space, search_algorithm
 from service.errors import InvalidInput
 from service.specs import check_spec

@@ -30,8 +30,8 @@ from ray.tune.schedulers import FIFOScheduler, TrialScheduler
 
 from raysweep.lifecycle import RungDecisionKind as Kind
 from raysweep.mode import Mode
-from service.engine.callback import DriverContext, named
-from service.engine.trial import BUDGET_KEY
+from service.engine.driver_context import DriverContext
+from service.engine.trial import BUDGET_KEY, named
 from service.usecases.decisions import RungDecided, percentile, promotion_milestones, rank_in
 
 log = logging.getLogger(__name__)

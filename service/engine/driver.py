@@ -20,10 +20,8 @@ import ray
 
 from raysweep.lifecycle import EXPERIMENT_ACTIVE, ExperimentState
 from raysweep.spec import ExperimentSpec
-from service.engine.callback import (
-    DriverContext,
-    reported_metrics,
-)
+from service.engine.callback import reported_metrics
+from service.engine.driver_context import DriverContext
 from service.engine.gate import gate
 from service.engine.job_api import JobApi, Refused
 from service.engine.launcher import DRIVER_JOB_ENV

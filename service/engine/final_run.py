@@ -26,7 +26,8 @@ from ray.train import Checkpoint
 from ray.train.v2.api.callback import UserCallback
 
 from raysweep.spec import ExperimentSpec
-from service.engine.callback import LEDGER_POLL_S, reported_metrics
+from service.engine.callback import reported_metrics
+from service.engine.driver_context import LEDGER_POLL_S
 from service.engine.gate import admitted, gate
 from service.engine.job_api import JobApi, Refused
 from service.engine.ray_compat import TrainRunContext

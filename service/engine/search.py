@@ -34,7 +34,7 @@ from raysweep.search_space import (
 )
 from raysweep.spec import Constraint, ExperimentSpec
 from service.engine.asha import PromotionASHA, StoppingASHA
-from service.engine.callback import DriverContext
+from service.engine.driver_context import DriverContext
 from service.engine.trial import RUN_KEY
 from service.usecases.extension import Evaluated, History
 from service.usecases.studies import metric_in

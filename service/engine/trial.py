@@ -20,6 +20,7 @@ from ray.train.v2.api.callback import RayTrainCallback
 # Train V2's own classes: ray.train and ray.train.torch re-export them at runtime when V2 is on
 # (it is in 2.60), but type checkers read the V1 names those modules import first
 from ray.train.v2.api.config import CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
+from ray.tune.experiment import Trial
 from ray.tune.integration.ray_train import TuneReportCallback
 
 from raysweep.spec import ExperimentSpec
@@ -77,6 +78,11 @@ def run_name(trial_id: str, config: dict[str, Any]) -> str:
     """The trial's identity in the database and on storage: its Tune id, or the one it
     continues."""
     return str(config.get(RUN_KEY, trial_id))
+
+
+def named(trial: Trial) -> str:
+    """The trial as the database and storage know it (``run_name``)."""
+    return run_name(trial.trial_id, trial.config)
 
 
 class TrialFailedBefore(RuntimeError):

@@ -15,7 +15,7 @@ from ray.tune.schedulers import TrialScheduler
 
 from raysweep.lifecycle import RungDecisionKind as Kind
 from service.engine.asha import PromotionASHA
-from service.engine.callback import DriverContext
+from service.engine.driver_context import DriverContext
 from service.engine.trial import BUDGET_KEY, RUN_KEY
 from service.usecases.decisions import RungDecided, promotion_milestones
 

@@ -16,7 +16,7 @@ from ray.tune.schedulers import ASHAScheduler, TrialScheduler
 
 from raysweep.lifecycle import RungDecisionKind
 from service.engine.asha import StoppingASHA
-from service.engine.callback import DriverContext
+from service.engine.driver_context import DriverContext
 from service.usecases.decisions import RungDecided
 
 

@@ -8,13 +8,8 @@ from __future__ import annotations
 
 from ray.exceptions import ActorDiedError, ActorUnavailableError, RayTaskError
 
-from service.engine.callback import (
-    DriverContext,
-    SweepStopper,
-    failure_fingerprint,
-    process_lost,
-    requirements_message,
-)
+from service.engine.callback import SweepStopper, process_lost, requirements_message
+from service.engine.driver_context import DriverContext, failure_fingerprint
 
 
 def test_a_lost_actor_is_a_restart_and_an_error_of_the_trials_own_is_final() -> None:
