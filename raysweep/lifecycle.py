@@ -63,21 +63,11 @@ class FinalRunState(StrEnum):
 
 # final: the run ended and stays so (``is_final``)
 EXPERIMENT_ENDED = (ExperimentState.completed, ExperimentState.failed, ExperimentState.cancelled)
-
-
 TRIAL_ENDED = (TrialState.completed, TrialState.pruned, TrialState.failed, TrialState.cancelled)
-
-
 FINAL_RUN_ENDED = (FinalRunState.completed, FinalRunState.failed, FinalRunState.cancelled)
-
-
 # active: its Ray job runs, or is being stopped
 EXPERIMENT_ACTIVE = (ExperimentState.running, ExperimentState.pausing, ExperimentState.cancelling)
-
-
 FINAL_RUN_ACTIVE = (FinalRunState.running, FinalRunState.cancelling)
-
-
 # a trial not ended: waiting to run, running, or paused at a rung (promotion ASHA)
 TRIAL_OPEN = (TrialState.pending, TrialState.running, TrialState.paused)
 

@@ -33,8 +33,6 @@ log = logging.getLogger(__name__)
 # a check costs a count on the trials index until more trials have completed, then one GP fit:
 # asked often, a converged sweep stops before it starts (and cancels) more trials
 CONVERGENCE_CHECK_S = 2.0
-
-
 # how often the driver stores its leases' held compute, checks its budget and tells the gate its
 # project's weight and quotas
 LEDGER_POLL_S = 5.0
