@@ -36,9 +36,6 @@ from raysweep.search_space import (
 )
 from raysweep.strict import StrictModel
 
-# --- the experiment spec ------------------------------------------------------------------------
-
-
 EXPERIMENT_ID_PATTERN = r"^[0-9a-f]{12}$"
 # what one spec may ask of the searcher and the store: a bound on each (a 422 past it)
 MAX_POINTS_TO_EVALUATE = 1_000

@@ -101,7 +101,6 @@ class _YamlLoader(yaml.SafeLoader):
     which the spec's numbers refuse)."""
 
 
-# --- problems ------------------------------------------------------------------------------------
 _YamlLoader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(
