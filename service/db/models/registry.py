@@ -14,10 +14,9 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
-    select,
     text,
 )
-from sqlalchemy.orm import Mapped, column_property, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column
 
 from raysweep.lifecycle import (
     DeploymentState,
@@ -25,7 +24,7 @@ from raysweep.lifecycle import (
 )
 from raysweep.names import DEFAULT_PROJECT
 from service.db.base import NEVER_REUSED_IDS, Base, BigId, stored_enum, utcnow
-from service.db.models.sweeps import TrialRow
+from service.db.models.sweeps import trial_number_of
 
 
 class FinalRunRow(Base):
@@ -36,10 +35,7 @@ class FinalRunRow(Base):
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
     trial_id: Mapped[int] = mapped_column(BigId, ForeignKey("trials.id", ondelete="CASCADE"))
-    # its trial's number in the experiment, read with the row (no column of its own)
-    trial_number: Mapped[int | None] = column_property(
-        select(TrialRow.number).where(TrialRow.id == trial_id).scalar_subquery()
-    )
+    trial_number: Mapped[int | None] = trial_number_of(trial_id)
     rank: Mapped[int] = mapped_column(Integer)  # 1 = the sweep's best trial
     state: Mapped[FinalRunState] = stored_enum(FinalRunState)
     config: Mapped[dict[str, Any]]  # what the workers get: the trial's config, scaled
@@ -108,10 +104,7 @@ class ModelVersionRow(Base):
     )
     experiment_id: Mapped[str] = mapped_column(String(32))
     trial_id: Mapped[int] = mapped_column(BigId)
-    # its trial's number, read with the row (no column; none once the trial is deleted)
-    trial_number: Mapped[int | None] = column_property(
-        select(TrialRow.number).where(TrialRow.id == trial_id).scalar_subquery()
-    )
+    trial_number: Mapped[int | None] = trial_number_of(trial_id)
     trainer: Mapped[str] = mapped_column(String(128))
     config: Mapped[dict[str, Any]]
     metrics: Mapped[dict[str, Any]]

@@ -18,7 +18,7 @@ from sqlalchemy import (
     UniqueConstraint,
     select,
 )
-from sqlalchemy.orm import Mapped, column_property, mapped_column, relationship
+from sqlalchemy.orm import Mapped, MappedSQLExpression, column_property, mapped_column, relationship
 
 from raysweep.lifecycle import (
     ExperimentState,
@@ -137,6 +137,14 @@ class TrialRow(Base):
     )
 
 
+def trial_number_of(
+    trial_id: Mapped[int] | Mapped[int | None],
+) -> MappedSQLExpression[int | None]:
+    """A row's trial's number in its experiment, read with the row (no column of its own; None
+    once the trial is gone): for rows that name a trial by id."""
+    return column_property(select(TrialRow.number).where(TrialRow.id == trial_id).scalar_subquery())
+
+
 class RungDecisionRow(Base):
     """One early-stopping decision, stored when the scheduler made it: the durable record the
     rung view reads and a restored driver's scheduler rebuilds its rungs from."""
@@ -211,10 +219,7 @@ class EventRow(Base):
     message: Mapped[str] = mapped_column(Text)
     data: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    # its trial's number in the experiment, read with the event (no column of its own)
-    trial_number: Mapped[int | None] = column_property(
-        select(TrialRow.number).where(TrialRow.id == trial_id).scalar_subquery()
-    )
+    trial_number: Mapped[int | None] = trial_number_of(trial_id)
 
     __table_args__ = (Index("ix_events_experiment_id_id", "experiment_id", "id"),)
 
