@@ -1,7 +1,8 @@
 """The gate's bookkeeping (``service/engine/gate.py`` holds the actor around it): leases granted
-to Train runs by fairness and quota, preemption hints, the worker-group reservations each lease's
-runs registered and their reaping, the notices and held segments the drivers read. Free of Ray,
-so its decisions are tested on their own (tests/test_gate.py)."""
+to Train runs by fairness and quota (who is granted next: ``fair_share.py``) over time, the
+worker-group reservations each lease's runs registered and their reaping, the notices and held
+segments the drivers read. Free of Ray, so its decisions are tested on their own
+(tests/test_gate.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from service.resources import Capacity, HeldSegment, ProjectShare, Request, describe
+from service.engine.fair_share import SHARED, FairShare, Lease
+from service.resources import Capacity, HeldSegment, Request, describe
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +24,6 @@ WAIT_EXPLAINED_AFTER_S = 20.0
 # a lease's holder or a reservation's Train controller missing from Ray's live actors this many
 # reaps in a row is dead (one miss could be a listing taken before it registered)
 MISSES_TO_DEAD = 2
-# the resources whose fraction of the cluster is a project's share
-SHARED = ("CPU", "GPU")
 
 
 @dataclass(frozen=True)
@@ -58,23 +58,7 @@ class Reservation:
     why: str
 
 
-@dataclass
-class _Entry:
-    request: Request
-    since: float
-    seen: float
-    granted: bool = False
-    message: str = ""  # why it waits, as last decided
-    workers: int = 0  # granted: how many workers the lease holds
-    granted_at: float = 0.0  # wall clock: when its segment began
-    renewed_at: float = 0.0  # wall clock: its holder's last sign of life
-    yield_to: str | None = None  # granted: the project it should yield its workers to
-    yielding: bool = False  # its run took the hint and stops at its next checkpoint
-    # the worker-group placement groups its Train run created: id -> that run's controller
-    groups: dict[str, str] = field(default_factory=dict)
-
-
-class Ledger:
+class Ledger(FairShare):
     """The gate's bookkeeping, free of Ray so its decisions can be tested on their own."""
 
     def __init__(
@@ -82,9 +66,8 @@ class Ledger:
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
     ) -> None:
-        self.clock, self.wall = clock, wall
-        self.entries: dict[str, _Entry] = {}  # insertion order is arrival order
-        self.projects: dict[str, ProjectShare] = {}
+        super().__init__(wall)
+        self.clock = clock
         self.ended: list[HeldSegment] = []
         # lease key -> (first arrival, when it yielded): a run that yielded keeps its place
         self.yielded: dict[str, tuple[float, float]] = {}
@@ -100,27 +83,21 @@ class Ledger:
         # before; lease key -> {group: (its controller, when registered)}
         self.unleased: dict[str, dict[str, tuple[str, float]]] = {}
 
-    def set_project(self, name: str, share: ProjectShare) -> None:
-        self.projects[name] = share
-
-    def share_of(self, project: str) -> ProjectShare:
-        return self.projects.get(project, ProjectShare())
-
     def request(self, key: str, request: Request, capacity: Capacity, wait_s: float) -> Decision:
         now = self.clock()
         entry = self.entries.get(key)
         if entry is None:
             since = self.yielded.pop(key, (now, now))[0]
-            entry = self.entries[key] = _Entry(request, since=since, seen=now)
+            entry = self.entries[key] = Lease(request, since=since, seen=now)
         entry.seen = now
         self._expire(now)
-        self._grant(capacity)
+        self.grant(capacity)
         decision = self._decide(key, entry, capacity, wait_s, now)
         entry.message = decision.message
         return decision
 
     def _decide(
-        self, key: str, entry: _Entry, capacity: Capacity, wait_s: float, now: float
+        self, key: str, entry: Lease, capacity: Capacity, wait_s: float, now: float
     ) -> Decision:
         request = entry.request
         if entry.granted:
@@ -176,7 +153,7 @@ class Ledger:
         now, wall = self.clock(), self.wall()
         entry = self.entries.get(key)
         if entry is None:
-            self.entries[key] = _Entry(
+            self.entries[key] = Lease(
                 request,
                 since=now,
                 seen=now,
@@ -321,7 +298,7 @@ class Ledger:
                 if not other.yielding:
                     other.yield_to = None
 
-    def _segment(self, key: str, entry: _Entry, until: float, holding: bool) -> HeldSegment:
+    def _segment(self, key: str, entry: Lease, until: float, holding: bool) -> HeldSegment:
         held = entry.request.workers(entry.workers)
         return HeldSegment(
             key=key,
@@ -346,24 +323,6 @@ class Ledger:
             if e.granted and e.request.owner == owner
         ]
 
-    def held(self, project: str) -> dict[str, float]:
-        """What the project's granted leases hold: ``workers``, and each resource."""
-        held: dict[str, float] = {"workers": 0.0}
-        for entry in self.entries.values():
-            if entry.granted and entry.request.project == project:
-                held["workers"] += entry.workers
-                for k, v in entry.request.workers(entry.workers).items():
-                    held[k] = held.get(k, 0.0) + v
-        return held
-
-    def dominant_share(
-        self, project: str, total: dict[str, float], held: dict[str, float]
-    ) -> float:
-        """The larger of the CPUs' and GPUs' fraction of the cluster that ``held`` (what the
-        project holds) is, over the project's weight."""
-        fractions = [held.get(k, 0.0) / total[k] for k in SHARED if total.get(k, 0.0) > 0]
-        return max(fractions, default=0.0) / self.share_of(project).weight
-
     def waiting(self, owner: str) -> dict[str, str]:
         """The owner's waiting runs: label -> why each waits."""
         return {
@@ -372,145 +331,11 @@ class Ledger:
             if not e.granted and e.request.owner == owner
         }
 
-    def free(self, capacity: Capacity) -> dict[str, float]:
-        """What the leases leave of the cluster's total, and no more than Ray has free: work
-        the gate did not admit (another job, a model replica) holds its share too. A group
-        granted but not placed yet is in the first and not yet in the second; the smaller
-        counts."""
-        free = dict(capacity.total)
-        for entry in self.entries.values():
-            used = dict(entry.request.own)
-            if entry.granted:
-                for k, v in entry.request.workers(entry.workers).items():
-                    used[k] = used.get(k, 0.0) + v
-            for k, v in used.items():
-                free[k] = free.get(k, 0.0) - v
-        if capacity.available is not None:
-            free = {k: min(v, capacity.available.get(k, 0.0)) for k, v in free.items()}
-        return free
-
     def _expire(self, now: float) -> None:
         self.yielded = {k: v for k, v in self.yielded.items() if now - v[1] <= ENDED_KEPT_S}
         for key in [k for k, e in self.entries.items() if now - e.seen > LEASE_TTL_S]:
             log.warning("dropping the lease of %s: its holder stopped renewing it", key)
             self._end(key, self.entries[key].renewed_at, "its holder stopped renewing its lease")
-
-    def _grant(self, capacity: Capacity) -> None:
-        """Grant waiting requests while they fit, the most deserving first: the project with
-        the smallest share for its weight, then the higher priority, then the earlier arrival.
-        One that does not fit now holds back everyone behind it (so a large run, or a project
-        below its share, is not starved by small runs), except one the cluster can never place
-        or its project's quota holds back, which waits on its own. An elastic run is granted
-        as many workers as are free (and its quota allows), up to its maximum: its Train run is
-        pinned to that size, so it never grows into resources granted to others."""
-        free = self.free(capacity)
-        total = capacity.total
-        for entry in self.entries.values():  # hints are decided afresh; taken ones stand
-            if not entry.yielding:
-                entry.yield_to = None
-        waiting = [
-            e
-            for e in self.entries.values()
-            if not e.granted and e.request.unplaceable(capacity) is None
-        ]
-        while waiting:
-            # per project once a round: what it holds, and its share of the cluster
-            held = {p: self.held(p) for p in {e.request.project for e in waiting}}
-            shares = {p: self.dominant_share(p, total, h) for p, h in held.items()}
-            allowed = []
-            for entry in waiting:
-                request = entry.request
-                room, why = self.share_of(request.project).room(held[request.project], request)
-                if why is None:
-                    allowed.append((entry, room))
-            if not allowed:
-                return
-            entry, room = min(
-                allowed,
-                key=lambda pair: (
-                    shares[pair[0].request.project],
-                    -pair[0].request.priority,
-                    pair[0].since,
-                ),
-            )
-            workers = min(entry.request.fitting(free), room)
-            if workers < entry.request.count:
-                self._ask_to_yield(entry, free, total, held[entry.request.project])
-                return
-            entry.granted, entry.workers = True, workers
-            entry.granted_at = entry.renewed_at = self.wall()
-            for k, v in entry.request.workers(workers).items():
-                free[k] = free.get(k, 0.0) - v
-            waiting.remove(entry)
-
-    def _ask_to_yield(
-        self,
-        wanted: _Entry,
-        free: dict[str, float],
-        total: dict[str, float],
-        wanted_held: dict[str, float],
-    ) -> None:
-        """Ask yieldable leases of over-share projects to yield until ``wanted`` would fit: a
-        lease qualifies if its project, without it, still holds at least the share ``wanted``'s
-        project would hold with its run (so no two projects take turns preempting each other).
-        The most over-share project first, its lowest rung, lowest priority, then the earliest
-        grant: a run long granted checkpoints soonest, where one just granted would first spend
-        its workers' start for nothing."""
-        request = wanted.request
-        freed = dict(free)  # what is free once the runs already yielding have stopped
-        held: dict[str, dict[str, float]] = {}
-        for entry in self.entries.values():
-            if not entry.granted:
-                continue
-            project = entry.request.project
-            if project not in held:
-                held[project] = self.held(project)
-            if entry.yield_to is not None:
-                for k, v in entry.request.workers(entry.workers).items():
-                    freed[k] = freed.get(k, 0.0) + v
-                    held[project][k] = held[project].get(k, 0.0) - v
-        gaining = dict(wanted_held)
-        for k, v in request.workers_total.items():
-            gaining[k] = gaining.get(k, 0.0) + v
-        floor = self.dominant_share(request.project, total, gaining)
-        candidates = [
-            e
-            for e in self.entries.values()
-            if e.granted
-            and e.yield_to is None
-            and e.request.rung is not None
-            and e.request.project != request.project
-        ]
-
-        def without(entry: _Entry) -> dict[str, float]:
-            """What the entry's project would hold without it."""
-            left = dict(held[entry.request.project])
-            for k, v in entry.request.workers(entry.workers).items():
-                left[k] = left.get(k, 0.0) - v
-            return left
-
-        while request.fitting(freed) < request.count and candidates:
-            fair = [
-                e
-                for e in candidates
-                if self.dominant_share(e.request.project, total, without(e)) >= floor - 1e-9
-            ]
-            if not fair:
-                return
-            victim = min(
-                fair,
-                key=lambda e: (
-                    -self.dominant_share(e.request.project, total, held[e.request.project]),
-                    e.request.rung or 0,
-                    e.request.priority,
-                    e.granted_at,
-                ),
-            )
-            victim.yield_to = request.project
-            held[victim.request.project] = without(victim)
-            for k, v in victim.request.workers(victim.workers).items():
-                freed[k] = freed.get(k, 0.0) + v
-            candidates.remove(victim)
 
 
 def holder_of(key: str) -> str:
