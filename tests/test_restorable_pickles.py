@@ -1,16 +1,22 @@
-"""Tune pickles the sweep's searcher into its experiment state, and with it the history an
-extension or a warm start hands the searcher (``service.usecases.extension.History``): a sweep
-paused before a module moved restores only if every class in that pickle is still found where
-it was. This pickle was made by the code before the state enums moved from raysweep.schemas to
-raysweep.lifecycle (commit 4b0156a), as ``cloudpickle.dumps`` of the history below; raysweep.schemas
-keeps importing the enums it names for that reason."""
+"""Tune pickles the sweep's searcher and scheduler into its experiment state (``tuner.pkl``),
+and with the searcher the history an extension or a warm start hands it
+(``service.usecases.extension.History``): a sweep paused before a module moved restores only if
+every class in those pickles is still found where it was. The history below was pickled
+(``cloudpickle.dumps``) by the code before the state enums moved from raysweep.schemas to
+raysweep.lifecycle (commit 4b0156a); raysweep.schemas keeps importing the enums it names for that
+reason."""
 
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 from raysweep.lifecycle import TrialState
+from service.engine.promotion_asha import PromotionASHA
+from service.engine.stopping_asha import StoppingASHA
 from service.usecases.extension import Evaluated, History
+
+PICKLED = Path(__file__).parent / "pickled"
 
 HISTORY_PICKLED_BEFORE_THE_SPLIT = (
     b"\x80\x05\x95^\x01\x00\x00\x00\x00\x00\x00\x8c\x1aservice.use"
@@ -44,3 +50,15 @@ def test_a_history_pickled_before_the_state_enums_moved_still_loads() -> None:
         new_samples=3,
     )
     assert history.evaluated[0].state is TrialState.completed
+
+
+def test_schedulers_pickled_before_asha_split_still_load() -> None:
+    """Tune pickles the sweep's scheduler into ``tuner.pkl``. These were pickled (cloudpickle,
+    as Tune does) by commit b03cddd, when both schedulers were defined in
+    ``service.engine.asha``; they now live in their own modules and asha.py names them."""
+    pickled = (PICKLED / "asha_schedulers_b03cddd.pkl").read_bytes()
+    assert b"service.engine.asha" in pickled and b"stopping_asha" not in pickled
+    stopping, promotion = pickle.loads(pickled)
+    assert isinstance(stopping, StoppingASHA) and isinstance(promotion, PromotionASHA)
+    assert [milestone for milestone, _ in stopping._brackets[0].rungs] == [9, 3, 1]
+    assert promotion._milestones == [[1, 3, 9]]

@@ -33,8 +33,9 @@ from raysweep.search_space import (
     Uniform,
 )
 from raysweep.spec import Constraint, ExperimentSpec
-from service.engine.asha import PromotionASHA, StoppingASHA
 from service.engine.driver_context import DriverContext
+from service.engine.promotion_asha import PromotionASHA
+from service.engine.stopping_asha import StoppingASHA
 from service.engine.trial import RUN_KEY
 from service.usecases.extension import Evaluated, History
 from service.usecases.studies import metric_in

@@ -14,8 +14,8 @@ from ray.tune.experiment import Trial
 from ray.tune.schedulers import TrialScheduler
 
 from raysweep.lifecycle import RungDecisionKind as Kind
-from service.engine.asha import PromotionASHA
 from service.engine.driver_context import DriverContext
+from service.engine.promotion_asha import PromotionASHA
 from service.engine.trial import BUDGET_KEY, RUN_KEY
 from service.usecases.decisions import RungDecided, promotion_milestones
 

@@ -15,8 +15,8 @@ from ray.tune.experiment import Trial
 from ray.tune.schedulers import ASHAScheduler, TrialScheduler
 
 from raysweep.lifecycle import RungDecisionKind
-from service.engine.asha import StoppingASHA
 from service.engine.driver_context import DriverContext
+from service.engine.stopping_asha import StoppingASHA
 from service.usecases.decisions import RungDecided
 
 
