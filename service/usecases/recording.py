@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
 from raysweep.lifecycle import TrialState
@@ -24,7 +24,6 @@ from service.db import repositories as repo
 from service.db.base import utcnow
 from service.db.models.sweeps import CheckpointRow, RecordBatchRow, ResultRow, TrialRow
 from service.resources import HeldSegment
-from service.states import move_trial
 from service.storage import artifact_uri, train_runs_uri
 from service.usecases.decisions import RungDecided, store_decisions
 from service.usecases.projects import store_held
@@ -41,18 +40,11 @@ from service.usecases.reports import (
     TrialYielded,
     time_attr_of,
 )
-from service.usecases.retention import KeptResults, prune_trial
+from service.usecases.retention import KeptResults, Objective, prune_trial
 from service.usecases.studies import feasible, metric_in, tracked_metrics
+from service.usecases.trial_moves import end_trial, resume_trial, store_event, store_waiting
 
 log = logging.getLogger(__name__)
-
-
-def best_metrics(session: Session, trial_ids: set[int]) -> dict[int, float | None]:
-    return dict(
-        session.execute(select(TrialRow.id, TrialRow.best_metric).where(TrialRow.id.in_(trial_ids)))
-        .tuples()
-        .all()
-    )
 
 
 @dataclass(frozen=True)
@@ -138,7 +130,8 @@ class ResultStore:
             if sequence is not None and not self._first_time(session, sequence):
                 return None
             trial_ids, creating = self._load_trials(session, batch, known)
-            dropped = self._not_kept(session, batch, trial_ids)
+            reported = [op for op in batch if isinstance(op, ResultReported)]
+            dropped = self.retention.not_kept(session, reported, trial_ids, self.objective)
             skipped = {id(op) for op in dropped}
             results: list[dict[str, Any]] = []
             checkpoints: list[dict[str, Any]] = []
@@ -148,7 +141,7 @@ class ResultStore:
                 match op:
                     case TrialStarted():
                         if id(op) not in creating:
-                            self._resume(session, op, trial_ids[op.tune_id])
+                            resume_trial(session, self.experiment_id, op, trial_ids[op.tune_id])
                     case ResultReported():
                         trial_id = trial_ids[op.tune_id]
                         if id(op) not in skipped:
@@ -182,42 +175,13 @@ class ResultStore:
                             self.time_attr,
                         )
                     case TrialEnded():
-                        self._end(session, op, trial_ids[op.tune_id])
+                        end_trial(session, self.experiment_id, op, trial_ids[op.tune_id])
                     case TrialWaiting():
-                        self._waiting(session, op, trial_ids[op.tune_id])
+                        store_waiting(session, self.experiment_id, op, trial_ids[op.tune_id])
                     case TrialHeld():
                         held.append((trial_ids[op.tune_id], op.segment))
-                    case TrialYielded():
-                        repo.add_event(
-                            session,
-                            self.experiment_id,
-                            "trial_preempted",
-                            f"trial {op.tune_id}: paused at its checkpoint at iteration "
-                            f"{op.iteration} to yield its workers to a project below its fair "
-                            "share; it resumes from that checkpoint when a slot is free",
-                            trial_id=trial_ids[op.tune_id],
-                            data={"iteration": op.iteration},
-                        )
-                    case ReservationReclaimed():
-                        repo.add_event(
-                            session,
-                            self.experiment_id,
-                            "reservation_reclaimed",
-                            f"trial {op.tune_id}: {op.message}" if op.tune_id else op.message,
-                            trial_id=trial_ids.get(op.tune_id),
-                        )
-                    case TrialRestarted():
-                        row = session.get_one(TrialRow, trial_ids[op.tune_id])
-                        row.restarts += op.count
-                        repo.add_event(
-                            session,
-                            self.experiment_id,
-                            "trial_restarted",
-                            f"trial {op.tune_id}: worker group restarted (from its latest "
-                            f"checkpoint, if it has one) after {op.reason}",
-                            trial_id=row.id,
-                            data={"count": op.count, "restarts": row.restarts},
-                        )
+                    case TrialYielded() | ReservationReclaimed() | TrialRestarted():
+                        store_event(session, self.experiment_id, op, trial_ids)
             stored = bulk.insert_ignoring_duplicates(
                 session, ResultRow, results, ["trial_id", "iteration"]
             )
@@ -229,8 +193,7 @@ class ResultStore:
             # a result not kept still counts for the trial's progress, as a stored one does
             counted = stored | {(trial_ids[op.tune_id], op.iteration) for op in dropped}
             self._update_progress(session, batch, trial_ids, counted)
-            if self.retention.keep == "last_k_per_trial":
-                self._keep_last(session, {trial_id for trial_id, _ in stored})
+            self.retention.keep_last(session, {t for t, _ in stored}, self.objective)
         return trial_ids
 
     def _first_time(self, session: Session, sequence: BatchSequence) -> bool:
@@ -256,53 +219,6 @@ class ResultStore:
             return True  # an earlier driver's (its token is refused by now): not counted
         row.attempt, row.last_sequence = sequence.attempt, sequence.number
         return True
-
-    def _not_kept(
-        self, session: Session, batch: list[Op], trial_ids: Mapping[str, int]
-    ) -> list[ResultReported]:
-        """``every_n``: the batch's results that are neither at a multiple of n, nor at a rung,
-        nor better than their trial's best when they came (so the best is always kept)."""
-        if self.retention.keep != "every_n":
-            return []
-        reported = [op for op in batch if isinstance(op, ResultReported)]
-        best = best_metrics(session, {trial_ids[op.tune_id] for op in reported})
-        dropped = []
-        for op in reported:
-            trial_id = trial_ids[op.tune_id]
-            value = self._value(op.metrics)
-            improves = value is not None and Mode(self.mode).better(value, best.get(trial_id))
-            if improves:
-                best[trial_id] = value
-            if not (
-                improves
-                or op.iteration % self.retention.n == 0
-                or self.retention.at_milestone(op.iteration, op.metrics, self.time_attr)
-            ):
-                dropped.append(op)
-        return dropped
-
-    def _keep_last(self, session: Session, trial_ids: set[int]) -> None:
-        """``last_k_per_trial``: delete the results of these trials older than their latest k,
-        except those at a rung and the best (re-read each batch: a few per trial)."""
-        if not trial_ids:
-            return
-        best = best_metrics(session, trial_ids)
-        older = session.execute(
-            select(ResultRow.id, ResultRow.trial_id, ResultRow.iteration, ResultRow.metrics)
-            .join(TrialRow, TrialRow.id == ResultRow.trial_id)
-            .where(
-                ResultRow.trial_id.in_(trial_ids),
-                ResultRow.iteration <= TrialRow.iteration - self.retention.k,
-            )
-        ).all()
-        doomed = [
-            result_id
-            for result_id, trial_id, iteration, metrics in older
-            if not self.retention.at_milestone(iteration, metrics, self.time_attr)
-            and self._value(metrics) != best[trial_id]
-        ]
-        if doomed:
-            session.execute(delete(ResultRow).where(ResultRow.id.in_(doomed)))
 
     def _load_trials(
         self, session: Session, batch: list[Op], known: Mapping[str, int]
@@ -364,63 +280,9 @@ class ResultStore:
             )
         return trial_ids, {id(op) for op in first.values() if isinstance(op, TrialStarted)}
 
-    def _resume(self, session: Session, op: TrialStarted, trial_id: int) -> None:
-        """A stored trial started again (a restored driver, a promotion)."""
-        row = session.get_one(TrialRow, trial_id)
-        if row.state.is_final:
-            return  # a restored driver re-started a trial that had ended: it stays ended
-        if op.config and not row.config:
-            row.config = op.config
-        if row.state in (TrialState.pending, TrialState.paused):
-            move_trial(row, TrialState.running)
-        repo.add_event(
-            session,
-            self.experiment_id,
-            "trial_resumed",
-            f"trial {op.tune_id} resumed",
-            trial_id=row.id,
-        )
-
-    def _waiting(self, session: Session, op: TrialWaiting, trial_id: int) -> None:
-        row = session.get_one(TrialRow, trial_id)
-        if row.state.is_final:
-            return
-        if op.reason is not None and row.waiting_for is None:
-            repo.add_event(
-                session,
-                self.experiment_id,
-                "trial_waiting",
-                f"trial {op.tune_id} is {op.reason}",
-                trial_id=trial_id,
-            )
-        elif op.reason is None and row.waiting_for is not None:
-            # the wait's end, as the gate saw it (the timeline's bar ends here, not at the
-            # trial's first result after it)
-            repo.add_event(
-                session,
-                self.experiment_id,
-                "trial_placed",
-                f"trial {op.tune_id}'s workers were placed",
-                trial_id=trial_id,
-            )
-        row.waiting_for = op.reason
-
-    def _end(self, session: Session, op: TrialEnded, trial_id: int) -> None:
-        row = session.get_one(TrialRow, trial_id)
-        if row.state.is_final:
-            return  # a re-delivered end (restored driver) changes nothing
-        move_trial(row, op.state)
-        row.error = op.error
-        row.waiting_for = None
-        if op.state is TrialState.pruned and row.early_stopping:
-            message = f"trial {op.tune_id} {row.early_stopping}"
-        else:
-            message = f"trial {op.tune_id} {op.state.value}" + (
-                f": {op.error.strip().splitlines()[-1]}" if op.error else ""
-            )
-        repo.add_event(
-            session, self.experiment_id, f"trial_{op.state.value}", message, trial_id=trial_id
-        )
+    @property
+    def objective(self) -> Objective:
+        return Objective(self.metric, Mode(self.mode), self.time_attr)
 
     def _value(self, metrics: dict[str, Any]) -> float | None:
         return metric_in(metrics, self.metric)

@@ -11,19 +11,22 @@ from __future__ import annotations
 
 import logging
 import posixpath
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.lifecycle import TRIAL_ENDED
 from raysweep.mode import Mode
 from raysweep.spec import ExperimentSpec
-from service.db.models.sweeps import CheckpointRow, TrialRow
+from service.db.models.sweeps import CheckpointRow, ResultRow, TrialRow
 from service.storage import delete_tree, subdirectories
 from service.train_snapshot import rewrite_snapshots
 from service.usecases.decisions import promotion_milestones
+from service.usecases.reports import ResultReported
+from service.usecases.studies import metric_in
 
 log = logging.getLogger(__name__)
 FINAL = [state.value for state in TRIAL_ENDED]
@@ -158,3 +161,73 @@ class KeptResults:
 
     def at_milestone(self, iteration: int, metrics: dict[str, Any], time_attr: str) -> bool:
         return metrics.get(time_attr, iteration) in self.milestones
+
+    def not_kept(
+        self,
+        session: Session,
+        reported: list[ResultReported],
+        trial_ids: Mapping[str, int],
+        objective: Objective,
+    ) -> list[ResultReported]:
+        """``every_n``: the results that are neither at a multiple of n, nor at a rung, nor
+        better than their trial's best when they came (so the best is always kept)."""
+        if self.keep != "every_n":
+            return []
+        best = best_metrics(session, {trial_ids[op.tune_id] for op in reported})
+        dropped = []
+        for op in reported:
+            trial_id = trial_ids[op.tune_id]
+            value = objective.value(op.metrics)
+            improves = value is not None and objective.mode.better(value, best.get(trial_id))
+            if improves:
+                best[trial_id] = value
+            if not (
+                improves
+                or op.iteration % self.n == 0
+                or self.at_milestone(op.iteration, op.metrics, objective.time_attr)
+            ):
+                dropped.append(op)
+        return dropped
+
+    def keep_last(self, session: Session, trial_ids: set[int], objective: Objective) -> None:
+        """``last_k_per_trial``: delete the results of these trials older than their latest k,
+        except those at a rung and the best (re-read each batch: a few per trial)."""
+        if self.keep != "last_k_per_trial" or not trial_ids:
+            return
+        best = best_metrics(session, trial_ids)
+        older = session.execute(
+            select(ResultRow.id, ResultRow.trial_id, ResultRow.iteration, ResultRow.metrics)
+            .join(TrialRow, TrialRow.id == ResultRow.trial_id)
+            .where(
+                ResultRow.trial_id.in_(trial_ids),
+                ResultRow.iteration <= TrialRow.iteration - self.k,
+            )
+        ).all()
+        doomed = [
+            result_id
+            for result_id, trial_id, iteration, metrics in older
+            if not self.at_milestone(iteration, metrics, objective.time_attr)
+            and objective.value(metrics) != best[trial_id]
+        ]
+        if doomed:
+            session.execute(delete(ResultRow).where(ResultRow.id.in_(doomed)))
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a sweep's results are judged by: the metric, its mode, and the time attribute."""
+
+    metric: str
+    mode: Mode
+    time_attr: str
+
+    def value(self, metrics: Mapping[str, Any]) -> float | None:
+        return metric_in(metrics, self.metric)
+
+
+def best_metrics(session: Session, trial_ids: set[int]) -> dict[int, float | None]:
+    return dict(
+        session.execute(select(TrialRow.id, TrialRow.best_metric).where(TrialRow.id.in_(trial_ids)))
+        .tuples()
+        .all()
+    )
