@@ -11,8 +11,8 @@ imported here and nowhere else, each with what happens when the next Ray moves i
   in a trial.
 
 ``tests/engine/test_ray_compat.py`` checks each name (and the private attributes of public
-classes that ``engine/asha.py`` and ``engine/search.py`` read), so an upgrade of Ray fails one
-test that lists what moved.
+classes that ``engine/search.py`` reads), so an upgrade of Ray fails one test that lists what
+moved.
 """
 
 from __future__ import annotations
@@ -33,8 +33,13 @@ except ImportError as error:
     _moved.append(f"Ray Train V2's callback interfaces ({error})")
 try:
     import ray._private.state as ray_state
+    import ray._raylet as _raylet
     from ray._private.worker import global_worker
     from ray._raylet import ActorID, PlacementGroupID
+
+    # the Cython module's auth names are not in Ray's type stubs
+    _RayConfig: Any = _raylet.Config  # type: ignore[attr-defined]
+    get_authentication_mode: Any = _raylet.get_authentication_mode  # type: ignore[attr-defined]
 except ImportError as error:
     _moved.append(f"Ray's GCS state accessors, ids and core worker ({error})")
 try:
@@ -111,6 +116,18 @@ def core_worker() -> Any:
     """This process's Ray core worker (set by ``ray.init``): it kills an actor by id, which no
     public API does for an actor one holds no handle to."""
     return global_worker.core_worker  # type: ignore[attr-defined]
+
+
+def read_settings_again() -> None:
+    """Have Ray read its settings (``RAY_*``) from the environment again: it reads them when it
+    is imported, so a variable set after that is seen only then. Only before ``ray.init``: a
+    connected process holds the cluster's settings, which this would reset."""
+    _RayConfig.initialize("")
+
+
+def token_auth() -> bool:
+    """Whether this process sends Ray's auth token (``RAY_AUTH_MODE=token``, as Ray read it)."""
+    return bool(get_authentication_mode())
 
 
 def gcs_placement_group_table() -> list[bytes]:

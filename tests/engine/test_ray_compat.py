@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import ast
 import inspect
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from service.engine import ray_compat
@@ -62,3 +65,21 @@ def test_tunes_trial_session_still_has_the_queues_and_count_the_engine_reads() -
     source = Path(inspect.getfile(_TrainSession)).read_text()
     for attribute in ("self._inter_actor_queue", "self.result_queue", "self.iteration"):
         assert attribute in source, f"Tune's session no longer sets {attribute}"
+
+
+def test_the_engine_turns_on_token_auth_even_in_a_process_that_imported_ray_first() -> None:
+    """Ray reads ``RAY_AUTH_MODE`` when it is imported; a tool or harness that imports Ray before
+    the engine must still send the token (without it every call to the cluster is refused)."""
+    for first in ("import ray", "pass"):
+        script = f"{first}\nimport service.engine.ray_compat as c\nprint(c.token_auth())"
+        environment = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            env=environment,
+            cwd=REPO_ROOT,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "True", (first, done.stdout, done.stderr[-2000:])
