@@ -58,7 +58,7 @@ lint: $(STAMP_DEV)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy raysweep trainers service
+	$(VENV)/bin/mypy raysweep trainers service devkit
 	$(VENV)/bin/hadolint Dockerfile
 
 # pytest exits 5 when no test ran; that is a failure here too. Two xdist workers: the Ray tests

@@ -31,9 +31,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.seeding import bench_token, seeded_database  # noqa: E402
+from devkit.harness import ServerProcess  # noqa: E402
 from service.db.models.sweeps import EventRow, ResultRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
-from service.harness import ServerProcess  # noqa: E402
 
 OTHER_EXPERIMENTS = 49
 

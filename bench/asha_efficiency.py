@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.local import completed_sweep, local_raysweep  # noqa: E402
-from service.harness import ServerProcess  # noqa: E402
+from devkit.harness import ServerProcess  # noqa: E402
 
 METHODS = ("none", "asha", "asha_promotion")
 

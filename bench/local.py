@@ -12,9 +12,9 @@ from typing import Any
 
 import httpx
 
+from devkit.harness import ServerProcess
 from service.db import migrate
 from service.engine.cluster import RayConnection
-from service.harness import ServerProcess
 from service.settings import Settings
 
 

@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.local import completed_sweep, local_raysweep  # noqa: E402
 from bench.specs import CONFIG, single_trial_spec  # noqa: E402
-from service.harness import ServerProcess  # noqa: E402
+from devkit.harness import ServerProcess  # noqa: E402
 
 
 def through_raysweep(server: ServerProcess, epochs: int) -> tuple[float, float]:

@@ -39,12 +39,12 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.seeding import scratch_database  # noqa: E402
+from devkit.harness import ServerProcess  # noqa: E402
 from service.db import migrate  # noqa: E402
 from service.db.models.sweeps import ResultRow, TrialRow  # noqa: E402
 from service.db.session import create_db_engine, session_factory  # noqa: E402
 from service.engine.job_api import JobApi  # noqa: E402
 from service.engine.recorder import BatchPoster, Recorder  # noqa: E402
-from service.harness import ServerProcess  # noqa: E402
 from service.settings import REPO_ROOT  # noqa: E402
 from service.usecases.access import operator  # noqa: E402
 from service.usecases.experiments import submit_experiment  # noqa: E402

@@ -26,13 +26,13 @@ sys.path.insert(0, str(REPO))
 
 from bench.local import local_raysweep  # noqa: E402
 from bench.specs import single_trial_spec  # noqa: E402
-from service.engine.cluster import RayConnection  # noqa: E402
-from service.harness import (  # noqa: E402
+from devkit.harness import (  # noqa: E402
     ServerProcess,
     alive_actors,
     kill,
     wait_for,
 )
+from service.engine.cluster import RayConnection  # noqa: E402
 
 
 def one_run(

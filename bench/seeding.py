@@ -1,5 +1,5 @@
 """The databases the scale benchmarks read: a scratch PostgreSQL database, one seeded with a
-simulated sweep named "scale" (service/demo.py) among small ones, and a token of the bench's own.
+simulated sweep named "scale" (devkit/demo.py) among small ones, and a token of the bench's own.
 Shared by bench/api_load.py, bench/ui_scale.py, bench/seed_scale.py and bench/recorder.py, and
 apart from the UI bench so that none of the others needs its browser (playwright) installed."""
 
@@ -15,11 +15,11 @@ import psycopg
 from sqlalchemy import select, text
 from sqlalchemy.engine import make_url
 
+from devkit.demo import seed_sweep
 from raysweep.tokens import Role
 from service.db import migrate
 from service.db.models.sweeps import ExperimentRow
 from service.db.session import create_db_engine, session_factory
-from service.demo import seed_sweep
 from service.usecases.tokens import create_token
 
 

@@ -1,6 +1,6 @@
 """The experiment page at scale: 10,000 trials of 100 results each, rendered in headless Chromium.
 
-Seeds one simulated experiment (service/demo.py) into a fresh database, starts the server
+Seeds one simulated experiment (devkit/demo.py) into a fresh database, starts the server
 (API only), and opens each tab of the experiment page that reads the trials (overview, trials,
 analysis) with a signed-in token. For each tab it prints the time from navigation to its first
 complete render (overview: the sweep's card, best trial and events; trials: the table;
@@ -37,16 +37,16 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.seeding import bench_token, seeded_database  # noqa: E402
-from raysweep.lifecycle import TrialState  # noqa: E402
-from service.db.models.sweeps import TrialRow  # noqa: E402
-from service.db.session import create_db_engine, session_factory  # noqa: E402
-from service.engine.recorder import Recorder  # noqa: E402
-from service.harness import (  # noqa: E402
+from devkit.harness import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
     WEB_INDEX,
     ServerProcess,
 )
+from raysweep.lifecycle import TrialState  # noqa: E402
+from service.db.models.sweeps import TrialRow  # noqa: E402
+from service.db.session import create_db_engine, session_factory  # noqa: E402
+from service.engine.recorder import Recorder  # noqa: E402
 from service.usecases.recording import ResultStore  # noqa: E402
 from service.usecases.reports import ResultReported  # noqa: E402
 

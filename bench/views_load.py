@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.seeding import bench_token, seeded_database  # noqa: E402
-from service.harness import ServerProcess  # noqa: E402
+from devkit.harness import ServerProcess  # noqa: E402
 
 
 def views_of(viewer: int) -> list[str]:

@@ -23,12 +23,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 import service.db.models  # noqa: F401  (defines the tables on Base.metadata)
+from devkit.harness import ServerProcess
 from raysweep.tokens import Role
 from service.db import migrate
 from service.db.base import Base
 from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RAY_AUTH_TOKEN_PATH, RayConnection
-from service.harness import ServerProcess
 from service.settings import Settings
 from service.usecases import tokens
 from tests.engine.nodes import ray_head

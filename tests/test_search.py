@@ -19,12 +19,12 @@ from ray.tune.search.optuna import OptunaSearch
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.analysis import ImportanceEvaluator
 from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.spec import Converged, ExperimentSpec
 from service.db import repositories as repo
 from service.db.models.sweeps import EventRow, TrialRow
-from service.demo import seed_sweep
 from service.engine.callback import SweepStopper
 from service.engine.driver_context import CONVERGENCE_CHECK_S, DriverContext
 from service.engine.search import SweepSearcher, param_space, search_algorithm

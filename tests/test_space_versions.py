@@ -10,11 +10,11 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.schemas import ExtendRequest
 from raysweep.spec import ExperimentSpec
 from service.db.models.sweeps import ExperimentRow, TrialRow
-from service.demo import seed_sweep
 from service.engine.search import SweepSearcher, param_space, search_algorithm
 from service.engine.trial import RUN_KEY
 from service.usecases.extension import extend_experiment, sweep_history

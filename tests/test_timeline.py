@@ -10,9 +10,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import ExperimentState
 from service.db.models.sweeps import EventRow, TrialRow
-from service.demo import seed_sweep
 from tests.conftest import ServerProcess
 
 

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import TrialState
 from service.db.models.sweeps import ExperimentRow
-from service.demo import seed_sweep
 from service.engine.recorder import Recorder
 from service.usecases import tokens
 from service.usecases.recording import ResultStore

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from service.harness import ServerProcess
+from devkit.harness import ServerProcess
 
 
 def children(pid: int) -> list[int]:

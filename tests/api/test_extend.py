@@ -8,10 +8,10 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.spec import ExperimentSpec
 from service.db.models.sweeps import CheckpointRow, ExperimentRow, TrialRow
-from service.demo import seed_sweep
 from service.usecases.extension import sweep_history
 from tests.conftest import ServerProcess, row_counts
 

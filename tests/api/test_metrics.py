@@ -11,9 +11,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import ExperimentState
 from service.db.models.sweeps import ExperimentRow, ResultRow, TrialRow
-from service.demo import seed_sweep
 from tests.conftest import ServerProcess
 
 

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import ExperimentState
 from service.db.models.registry import (
     FinalRunRow,
@@ -24,7 +25,6 @@ from service.db.models.registry import (
     ModelDeploymentRow,
 )
 from service.db.models.sweeps import TrialRow
-from service.demo import seed_sweep
 from service.engine.serving import Deployer, key_refusal, parse_inputs
 from service.settings import REPO_ROOT, Settings
 from service.usecases.models import register_version

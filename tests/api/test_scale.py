@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, text
 
+from devkit.demo import seed_sweep
 from service.db import migrate
 from service.db.session import create_db_engine, session_factory
-from service.demo import seed_sweep
 from service.usecases.importance import MIN_TRIALS, PED_ANOVA_MAX_TRIALS
 from tests.conftest import InProcessServer
 
@@ -175,5 +175,5 @@ def test_history_curves_and_importance_match_the_rows(
     assert importance["at_iteration"] == common
     assert importance["trials_used"] == min(PED_ANOVA_MAX_TRIALS, at_common)
     assert {p["name"] for p in importance["importances"]} == {"lr", "hidden", "optimizer"}
-    # lr decides this simulated metric most (curve() in service/demo.py)
+    # lr decides this simulated metric most (curve() in devkit/demo.py)
     assert importance["importances"][0]["name"] == "lr"

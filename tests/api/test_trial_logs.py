@@ -16,10 +16,10 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep import Client
 from service.db.models.registry import FinalRunRow
 from service.db.models.sweeps import TrialRow
-from service.demo import seed_sweep
 from service.engine import trial_logs
 from service.engine.trial_logs import LoggedFunction
 from service.storage import driver_uri, final_run_uri, train_runs_uri

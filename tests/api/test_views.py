@@ -14,10 +14,10 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import TrialState
 from service.api.view_slots import ViewSlots
 from service.db.models.sweeps import ResultRow, TrialRow
-from service.demo import seed_sweep
 from service.engine.recorder import Recorder
 from service.usecases.decisions import asha_cutoff, milestones, percentile
 from service.usecases.history_view import edf

@@ -10,9 +10,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import ExperimentState
 from service.db.models.sweeps import TrialRow
-from service.demo import seed_sweep
 from service.usecases.importance import common_iteration
 from tests.conftest import BOTH_BACKENDS, ServerProcess
 

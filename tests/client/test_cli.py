@@ -14,11 +14,11 @@ import pytest
 import yaml
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.client import Client
 from raysweep.errors import Conflict
 from raysweep.lifecycle import ExperimentState
 from service.db.models.sweeps import ExperimentRow
-from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from tests.conftest import ServerProcess, minimal_spec
 from tests.factories import MULTI_OBJECTIVE_TRIALS, production_model, record_multi_objective_sweep

@@ -23,10 +23,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.cli_output import asked_params
 from raysweep.client import Client
 from raysweep.lifecycle import ExperimentState
-from service.demo import seed_sweep
 from service.resources import HeldSegment
 from service.settings import REPO_ROOT
 from service.usecases.projects import record_final_run_usage

@@ -18,9 +18,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 from tensorboard.backend.event_processing.data_ingester import _parse_event_files_spec
 
+from devkit.demo import seed_sweep
 from raysweep.cli import main
 from service.db.models.sweeps import TrialRow
-from service.demo import seed_sweep
 from service.engine.cluster import free_port
 from service.settings import REPO_ROOT
 from tests.client.test_cli import Cli

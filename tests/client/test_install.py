@@ -7,13 +7,14 @@ import shutil
 import socket
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import httpx
 import pytest
 
+from devkit.harness import wait_for
 from service.db.migrate import head_revision
-from service.harness import wait_for
 from service.settings import REPO_ROOT
 
 pytestmark = pytest.mark.slow
@@ -91,6 +92,10 @@ def test_the_wheel_carries_the_server_ui_migrations_and_spaces_and_serves_withou
     )  # fmt: skip
     assert built.returncode == 0, built.stderr[-3000:]
     [wheel] = wheels.glob("raysweep-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        tops = {name.split("/")[0] for name in archive.namelist()}
+    assert {"raysweep", "service", "trainers"} <= tops, tops
+    assert not tops & {"devkit", "tests", "bench"}, tops  # tooling stays in the checkout
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"

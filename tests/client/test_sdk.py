@@ -10,6 +10,7 @@ import pytest
 import yaml
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep import (
     AuthError,
     Client,
@@ -25,7 +26,6 @@ from raysweep import (
 from raysweep.config import write_config
 from raysweep.lifecycle import ExperimentState
 from service.db.models.sweeps import ExperimentRow
-from service.demo import seed_sweep
 from tests.conftest import ServerProcess, minimal_spec
 from tests.factories import MULTI_OBJECTIVE_TRIALS, multi_spec, record_multi_objective_sweep
 

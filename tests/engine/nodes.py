@@ -16,8 +16,8 @@ from pathlib import Path
 
 from ray.job_submission import JobSubmissionClient
 
+from devkit.harness import wait_for
 from service.engine.cluster import free_port
-from service.harness import wait_for
 
 RAY = shutil.which("ray", path=str(Path(sys.executable).parent)) or "ray"
 

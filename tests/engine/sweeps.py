@@ -10,8 +10,8 @@ from typing import Any, TypeVar
 import httpx
 from ray.util.state import list_actors, list_placement_groups
 
+from devkit.harness import ServerProcess, alive_actors, kill, wait_for
 from service.engine.cluster import RayConnection
-from service.harness import ServerProcess, alive_actors, kill, wait_for
 from tests.packages import SCRIPTED_TRAINER, scripted_code, zip_of
 
 T = TypeVar("T")

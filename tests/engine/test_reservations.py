@@ -17,10 +17,10 @@ import ray
 from ray._raylet import PlacementGroupID
 from ray.util.placement_group import PlacementGroup, placement_group, placement_group_table
 
+from devkit.harness import wait_for
 from service.engine.cluster import RayConnection
 from service.engine.gate import gate, lease_key
 from service.engine.ledger import Notice
-from service.harness import wait_for
 from service.resources import HeldSegment, Request
 from tests.conftest import RAY_TESTS
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from service.harness import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
+from devkit.harness import CHROMIUM, CHROMIUM_ARGS, WEB_INDEX
 from tests.conftest import ServerProcess
 
 # how long an expectation waits to come true (Playwright's default: 5 s). A page that is right

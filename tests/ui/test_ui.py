@@ -13,12 +13,12 @@ from playwright.sync_api import Browser, FloatRect, Locator, Page, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import ExperimentState, FinalRunState
 from raysweep.schedules import ScheduleCreate
 from service.db.models.registry import FinalRunRow
 from service.db.models.schedules import ScheduleRow
 from service.db.models.sweeps import EventRow, ExperimentRow, ResultRow, TrialRow
-from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from service.states import move_final_run
 from service.usecases.access import operator

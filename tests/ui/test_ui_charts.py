@@ -12,9 +12,9 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import ExperimentState
 from service.db.models.sweeps import ExperimentRow, TrialRow
-from service.demo import seed_sweep
 from tests.api.test_views_sampling import sgd_stopped_early
 from tests.conftest import ServerProcess
 from tests.ui.conftest import sign_in

@@ -11,10 +11,10 @@ from playwright.sync_api import Page, Request, Route, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import ExperimentState, TrialState
 from service.db.models.access import ProjectRow
 from service.db.models.sweeps import ExperimentRow, TrialRow
-from service.demo import seed_sweep
 from tests.conftest import ServerProcess
 from tests.ui.conftest import open_tab, sign_in
 

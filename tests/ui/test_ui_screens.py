@@ -13,12 +13,12 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import ExperimentState, TrialState
 from raysweep.promotion_spec import PromotionOverrides
 from raysweep.schedules import ScheduleCreate
 from service.db.models.access import ProjectRow
 from service.db.models.sweeps import EventRow, ExperimentRow, LabelRow, ResultRow, TrialRow
-from service.demo import seed_sweep
 from service.settings import REPO_ROOT
 from service.usecases.access import operator
 from service.usecases.clusters import shared_final_clusters

@@ -15,9 +15,9 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import ExperimentState
 from service.db.models.sweeps import TrialRow
-from service.demo import seed_sweep
 from tests.conftest import ServerProcess
 from tests.ui.conftest import open_tab, sign_in
 from tests.ui.test_ui_pages import go, shown_trials, trial_ids

@@ -13,9 +13,9 @@ from playwright.sync_api import Page, Response, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from devkit.demo import seed_sweep
 from raysweep.lifecycle import TrialState
 from service.db.models.sweeps import EventRow, TrialRow
-from service.demo import seed_sweep
 from service.engine import trial_logs
 from service.engine.recorder import Recorder
 from service.storage import driver_uri
