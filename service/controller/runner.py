@@ -13,13 +13,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from service.clock import clock_for
 from service.controller.capacity import CapacityObserver
+from service.controller.deployer import Deployer
 from service.controller.jobs import JobDispatcher, JobReconciler
 from service.controller.promoter import Promoter
 from service.controller.schedules import ScheduleFirer
 from service.controller.webhooks import DeliveryPruner, WebhookSender
 from service.engine.cluster import RayConnection
 from service.engine.launcher import Launcher, RayJobsLauncher
-from service.engine.serving import Deployer
 from service.metrics import Metrics
 from service.settings import Settings
 from service.usecases.job_tokens import job_token_key

@@ -1,5 +1,6 @@
-"""Ray Serve side of a model deployment: the predictor application and the Deployer that keeps
-Serve's applications on each final cluster equal to the deployments the database asks for.
+"""Ray Serve's side of a model deployment: the predictor application, and the calls that read
+and replace a final cluster's Serve applications (the controller's ``Deployer`` decides what
+they should be from the database).
 
 raysweep owns every Serve application on its final clusters: Serve's declarative API replaces
 the whole set at each change.
@@ -10,28 +11,20 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import logging
-from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlparse
 
 import torch
 from ray import serve
 from ray.serve import Application
-from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from raysweep.lifecycle import DeploymentState
-from service.db.models.registry import ModelDeploymentRow, ModelVersionRow
 from service.engine.cluster import RayConnection
 from service.engine.ray_compat import ServeSubmissionClient
-from service.settings import Settings
-from service.usecases.deployments import AppStatus, record_deployment_statuses
+from service.usecases.deployments import AppStatus, WantedApp
 from trainers.loading import load_task
 
-log = logging.getLogger("raysweep.deployer")
 IMPORT_PATH = "service.engine.serving:build_app"
 REPLICA_CPUS = 0.1  # the predictor is small; it must fit beside sweeps on a busy cluster
 
@@ -108,89 +101,45 @@ def serve_url(cluster_address: str | None, port: int, route_prefix: str) -> str:
     return f"http://{host or '127.0.0.1'}:{port}{route_prefix}"
 
 
-class Deployer:
-    """Reconciles deployments with Serve on each final cluster, one declarative update per
-    change of the wanted set; reads the applications' status back into the rows."""
-
-    name = "deployer"
-
-    def __init__(
-        self,
-        db: sessionmaker[Session],
-        connections: Mapping[str, RayConnection],
-        settings: Settings,
-    ):
-        self.db, self.connections, self.settings = db, connections, settings
-
-    def run_once(self) -> int:
-        acted = 0
-        for cluster in self.settings.final_cluster_names:
-            acted += self.reconcile(cluster)
-        return acted
-
-    def client(self, cluster: str) -> ServeSubmissionClient:
-        connection = self.connections[cluster]
-        return ServeSubmissionClient(str(connection.address), headers=connection.headers)
-
-    def wanted(self, cluster: str) -> tuple[list[dict[str, Any]], list[int]]:
-        """Serve applications to run, and the rows being deleted."""
-        with self.db.begin() as session:
-            rows = session.execute(
-                # outer: a deployment being deleted with its version (its sweep) has none
-                select(ModelDeploymentRow, ModelVersionRow)
-                .outerjoin(
-                    ModelVersionRow, ModelVersionRow.id == ModelDeploymentRow.model_version_id
-                )
-                .where(
-                    ModelDeploymentRow.cluster == cluster,
-                    ModelDeploymentRow.state != DeploymentState.deleted,
-                )
-            ).all()
-            apps = [
-                {
-                    "name": deployment.app_name,
-                    "route_prefix": deployment.route_prefix,
-                    "import_path": IMPORT_PATH,
-                    "args": {
-                        "trainer": version.trainer,
-                        "config": version.config,
-                        "checkpoint_uri": version.checkpoint_uri,
-                        # the hash only: Serve shows its applications' args in its config
-                        "key_sha256": deployment.key_sha256,
-                    },
-                }
-                for deployment, version in rows
-                if version is not None
-                and deployment.state in (DeploymentState.deploying, DeploymentState.running)
-            ]
-            deleting = [d.id for d, _ in rows if d.state == DeploymentState.deleting]
-        return apps, deleting
-
-    def reconcile(self, cluster: str) -> int:
-        apps, deleting = self.wanted(cluster)
-        if not apps and not deleting:
-            return 0
-        client = self.client(cluster)
-        running = client.get_serve_details().get("applications") or {}
-        if {a["name"] for a in apps} != set(running):
-            host = "127.0.0.1" if self.connections[cluster].embedded else "0.0.0.0"
-            client.deploy_applications(
-                {
-                    "http_options": {"host": host, "port": self.settings.serve_port},
-                    "applications": apps,
-                }
-            )
-            running = client.get_serve_details().get("applications") or {}
-        return self.record(cluster, running)
-
-    def record(self, cluster: str, running: Mapping[str, Any]) -> int:
-        address = self.connections[cluster].address
-        return record_deployment_statuses(
-            self.db,
-            cluster,
+def serve_config(apps: list[WantedApp], host: str, port: int) -> dict[str, Any]:
+    """Serve's declarative config for the wanted applications: every one is ``build_app``."""
+    return {
+        "http_options": {"host": host, "port": port},
+        "applications": [
             {
-                name: AppStatus(str(app.get("status")), str(app.get("message", "")))
-                for name, app in running.items()
-            },
-            lambda prefix: serve_url(address, self.settings.serve_port, prefix),
-        )
+                "name": app.name,
+                "route_prefix": app.route_prefix,
+                "import_path": IMPORT_PATH,
+                "args": {
+                    "trainer": app.trainer,
+                    "config": app.config,
+                    "checkpoint_uri": app.checkpoint_uri,
+                    "key_sha256": app.key_sha256,
+                },
+            }
+            for app in apps
+        ],
+    }
+
+
+class ServeApplications:
+    """A final cluster's Serve applications, through its dashboard (no Ray connection)."""
+
+    def __init__(self, connection: RayConnection):
+        self.connection = connection
+        self.client = ServeSubmissionClient(str(connection.address), headers=connection.headers)
+
+    def running(self) -> dict[str, AppStatus]:
+        applications = self.client.get_serve_details().get("applications") or {}
+        return {
+            name: AppStatus(str(app.get("status")), str(app.get("message", "")))
+            for name, app in applications.items()
+        }
+
+    def replace(self, apps: list[WantedApp], port: int) -> None:
+        """Serve runs exactly ``apps`` from now (on this host only for an embedded cluster)."""
+        host = "127.0.0.1" if self.connection.embedded else "0.0.0.0"
+        self.client.deploy_applications(serve_config(apps, host, port))
+
+    def url(self, port: int, route_prefix: str) -> str:
+        return serve_url(self.connection.address, port, route_prefix)

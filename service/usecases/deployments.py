@@ -9,6 +9,7 @@ import secrets
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -116,6 +117,51 @@ def undeploy_version(db: sessionmaker[Session], name: str, version_or_alias: str
             move_deployment(row, DeploymentState.deleting)
         session.flush()
         return DeploymentRead.model_validate(row)
+
+
+@dataclass(frozen=True)
+class WantedApp:
+    """A deployment Serve should run: its application's name and route, and the version it
+    serves (the key's hash only: Serve shows its applications' arguments in its config)."""
+
+    name: str
+    route_prefix: str
+    trainer: str
+    config: dict[str, Any]
+    checkpoint_uri: str
+    key_sha256: str | None
+
+
+def wanted_applications(
+    db: sessionmaker[Session], cluster: str
+) -> tuple[list[WantedApp], list[int]]:
+    """What the cluster should serve (deployments deploying or running), and the deployments
+    being deleted (their applications must go)."""
+    with db.begin() as session:
+        rows = session.execute(
+            # outer: a deployment being deleted with its version (its sweep) has none
+            select(ModelDeploymentRow, ModelVersionRow)
+            .outerjoin(ModelVersionRow, ModelVersionRow.id == ModelDeploymentRow.model_version_id)
+            .where(
+                ModelDeploymentRow.cluster == cluster,
+                ModelDeploymentRow.state != DeploymentState.deleted,
+            )
+        ).all()
+        apps = [
+            WantedApp(
+                deployment.app_name,
+                deployment.route_prefix,
+                version.trainer,
+                version.config,
+                version.checkpoint_uri,
+                deployment.key_sha256,
+            )
+            for deployment, version in rows
+            if version is not None
+            and deployment.state in (DeploymentState.deploying, DeploymentState.running)
+        ]
+        deleting = [d.id for d, _ in rows if d.state == DeploymentState.deleting]
+    return apps, deleting
 
 
 @dataclass(frozen=True)

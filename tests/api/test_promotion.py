@@ -25,8 +25,9 @@ from service.db.models.registry import (
     ModelDeploymentRow,
 )
 from service.db.models.sweeps import TrialRow
-from service.engine.serving import Deployer, key_refusal, parse_inputs
+from service.engine.serving import key_refusal, parse_inputs, serve_config
 from service.settings import REPO_ROOT, Settings
+from service.usecases.deployments import wanted_applications
 from service.usecases.models import register_version
 from tests.conftest import (
     BOTH_BACKENDS,
@@ -353,9 +354,10 @@ def test_a_deployment_gives_its_key_once_and_keeps_only_its_hash(
         (row,) = session.scalars(select(ModelDeploymentRow)).all()
         assert row.key_sha256 == hashlib.sha256(key.encode()).hexdigest()
     # the Serve application gets the hash, never the key
-    deployer = Deployer(db, {}, Settings(home=server.home))
-    ((app,), _) = deployer.wanted(row.cluster)
-    assert app["args"]["key_sha256"] == row.key_sha256 and key not in json.dumps(app)
+    ((wanted,), _) = wanted_applications(db, row.cluster)
+    config = serve_config([wanted], "127.0.0.1", 8000)
+    (app,) = config["applications"]
+    assert app["args"]["key_sha256"] == row.key_sha256 and key not in json.dumps(config)
 
 
 def test_a_models_requests_are_read_as_inputs_or_told_what_is_wrong() -> None:
@@ -401,7 +403,7 @@ def test_a_deleted_sweeps_deployment_goes_with_it_and_never_serves_a_later_versi
         row = session.get_one(ModelDeploymentRow, first.id)
         assert row.state == "deleting" and row.model_version_id is None
     # the Deployer removes its application: wanted no more, and seen to be deleting
-    apps, deleting = Deployer(db, {}, Settings(home=server.home)).wanted(row.cluster)
+    apps, deleting = wanted_applications(db, row.cluster)
     assert apps == [] and deleting == [first.id]
     # the same name and number again (the name is still this project's): a deployment of its own
     production_model(db)
