@@ -11,6 +11,9 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
 from raysweep.spec import ExperimentSpec
 from service.api.body_limit import BodyLimitMiddleware
@@ -137,4 +140,19 @@ def create_app(
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    serve_openapi_off_the_event_loop(app)
     return app
+
+
+def serve_openapi_off_the_event_loop(app: FastAPI) -> None:
+    """FastAPI serves ``/openapi.json`` from an ``async`` route, so the first request builds the
+    schema on the event loop (half a second on an idle 2-core machine, several under load),
+    holding every other request. This route is a plain function instead: FastAPI runs it in its
+    thread pool."""
+
+    def openapi_json(request: Request) -> JSONResponse:
+        return JSONResponse(app.openapi())
+
+    routes = app.router.routes
+    [index] = [i for i, r in enumerate(routes) if getattr(r, "path", None) == app.openapi_url]
+    routes[index] = Route(str(app.openapi_url), openapi_json, include_in_schema=False)

@@ -139,7 +139,9 @@ def test_trials_sort_by_metric_filter_by_state_and_results_by_iteration_range(
 
 
 def test_every_api_route_needs_a_valid_token(server: ServerProcess) -> None:
-    openapi = httpx.get(f"{server.url}/openapi.json").json()
+    # built on the first request (about half a second idle, seconds on a loaded machine), in
+    # the server's thread pool: the event loop goes on answering meanwhile
+    openapi = httpx.get(f"{server.url}/openapi.json", timeout=60).json()
     routes = [
         (method, path.replace("{experiment_id}", "x").replace("{trial_id}", "1"))
         for path, item in openapi["paths"].items()
@@ -258,7 +260,9 @@ def test_health_readiness_and_openapi(server: ServerProcess) -> None:
     ready = httpx.get(f"{server.url}/readyz")
     assert ready.status_code == 200 and ready.json()["checks"] == {"database": "ok"}
     assert httpx.get(f"{server.url}/docs").status_code == 200
-    openapi = httpx.get(f"{server.url}/openapi.json").json()
+    # built on the first request (about half a second idle, seconds on a loaded machine), in
+    # the server's thread pool: the event loop goes on answering meanwhile
+    openapi = httpx.get(f"{server.url}/openapi.json", timeout=60).json()
     assert "ExperimentSpec" in openapi["components"]["schemas"]
     assert "HTTPBearer" in openapi["components"]["securitySchemes"]
     body = openapi["paths"]["/api/v1/experiments"]["post"]["requestBody"]

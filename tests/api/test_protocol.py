@@ -5,6 +5,7 @@ is a 503 in the one error body while the server goes on answering."""
 from __future__ import annotations
 
 import gzip
+import inspect
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,6 +14,7 @@ from pathlib import Path
 import httpx
 import psycopg
 from sqlalchemy.engine import make_url
+from starlette.routing import Route
 
 from tests.conftest import BOTH_BACKENDS, InProcessServer, ServerProcess, minimal_spec
 from tests.factories import submit
@@ -141,3 +143,19 @@ def test_a_chunked_body_over_the_limit_is_413_on_every_route_that_reads_one(
         error = response.json()["error"]
         assert error["code"] == "too_large" and "over 1048576 bytes" in error["message"]
     assert [e["id"] for e in listed] == [experiment_id]
+
+
+def test_the_first_openapi_request_builds_the_schema_off_the_event_loop(
+    server: ServerProcess,
+) -> None:
+    """FastAPI's own ``/openapi.json`` is an ``async`` route: its first request builds the
+    schema (about half a second idle, over five seconds on a loaded machine) on the event loop,
+    and every other request waits. raysweep's is a plain function, which Starlette runs in its
+    thread pool."""
+    assert isinstance(server, InProcessServer) and server.uvicorn is not None
+    app = server.uvicorn.config.app
+    [route] = [r for r in app.router.routes if getattr(r, "path", None) == "/openapi.json"]
+    assert isinstance(route, Route) and not inspect.iscoroutinefunction(route.endpoint)
+    with server.client() as client:
+        schema = client.get("/openapi.json", timeout=60)
+    assert schema.status_code == 200 and "ExperimentSpec" in schema.json()["components"]["schemas"]
