@@ -45,7 +45,7 @@ class Capacity:
 
 
 @dataclass(frozen=True)
-class Request:
+class ResourceRequest:
     """One Train run's need: ``count`` worker bundles (an elastic run: at least ``count``, at
     most ``max_count``), plus the share of the process that starts it (a Tune trial's
     function), which is already placed while it waits."""
@@ -128,7 +128,7 @@ class ProjectShare:
     max_cpus: float | None = None
     max_gpus: float | None = None
 
-    def room(self, held: Mapping[str, float], request: Request) -> tuple[int, str | None]:
+    def room(self, held: Mapping[str, float], request: ResourceRequest) -> tuple[int, str | None]:
         """How many of the request's workers the quota leaves room for (up to its maximum),
         and, when fewer than its minimum, why it must wait."""
         most = request.max_count or request.count

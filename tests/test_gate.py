@@ -11,8 +11,8 @@ import pytest
 from raysweep.spec import ExperimentSpec
 from service.engine.driver_context import DriverContext
 from service.engine.ledger import ENDED_KEPT_S, LEASE_TTL_S, Ledger, Notice
-from service.engine.trial import TrialPlan
-from service.resources import Capacity, ProjectShare, Request
+from service.engine.trial_plan import TrialPlan
+from service.resources import Capacity, ProjectShare, ResourceRequest
 from service.usecases.reports import Op, ReservationReclaimed, TrialRestarted
 from tests.conftest import minimal_spec
 
@@ -28,8 +28,8 @@ class Clock:
         return self.now
 
 
-def trial(label: str, workers: int = 2, cpus: float = 0.5, owner: str = "exp") -> Request:
-    return Request(owner, label, {"CPU": cpus}, workers, {"CPU": 0.01})
+def trial(label: str, workers: int = 2, cpus: float = 0.5, owner: str = "exp") -> ResourceRequest:
+    return ResourceRequest(owner, label, {"CPU": cpus}, workers, {"CPU": 0.01})
 
 
 def test_two_trials_that_do_not_fit_together_run_one_after_the_other() -> None:
@@ -77,7 +77,7 @@ def test_a_run_the_cluster_can_never_hold_is_refused_after_the_wait_and_blocks_n
 
 
 def test_on_a_fixed_cluster_an_impossible_run_is_refused_at_once() -> None:
-    decision = Ledger(Clock()).request("g", Request("e", "g", {"GPU": 1.0}, 4), TWO_CPU, 0)
+    decision = Ledger(Clock()).request("g", ResourceRequest("e", "g", {"GPU": 1.0}, 4), TWO_CPU, 0)
     assert decision.state == "refused"
     assert "4 worker(s) x {GPU: 1}" in decision.message and "{GPU: 4} in all" in decision.message
 
@@ -128,7 +128,7 @@ def test_an_elastic_run_gets_what_is_free_up_to_its_maximum_and_no_more() -> Non
     """Granted between its minimum and maximum by what is free; the lease (and so its Train
     run) holds that many, and the next run is admitted into the rest."""
     ledger = Ledger(Clock())
-    first = Request("exp", "a", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=8)
+    first = ResourceRequest("exp", "a", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=8)
     granted = ledger.request("a", first, TWO_CPU, 0)
     assert (granted.state, granted.workers) == ("granted", 3)  # 3 x 0.5 of the 1.99 free
     small = ledger.request("b", trial("b", workers=1), TWO_CPU, 0)
@@ -137,7 +137,7 @@ def test_an_elastic_run_gets_what_is_free_up_to_its_maximum_and_no_more() -> Non
     ledger.release("a")
     assert ledger.request("b", trial("b", workers=1), TWO_CPU, 0).state == "granted"
     ledger.release("b")
-    second = Request("exp", "c", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=2)
+    second = ResourceRequest("exp", "c", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=2)
     assert ledger.request("c", second, TWO_CPU, 0).workers == 2  # its maximum; 3 would fit
     assert "1-2 worker(s)" in second.describe()
 
@@ -174,8 +174,8 @@ def test_work_the_gate_did_not_admit_holds_its_share() -> None:
 
 def in_project(
     label: str, project: str, priority: int = 0, cpus: float = 0.5, rung: int | None = None
-) -> Request:
-    return Request(
+) -> ResourceRequest:
+    return ResourceRequest(
         project,
         label,
         {"CPU": cpus},

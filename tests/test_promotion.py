@@ -17,7 +17,7 @@ from service.controller.promoter import Promoter
 from service.db.models.registry import FinalRunRow
 from service.db.models.sweeps import CheckpointRow, EventRow, ExperimentRow, TrialRow
 from service.errors import InvalidInput
-from service.promotion import final_config, final_epochs
+from service.final_config import final_config, final_epochs
 from service.settings import Settings
 from service.usecases.clusters import record_capacity
 from service.usecases.promotion import (

@@ -17,7 +17,7 @@ from raysweep.errors import RaysweepError, SpecError
 from raysweep.spec import ExperimentSpec
 from raysweep.spec_reader import load_spec, parse_search_space, parse_spec
 from service.engine.search import search_algorithm, tune_domain
-from service.engine.trial import TrialPlan
+from service.engine.trial_plan import TrialPlan
 from service.errors import InvalidInput
 from service.settings import REPO_ROOT
 from service.specs import check_spec

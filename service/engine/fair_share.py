@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from service.resources import Capacity, ProjectShare, Request
+from service.resources import Capacity, ProjectShare, ResourceRequest
 
 # the resources whose fraction of the cluster is a project's share
 SHARED = ("CPU", "GPU")
@@ -19,7 +19,7 @@ SHARED = ("CPU", "GPU")
 class Lease:
     """A Train run's lease on a worker group, or its request for one while it waits."""
 
-    request: Request
+    request: ResourceRequest
     since: float
     seen: float
     granted: bool = False

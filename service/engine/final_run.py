@@ -32,12 +32,8 @@ from service.engine.gate import admitted, gate
 from service.engine.job_api import JobApi, Refused
 from service.engine.ray_compat import TrainRunContext
 from service.engine.train_run import LeanTrainer
-from service.engine.trial import (
-    TrialPlan,
-    build_trainer,
-    failure_summary,
-    train_config,
-)
+from service.engine.trial import build_trainer, failure_summary
+from service.engine.trial_plan import TrialPlan, train_config
 from service.engine.tuner import runtime_env
 from service.settings import REPO_ROOT, Settings, get_settings
 from service.storage import artifact_uri, final_run_name, final_runs_uri

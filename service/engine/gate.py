@@ -53,7 +53,7 @@ from ray.util.placement_group import PlacementGroup
 from service.engine import reservations
 from service.engine.ledger import Decision, Ledger, Notice, holder_of
 from service.engine.ray_compat import HEAD_NODE_RESOURCE
-from service.resources import Capacity, HeldSegment, ProjectShare, Request
+from service.resources import Capacity, HeldSegment, ProjectShare, ResourceRequest
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ class ResourceGate:
         available = {k: float(v) for k, v in ray.available_resources().items()}
         return replace(self._capacity, available=available)
 
-    def request(self, key: str, request: Request, wait_s: float) -> Decision:
+    def request(self, key: str, request: ResourceRequest, wait_s: float) -> Decision:
         capacity = self.capacity()
         with self._lock:
             self._learn_owner(key, request)
@@ -121,12 +121,12 @@ class ResourceGate:
         self._remove_ended()
         return decision
 
-    def renew(self, key: str, request: Request) -> None:
+    def renew(self, key: str, request: ResourceRequest) -> None:
         with self._lock:
             self._learn_owner(key, request)
             self.ledger.renew(key, request)
 
-    def _learn_owner(self, key: str, request: Request) -> None:
+    def _learn_owner(self, key: str, request: ResourceRequest) -> None:
         """The holder's job holds the owner's runs (a restarted gate learns it again from the
         renewals)."""
         if (holder := holder_of(key)) != "driver":
@@ -273,20 +273,20 @@ class ResourcesUnavailable(RuntimeError):
     """The cluster cannot place a run's workers and did not grow within the wait."""
 
 
-def lease_key(request: Request) -> str:
+def lease_key(request: ResourceRequest) -> str:
     """The lease's name at the gate: its run, and the process holding it (so the leases of a
     killed actor can be found by its id)."""
     return f"{request.owner}/{request.label}/{ray.get_runtime_context().get_actor_id() or 'driver'}"
 
 
-def yield_via(request: Request) -> dict[str, str]:
+def yield_via(request: ResourceRequest) -> dict[str, str]:
     """What a yieldable run's workers need to ask the gate whether to yield (``YIELD_VIA_KEY``
     in their config)."""
     return {"actor": GATE_NAME, "namespace": GATE_NAMESPACE, "key": lease_key(request)}
 
 
 @contextmanager
-def admitted(request: Request, wait_s: float) -> Iterator[int]:
+def admitted(request: ResourceRequest, wait_s: float) -> Iterator[int]:
     """Hold a lease for the request's worker group while the block runs; wait for it first.
     Yields the group's granted size, which the run must not exceed."""
     handle = gate()

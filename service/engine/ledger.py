@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 
 from service.engine.fair_share import SHARED, FairShare, Lease
-from service.resources import Capacity, HeldSegment, Request, describe
+from service.resources import Capacity, HeldSegment, ResourceRequest, describe
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,9 @@ class Ledger(FairShare):
         # before; lease key -> {group: (its controller, when registered)}
         self.unleased: dict[str, dict[str, tuple[str, float]]] = {}
 
-    def request(self, key: str, request: Request, capacity: Capacity, wait_s: float) -> Decision:
+    def request(
+        self, key: str, request: ResourceRequest, capacity: Capacity, wait_s: float
+    ) -> Decision:
         now = self.clock()
         entry = self.entries.get(key)
         if entry is None:
@@ -147,7 +149,7 @@ class Ledger(FairShare):
         available = capacity.available or {}
         return any(by_leases.get(k, 0.0) > available.get(k, 0.0) + 1e-6 for k in SHARED)
 
-    def renew(self, key: str, request: Request) -> None:
+    def renew(self, key: str, request: ResourceRequest) -> None:
         """A holder's heartbeat (``request`` pinned to the granted size); a gate that lost its
         state (restarted) takes the lease back."""
         now, wall = self.clock(), self.wall()

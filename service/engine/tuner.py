@@ -13,7 +13,8 @@ from ray import tune
 from raysweep.spec import ExperimentSpec
 from service.engine.callback import RecordingCallback, SweepStopper
 from service.engine.search import param_space, scheduler, search_algorithm
-from service.engine.trial import BUDGET_KEY, TrialPlan, run_trial
+from service.engine.trial import BUDGET_KEY, run_trial
+from service.engine.trial_plan import TrialPlan
 from service.resources import TRIAL_FUNCTION_RESOURCES, min_workers, worker_bundle
 from service.settings import Settings
 from service.storage import code_package_uri, experiment_uri, train_runs_uri

@@ -15,7 +15,7 @@ from service.errors import InvalidInput
 from service.resources import (
     TRIAL_FUNCTION_RESOURCES,
     Capacity,
-    Request,
+    ResourceRequest,
     min_workers,
     worker_bundle,
 )
@@ -53,10 +53,10 @@ def observed_capacity(session: Session, name: str) -> Capacity | None:
     return Capacity(tuple(row.nodes)) if row is not None and row.nodes else None
 
 
-def trial_request(spec: ExperimentSpec) -> Request:
+def trial_request(spec: ExperimentSpec) -> ResourceRequest:
     """One trial's need: its function's share and its smallest worker group."""
     resources = spec.resources
-    return Request(
+    return ResourceRequest(
         owner="",
         label="",
         bundle=worker_bundle(

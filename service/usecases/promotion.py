@@ -28,8 +28,8 @@ from service.db.base import utcnow
 from service.db.models.registry import FinalRunRow, ModelNameRow
 from service.db.models.sweeps import CheckpointRow, ExperimentRow, TrialRow
 from service.errors import Conflict, InvalidInput
-from service.promotion import final_config, final_epochs
-from service.resources import Request, worker_bundle
+from service.final_config import final_config, final_epochs
+from service.resources import ResourceRequest, worker_bundle
 from service.usecases.clusters import FinalClusters, observed_capacity
 from service.usecases.final_runs import list_final_runs
 from service.usecases.promotion_choice import chosen_trials
@@ -67,7 +67,7 @@ def final_run_never_fits(
     if capacity is None:
         return None
     resources = promotion.final_resources(spec.resources)
-    request = Request(
+    request = ResourceRequest(
         owner="",
         label="",
         bundle=worker_bundle(

@@ -21,7 +21,7 @@ from devkit.harness import wait_for
 from service.engine.cluster import RayConnection
 from service.engine.gate import gate, lease_key
 from service.engine.ledger import Notice
-from service.resources import HeldSegment, Request
+from service.resources import HeldSegment, ResourceRequest
 from tests.conftest import RAY_TESTS
 
 pytestmark = RAY_TESTS
@@ -40,7 +40,7 @@ class Run:
     (itself unless another actor's id is given)."""
 
     def hold(self, owner: str, controller: str | None) -> tuple[str, PlacementGroup]:
-        request = Request(owner, "t1", {"CPU": 0.5}, 1, {"CPU": 0.01})
+        request = ResourceRequest(owner, "t1", {"CPU": 0.5}, 1, {"CPU": 0.01})
         key = lease_key(request)
         decision = ray.get(gate().request.remote(key, request, 0))
         if decision.state != "granted":
@@ -109,7 +109,7 @@ import time
 import ray
 from ray.util.placement_group import placement_group
 from service.engine.gate import gate, lease_key
-from service.resources import Request
+from service.resources import ResourceRequest
 
 ray.init()
 
@@ -118,7 +118,7 @@ ray.init()
 class Starting:
     # a Tune trial whose Train run created its worker group and died before registering it
     def hold(self):
-        request = Request("{owner}", "t1", {{"CPU": 0.5}}, 1, {{"CPU": 0.01}})
+        request = ResourceRequest("{owner}", "t1", {{"CPU": 0.5}}, 1, {{"CPU": 0.01}})
         key = lease_key(request)
         assert ray.get(gate().request.remote(key, request, 0)).state == "granted"
         group = placement_group([{{"CPU": 0.5}}])

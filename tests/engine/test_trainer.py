@@ -24,8 +24,9 @@ from raysweep.spec import ExperimentSpec
 from service.engine.cluster import RAY_AUTH_TOKEN_PATH, RayConnection
 from service.engine.driver import stored_reports
 from service.engine.train_run import LeanTrainer, torch_backend
-from service.engine.trial import TrialPlan, build_trainer
-from service.engine.trial import train_config as trial_config
+from service.engine.trial import build_trainer
+from service.engine.trial_plan import TrialPlan
+from service.engine.trial_plan import train_config as trial_config
 from service.settings import Settings
 from service.train_snapshot import SNAPSHOT_COPY, TRAIN_SNAPSHOT
 from tests.conftest import RAY_TESTS, minimal_spec
