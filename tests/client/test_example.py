@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from service.settings import REPO_ROOT
-from tests.conftest import RAY_TESTS_SECOND_GROUP, ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 
-pytestmark = RAY_TESTS_SECOND_GROUP
+pytestmark = RAY_TESTS
 
 
 @pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from service.engine.cluster import RayConnection
-from tests.conftest import RAY_TESTS_SECOND_GROUP, ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
     ended_sweep,
     events_of,
@@ -32,7 +32,7 @@ from tests.engine.sweeps import (
     wait_released,
 )
 
-pytestmark = RAY_TESTS_SECOND_GROUP
+pytestmark = RAY_TESTS
 
 # one core busy for at most this long, whatever happens to the test
 STRESS_S = 420

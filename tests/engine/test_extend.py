@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from service.engine.cluster import RayConnection
-from tests.conftest import RAY_TESTS_SECOND_GROUP, ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import all_pages, ended_sweep, events_of, wait_released
 from tests.factories import submit_spec
 
-pytestmark = RAY_TESTS_SECOND_GROUP
+pytestmark = RAY_TESTS
 
 
 def extend_spec() -> dict[str, Any]:

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from service.db.models.access import ComputeUsageRow
 from service.db.models.sweeps import TrialRow
 from service.engine.cluster import RayConnection
-from tests.conftest import RAY_TESTS_SECOND_GROUP, ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
     check_results_contiguous,
     ended_sweep,
@@ -40,10 +40,7 @@ from tests.engine.sweeps import (
 )
 from tests.factories import submit_spec
 
-pytestmark = [
-    *RAY_TESTS_SECOND_GROUP,
-    pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True),
-]
+pytestmark = [*RAY_TESTS, pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)]
 
 
 # A's trials: far longer than the test (they end when A's sweep is cancelled)

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from service.engine.cluster import RayConnection
-from tests.conftest import RAY_TESTS_SECOND_GROUP, ServerProcess
+from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
     check_nothing_leaked,
     check_results_contiguous,
@@ -26,7 +26,7 @@ from tests.engine.sweeps import (
 )
 from tests.factories import submit_spec
 
-pytestmark = RAY_TESTS_SECOND_GROUP
+pytestmark = RAY_TESTS
 
 
 @pytest.mark.parametrize("empty_db_url", ["postgres"], indirect=True)
