@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import httpx
 import pytest
@@ -60,11 +59,6 @@ def seeded(db: sessionmaker[Session]) -> Seeded:
     return Seeded(running=running, finished=finished)
 
 
-def screenshot(page: Page, folder: Path, name: str) -> None:
-    folder.mkdir(exist_ok=True)
-    page.screenshot(path=folder / f"{name}.png", full_page=True)
-
-
 def matches(total: int) -> str:
     """The trial table's count of the trials its filter keeps."""
     return "1 trial matches" if total == 1 else f"{total} trials match"
@@ -95,10 +89,9 @@ def canvas_ink(page: Page, selector: str) -> int:
 
 
 def test_sign_in_refuses_a_bad_token_then_lists_experiments(
-    page: Page, server: ServerProcess, seeded: Seeded, tmp_path: Path
+    page: Page, server: ServerProcess, seeded: Seeded
 ) -> None:
     page.goto("/")
-    screenshot(page, tmp_path / "screenshots", "sign-in")
     page.fill("input[name=token]", "rsw_not-a-real-token")
     page.click("button[type=submit]")
     expect(page.get_by_role("alert")).to_contain_text("not accepted")
@@ -123,7 +116,6 @@ def test_sign_in_refuses_a_bad_token_then_lists_experiments(
     expect(page).to_have_title("experiments · raysweep")
     icon = page.locator("link[rel=icon]")
     expect(icon).to_have_attribute("href", re.compile(r"^data:image/svg\+xml,"))
-    screenshot(page, tmp_path / "screenshots", "experiments")
 
     page.select_option("select[name=state]", "completed")
     expect(rows).to_have_count(1)
@@ -134,7 +126,7 @@ def test_sign_in_refuses_a_bad_token_then_lists_experiments(
 
 
 def test_experiment_page_draws_every_view_and_updates_live(
-    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session], tmp_path: Path
+    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session]
 ) -> None:
     api = server.client()
     base = f"/api/v1/experiments/{seeded.running}"
@@ -221,7 +213,6 @@ def test_experiment_page_draws_every_view_and_updates_live(
         expect(panel.locator("circle")).to_have_count(len(with_metric))
     expect(page.locator("[data-testid=slice] svg[data-param=lr]")).to_contain_text("lr (log)")
     expect(page.locator("[data-testid=slice] svg[data-param=optimizer]")).to_contain_text("adam")
-    screenshot(page, tmp_path / "screenshots", "experiment")
 
     # hovering a curve names its trial and config: sweep the pointer over the chart until one
     # is under it (which one depends on the seeded curves' shapes)
@@ -345,7 +336,7 @@ def test_cancel_from_the_ui_cancels_in_the_database(
 
 
 def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
-    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session], tmp_path: Path
+    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session]
 ) -> None:
     viewer = server.create_token("watcher", "viewer")
     reason = "2 worker(s) x {CPU: 0.5} plus 0.01 CPU: 0.49 CPU free of {CPU: 2}"
@@ -391,7 +382,6 @@ def test_a_viewer_sees_no_action_buttons_and_the_trial_page(
     expect(metrics.locator("canvas")).to_have_count(2)
     expect(page.locator("[data-testid=checkpoints] tbody tr")).to_have_count(1)
     expect(page.get_by_test_id("config")).to_contain_text("optimizer")
-    screenshot(page, tmp_path / "screenshots", "trial")
 
     with db.begin() as session:  # a pruned trial says why, as the scheduler decided it
         pruned = session.scalars(
@@ -425,7 +415,7 @@ def test_extend_a_finished_sweep_from_the_ui(
 
 
 def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
-    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session], tmp_path: Path
+    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session]
 ) -> None:
     sign_in(page, server.admin_token)
     page.goto(f"/#/experiments/{seeded.finished}?tab=final-runs")
@@ -490,14 +480,13 @@ def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
     expect(version).to_contain_text(f"experiment {seeded.finished}")
     expect(version).to_contain_text(f"trial #{final_trial_number}")  # by number, as elsewhere
     expect(version).to_contain_text("ab" * 32)
-    screenshot(page, tmp_path / "screenshots", "model")
     page.click("nav >> text=models")
     expect(page.locator("[data-testid=models] tbody tr")).to_have_count(1)
     expect(page.locator("[data-testid=models] tbody tr")).to_contain_text("done-sweep")
 
 
 def test_schedules_page_shows_due_times_firings_and_the_champion_challenger_record(
-    page: Page, server: ServerProcess, db: sessionmaker[Session], tmp_path: Path
+    page: Page, server: ServerProcess, db: sessionmaker[Session]
 ) -> None:
     production_model(db, test_loss=0.30)
     retrain_schedule(db, retrain={"margin": 0.05})
@@ -532,7 +521,6 @@ def test_schedules_page_shows_due_times_firings_and_the_champion_challenger_reco
     expect(firings.nth(0)).to_have_attribute("data-outcome", "kept")
     expect(firings.nth(1)).to_have_attribute("data-outcome", "promoted")
     expect(firings.nth(1)).to_contain_text("version 2 took 'production'")
-    screenshot(page, tmp_path / "screenshots", "schedule")
     firings.nth(0).locator("a", has_text="final run").click()
     expect(page.locator("[data-version='3'] [data-testid=comparison]")).to_have_attribute(
         "data-promoted", "false"
@@ -542,7 +530,6 @@ def test_schedules_page_shows_due_times_firings_and_the_champion_challenger_reco
         "does not beat version 2's 0.2"
     )
     expect(page.locator("[data-version='2']")).to_contain_text("production")
-    screenshot(page, tmp_path / "screenshots", "challenger")
 
     page.click("text=sign out")
     sign_in(page, server.admin_token)
@@ -559,7 +546,7 @@ def test_schedules_page_shows_due_times_firings_and_the_champion_challenger_reco
 
 
 def test_the_pareto_front_is_drawn_for_two_objectives_and_listed_for_three(
-    page: Page, server: ServerProcess, db: sessionmaker[Session], tmp_path: Path
+    page: Page, server: ServerProcess, db: sessionmaker[Session]
 ) -> None:
     _, two, ids = record_multi_objective_sweep(db, MULTI_OBJECTIVE_TRIALS)
     three_objectives = [*OBJECTIVES, {"metric": "val_loss", "mode": "min"}]
@@ -575,7 +562,6 @@ def test_the_pareto_front_is_drawn_for_two_objectives_and_listed_for_three(
     )
     expect(chart.locator("[data-infeasible=true]")).to_have_attribute("data-trial", str(ids[3]))
     expect(chart.locator("circle[data-front=false]")).to_have_count(1)  # the dominated one
-    screenshot(page, tmp_path / "screenshots", "pareto")
     # infeasible trials are marked in the trial table too (the pruned one lacks val_loss)
     open_tab(page, "trials")
     expect(page.locator("table .badge.infeasible")).to_have_count(2)
@@ -669,7 +655,6 @@ def test_on_a_phone_no_page_is_wider_than_the_screen_and_the_trial_axes_read_wel
     server: ServerProcess,
     seeded: Seeded,
     db: sessionmaker[Session],
-    tmp_path: Path,
 ) -> None:
     model_sweep = production_model(db)
     with db.begin() as session:  # a trial that reported a decaying lr and a throughput
@@ -710,7 +695,6 @@ def test_on_a_phone_no_page_is_wider_than_the_screen_and_the_trial_axes_read_wel
     for name, (route, drawn) in pages.items():
         page.goto(route)
         expect(page.locator(drawn).first).to_be_attached()
-        screenshot(page, tmp_path / "screenshots", f"phone-{name.replace(' ', '-')}")
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
         # the header wraps between its items, never inside one ("sch/edules")
         split = page.eval_on_selector_all(
@@ -853,7 +837,7 @@ def test_the_curves_draw_any_reported_metric_and_smooth_it(
 
 
 def test_two_to_four_trials_compared_side_by_side(
-    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session], tmp_path: Path
+    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session]
 ) -> None:
     with db.begin() as session:
         picked = session.scalars(
@@ -887,7 +871,6 @@ def test_two_to_four_trials_compared_side_by_side(
     expect(metrics).to_have_attribute("data-count", "2")  # val_accuracy and train_loss
     expect(metrics.locator("[data-metric=val_accuracy]")).to_have_attribute("data-lines", "3")
     expect(metrics.locator("canvas")).to_have_count(2)
-    screenshot(page, tmp_path / "screenshots", "compare")
     page.goto("/#/compare?trials=5")
     expect(page.get_by_role("alert")).to_contain_text("Compare takes 2 to 4 trials")
 
