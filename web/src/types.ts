@@ -1,5 +1,7 @@
 // The API's JSON shapes. Source of truth: raysweep's schema modules (schemas.py, lifecycle.py,
-// analysis.py, timeline.py, projects.py, schedules.py, ...).
+// analysis.py, timeline.py, projects.py, schedules.py, ...). tests/test_web_types.py checks each
+// interface against the OpenAPI schema it mirrors (named there): a field here must be one the API
+// sends, and each state union the API's values.
 
 export type ExperimentState =
   | "queued" | "running" | "pausing" | "paused" | "cancelling" | "completed" | "failed" | "cancelled";
