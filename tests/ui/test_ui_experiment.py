@@ -1,128 +1,28 @@
-"""The web UI end to end: a real server on a real database, driven in headless Chromium."""
+"""The experiment page end to end (its tabs, live views, trial table, charts, notes, extend,
+cancel, the compare page): a real server on a real database, driven in headless Chromium."""
 
 from __future__ import annotations
 
 import re
-import time
-from dataclasses import dataclass
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, FloatRect, Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from devkit.demo import seed_sweep
-from raysweep.lifecycle import ExperimentState, FinalRunState
-from raysweep.schedules import ScheduleCreate
-from service.db.models.registry import FinalRunRow
-from service.db.models.schedules import ScheduleRow
 from service.db.models.sweeps import EventRow, ExperimentRow, ResultRow, TrialRow
-from service.settings import REPO_ROOT
-from service.states import move_final_run
-from service.usecases.access import operator
-from service.usecases.clusters import shared_final_clusters
-from service.usecases.models import register_version
-from service.usecases.schedules import create_schedule
-from tests.conftest import ServerProcess, minimal_spec
+from tests.conftest import ServerProcess
 from tests.factories import (
     MULTI_OBJECTIVE_TRIALS,
     OBJECTIVES,
-    complete_final_run,
-    firing_rows,
-    minute,
-    production_model,
     record_multi_objective_sweep,
-    retrain_schedule,
     submit,
-    tick,
 )
-from tests.ui.conftest import open_tab, sign_in
-
-LOCAL_ONLY = shared_final_clusters(["local"])
+from tests.ui.conftest import Seeded, box_of, canvas_ink, matches, open_tab, sign_in
 
 pytestmark = pytest.mark.ui
-
-
-@dataclass
-class Seeded:
-    running: str
-    finished: str
-
-
-@pytest.fixture
-def seeded(db: sessionmaker[Session]) -> Seeded:
-    running = seed_sweep(db, trials=24, max_t=9, name="live-sweep", running=2)
-    finished = seed_sweep(
-        db, trials=5, max_t=3, name="done-sweep", running=0, state=ExperimentState.completed
-    )
-    return Seeded(running=running, finished=finished)
-
-
-def matches(total: int) -> str:
-    """The trial table's count of the trials its filter keeps."""
-    return "1 trial matches" if total == 1 else f"{total} trials match"
-
-
-def box_of(element: Locator, timeout_s: float = 10) -> FloatRect:
-    """Its bounding box once it is drawn: a live chart is drawn again (new trials, new states)
-    at any moment, and between the old plot's removal and the new one's there is no box."""
-    deadline = time.monotonic() + timeout_s
-    while (box := element.bounding_box()) is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert box is not None, f"{element} was not drawn within {timeout_s} s"
-    return box
-
-
-def canvas_ink(page: Page, selector: str) -> int:
-    """Pixels of the chart's canvas that are not transparent: the curves were really drawn."""
-    return page.eval_on_selector(
-        f"{selector} canvas",
-        """canvas => {
-            const context = canvas.getContext('2d');
-            const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
-            let ink = 0;
-            for (let i = 3; i < data.length; i += 4) if (data[i] > 0) ink++;
-            return ink;
-        }""",
-    )
-
-
-def test_sign_in_refuses_a_bad_token_then_lists_experiments(
-    page: Page, server: ServerProcess, seeded: Seeded
-) -> None:
-    page.goto("/")
-    page.fill("input[name=token]", "rsw_not-a-real-token")
-    page.click("button[type=submit]")
-    expect(page.get_by_role("alert")).to_contain_text("not accepted")
-
-    sign_in(page, server.admin_token)
-    rows = page.locator("[data-testid=experiments] tbody tr")
-    expect(rows).to_have_count(2)
-    # newest first: the finished sweep was seeded second
-    expect(rows.nth(0)).to_contain_text("done-sweep")
-    expect(rows.nth(1)).to_contain_text("live-sweep")
-    expect(rows.nth(1)).to_contain_text("team:vision")
-    # one bar segment per state: running, completed, pruned, failed
-    expect(rows.nth(1).locator(".progress span")).to_have_count(4)
-    # beside it, the trials ended of those planned (no num_samples in the seeded spec: all so far)
-    with server.client() as client:
-        live = client.get(f"/api/v1/experiments/{seeded.running}").json()
-    counts = live["trial_counts"]
-    ended = sum(n for state, n in counts.items() if state in ("completed", "pruned", "failed"))
-    assert 0 < ended < sum(counts.values())
-    expect(rows.nth(1).locator(".progress-count")).to_have_text(f"{ended}/{sum(counts.values())}")
-    # the tab names the page; the icon is inline, so it needs no route of its own
-    expect(page).to_have_title("experiments · raysweep")
-    icon = page.locator("link[rel=icon]")
-    expect(icon).to_have_attribute("href", re.compile(r"^data:image/svg\+xml,"))
-
-    page.select_option("select[name=state]", "completed")
-    expect(rows).to_have_count(1)
-    expect(rows.nth(0)).to_contain_text("done-sweep")
-
-    page.reload()  # the token is kept in the browser: no second sign-in
-    expect(page.get_by_test_id("who")).to_contain_text("admin")
 
 
 def test_experiment_page_draws_every_view_and_updates_live(
@@ -414,137 +314,6 @@ def test_extend_a_finished_sweep_from_the_ui(
     assert read["spec"]["early_stopping"]["max_t"] == 5
 
 
-def test_promote_from_the_ui_then_the_final_run_and_its_model_version(
-    page: Page, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session]
-) -> None:
-    sign_in(page, server.admin_token)
-    page.goto(f"/#/experiments/{seeded.finished}?tab=final-runs")
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.click("button[data-action=promote]")
-    form = page.get_by_test_id("promote-form")
-    with db.begin() as session:
-        completed = session.scalars(
-            select(TrialRow)
-            .where(TrialRow.experiment_id == seeded.finished, TrialRow.state == "completed")
-            .order_by(TrialRow.best_metric.desc(), TrialRow.id)
-        ).all()
-    # the form offers the completed trials, best first, by number; an override goes through
-    expect(form.locator("input[name=trial]")).to_have_count(len(completed))
-    expect(form.locator("ul.pick li").first).to_contain_text(f"#{completed[0].number}")
-    form.locator("input[name=num_workers]").fill("3")
-    form.locator("button[data-action=promote-now]").click()
-    rows = page.locator("[data-testid=final-runs] tbody tr")
-    expect(rows).to_have_count(1)
-    expect(rows.first.locator(".badge")).to_have_text("queued")
-    expect(rows.first.locator("td").nth(3)).to_have_text("3")  # workers
-    expect(page.get_by_test_id("promote-outcome")).to_contain_text("Queued 1 final run:")
-    # the same again promotes nothing new, and says so rather than nothing at all
-    page.click("button[data-action=promote]")
-    expect(form.locator(f"input[name=trial][value='{completed[0].id}']")).to_be_disabled()
-    form.locator("button[data-action=promote-now]").click()
-    expect(page.get_by_test_id("promote-outcome")).to_contain_text("Nothing new")
-    expect(rows).to_have_count(1)
-    # the runner-up too, then cancelled from its row (the confirm is accepted)
-    with server.client() as client:
-        second = client.post(
-            f"/api/v1/experiments/{seeded.finished}/promote", json={"top_k": 2}
-        ).json()["items"][1]
-    page.reload()
-    expect(rows).to_have_count(2)
-    rows.nth(1).locator("button[data-action=cancel-final-run]").click()
-    expect(rows.nth(1).locator(".badge")).to_have_text("cancelled")
-    expect(rows.nth(1).locator("button[data-action=cancel-final-run]")).to_have_count(0)
-    with db.begin() as session:
-        assert session.get(FinalRunRow, second["id"]).state == "cancelled"  # type: ignore[union-attr]
-    with db.begin() as session:  # what the engine records when the final run ends
-        final = session.scalars(
-            select(FinalRunRow).where(
-                FinalRunRow.experiment_id == seeded.finished, FinalRunRow.rank == 1
-            )
-        ).one()
-        final_trial_number = final.trial_number
-        move_final_run(final, FinalRunState.running)
-        move_final_run(final, FinalRunState.completed)
-        final.metrics, final.checkpoint_uri = {"val_accuracy": 0.93}, "/ckpt/final"
-        final.test_metrics = {"test_accuracy": 0.91, "test_loss": 0.3}
-        register_version(session, final, "digits_mlp", {"raysweep": "0.1.0"}, "ab" * 32)
-    page.reload()
-    link = rows.first.locator("a", has_text="done-sweep v1")
-    expect(link).to_be_visible()
-    expect(rows.first).to_contain_text("test_accuracy 0.9100")
-    link.click()
-    version = page.locator("[data-version='1']")
-    expect(version.get_by_test_id("test-metrics")).to_have_text(
-        "test_accuracy 0.9100 · test_loss 0.3000"
-    )
-    expect(version).to_contain_text(f"experiment {seeded.finished}")
-    expect(version).to_contain_text(f"trial #{final_trial_number}")  # by number, as elsewhere
-    expect(version).to_contain_text("ab" * 32)
-    page.click("nav >> text=models")
-    expect(page.locator("[data-testid=models] tbody tr")).to_have_count(1)
-    expect(page.locator("[data-testid=models] tbody tr")).to_contain_text("done-sweep")
-
-
-def test_schedules_page_shows_due_times_firings_and_the_champion_challenger_record(
-    page: Page, server: ServerProcess, db: sessionmaker[Session]
-) -> None:
-    production_model(db, test_loss=0.30)
-    retrain_schedule(db, retrain={"margin": 0.05})
-    for n, test_loss in ((1, 0.20), (2, 0.18)):  # better by the margin, then not by it
-        tick(db, minute(n))
-        complete_final_run(db, firing_rows(db)[-1].final_run_id or 0, test_loss)
-        tick(db, minute(n))
-    nightly = ScheduleCreate.model_validate(
-        {"name": "nightly", "cron": "0 3 * * *", "timezone": "Europe/Berlin",
-         "spec": minimal_spec(name="nightly-digits")}
-    )  # fmt: skip
-    create_schedule(
-        db, nightly, REPO_ROOT / "search_spaces", LOCAL_ONLY, minute(0), operator("tester")
-    )
-
-    sign_in(page, server.create_token("schedule-watcher", "viewer"))
-    page.click("nav >> text=schedules")
-    rows = page.locator("[data-testid=schedules] tbody tr")
-    expect(rows).to_have_count(2)
-    # 03:00 in Berlin, as the cron reads it (02:00 UTC in November)
-    expect(rows.nth(0)).to_contain_text("nightly")
-    expect(rows.nth(0).get_by_test_id("next-run")).to_contain_text("2026-11-22 03:00")
-    expect(rows.nth(0)).to_contain_text("sweep nightly-digits")
-    expect(rows.nth(0)).to_contain_text("never")
-    expect(rows.nth(1)).to_contain_text("retrain digits production (margin 0.05)")
-    expect(rows.nth(1).locator(".badge")).to_have_text("kept")
-    expect(page.locator("button[data-action]")).to_have_count(0)  # a viewer changes nothing
-
-    rows.nth(1).locator("a").click()
-    firings = page.locator("[data-testid=firings] tbody tr")
-    expect(firings).to_have_count(2)
-    expect(firings.nth(0)).to_have_attribute("data-outcome", "kept")
-    expect(firings.nth(1)).to_have_attribute("data-outcome", "promoted")
-    expect(firings.nth(1)).to_contain_text("version 2 took 'production'")
-    firings.nth(0).locator("a", has_text="final run").click()
-    expect(page.locator("[data-version='3'] [data-testid=comparison]")).to_have_attribute(
-        "data-promoted", "false"
-    )
-    expect(page.locator("[data-version='3']")).to_contain_text("candidate")
-    expect(page.locator("[data-version='3'] [data-testid=comparison]")).to_contain_text(
-        "does not beat version 2's 0.2"
-    )
-    expect(page.locator("[data-version='2']")).to_contain_text("production")
-
-    page.click("text=sign out")
-    sign_in(page, server.admin_token)
-    page.goto("/#/schedules")
-    page.on("dialog", lambda dialog: dialog.accept())
-    nightly_row = page.locator("[data-schedule=nightly]")
-    nightly_row.locator("button[data-action=pause]").click()
-    expect(nightly_row).to_contain_text("paused")
-    with db.begin() as session:
-        row = session.scalars(select(ScheduleRow).where(ScheduleRow.name == "nightly")).one()
-        assert row.enabled is False and row.next_run_at is None
-    nightly_row.locator("button[data-action=resume]").click()
-    expect(nightly_row.get_by_test_id("next-run")).to_be_visible()
-
-
 def test_the_pareto_front_is_drawn_for_two_objectives_and_listed_for_three(
     page: Page, server: ServerProcess, db: sessionmaker[Session]
 ) -> None:
@@ -647,84 +416,6 @@ def test_the_trial_table_filters_and_sorts_over_every_trial(
     other.close()
 
 
-PHONE = {"width": 390, "height": 844}
-
-
-def test_on_a_phone_no_page_is_wider_than_the_screen_and_the_trial_axes_read_well(
-    browser: Browser,
-    server: ServerProcess,
-    seeded: Seeded,
-    db: sessionmaker[Session],
-) -> None:
-    model_sweep = production_model(db)
-    with db.begin() as session:  # a trial that reported a decaying lr and a throughput
-        trial = session.scalars(
-            select(TrialRow).where(
-                TrialRow.experiment_id == seeded.running, TrialRow.state == "completed"
-            )
-        ).first()
-        assert trial is not None
-        trial_id = trial.id
-        for result in session.scalars(select(ResultRow).where(ResultRow.trial_id == trial_id)):
-            decay = 1 - result.iteration / 10
-            result.metrics = {
-                **result.metrics,
-                "lr": 1e-4 * decay,
-                "throughput": 12_000 + 150 * result.iteration,
-            }
-    context = browser.new_context(base_url=server.url, viewport=PHONE)
-    context.add_init_script(f"localStorage.setItem('raysweep.token', '{server.admin_token}')")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    pages = {
-        "experiments": ("/#/", "[data-testid=experiments] tbody tr"),
-        "experiment": (
-            f"/#/experiments/{seeded.running}?tab=analysis",
-            "[data-testid=parallel] polyline",
-        ),
-        "timeline": (f"/#/experiments/{seeded.running}?tab=timeline", "[data-testid=timeline-bar]"),
-        "trial": (f"/#/trials/{trial_id}", "[data-metric=lr][data-y-ticks]"),
-        "promoted sweep": (
-            f"/#/experiments/{model_sweep}?tab=final-runs",
-            "[data-testid=final-runs] tbody tr",
-        ),
-        "models": ("/#/models", "[data-testid=models] tbody tr"),
-        "schedules": ("/#/schedules", "h1"),
-    }
-    for name, (route, drawn) in pages.items():
-        page.goto(route)
-        expect(page.locator(drawn).first).to_be_attached()
-        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
-        # the header wraps between its items, never inside one ("sch/edules")
-        split = page.eval_on_selector_all(
-            "header.top nav a, header.top .who, header.top .brand",
-            "items => items.filter(i => i.getClientRects().length > 1).map(i => i.textContent)",
-        )
-        assert split == [], name
-
-    page.goto(f"/#/trials/{trial_id}")
-    expect(page.get_by_test_id("metric-card").locator("h3")).to_have_text("val_accuracy")
-    expect(page.locator("[data-metric=throughput][data-y-ticks]")).to_be_attached()
-    for metric in ("lr", "throughput", "val_accuracy"):
-        chart = page.locator(f"[data-metric={metric}]")
-        y_ticks = chart.get_attribute("data-y-ticks").split("|")  # type: ignore[union-attr]
-        x_ticks = chart.get_attribute("data-x-ticks").split("|")  # type: ignore[union-attr]
-        assert len(set(y_ticks)) == len(y_ticks) > 1, (metric, y_ticks)  # no "0 0 0"
-        assert all("," not in tick for tick in y_ticks), (metric, y_ticks)  # no "0,000"
-        assert all(re.fullmatch(r"\d+", tick) for tick in x_ticks), (metric, x_ticks)
-    lr_ticks = page.locator("[data-metric=lr]").get_attribute("data-y-ticks")
-    assert lr_ticks is not None and "e-5" in lr_ticks  # 1e-4 decaying: exponent form
-    # the final-runs and models tables have the grid style of every other table
-    for table in ("final-runs", "models"):
-        page.goto(
-            f"/#/experiments/{model_sweep}?tab=final-runs" if table == "final-runs" else "/#/models"
-        )
-        expect(page.locator(f"table.grid[data-testid={table}]")).to_be_attached()
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
 def test_members_write_notes_on_a_sweep_and_a_trial_and_the_lists_show_them(
     page: Page, browser: Browser, server: ServerProcess, seeded: Seeded, db: sessionmaker[Session]
 ) -> None:
@@ -767,39 +458,6 @@ def test_members_write_notes_on_a_sweep_and_a_trial_and_the_lists_show_them(
     expect(other.get_by_test_id("notes-text")).to_have_text("odd loss spike at epoch 2")
     expect(other.locator("button[data-action=edit-notes]")).to_have_count(0)
     context.close()
-
-
-def test_the_promote_form_promotes_the_picked_trial_with_the_epochs_given(
-    page: Page, server: ServerProcess, db: sessionmaker[Session]
-) -> None:
-    sweep = seed_sweep(
-        db, trials=6, max_t=2, running=0, name="pick", prune=False,
-        state=ExperimentState.completed,
-    )  # fmt: skip
-    with db.begin() as session:
-        ranked = session.scalars(
-            select(TrialRow)
-            .where(TrialRow.experiment_id == sweep, TrialRow.state == "completed")
-            .order_by(TrialRow.best_metric.desc(), TrialRow.id)
-        ).all()
-        third = ranked[2]
-        third_id, third_number = third.id, third.number
-    sign_in(page, server.admin_token)
-    page.goto(f"/#/experiments/{sweep}?tab=final-runs")
-    page.click("button[data-action=promote]")
-    form = page.get_by_test_id("promote-form")
-    choice = form.locator(f"input[name=trial][value='{third_id}']")
-    expect(choice.locator("xpath=..")).to_contain_text(f"#{third_number}")
-    choice.check()
-    form.locator("input[name=epochs]").fill("4")
-    form.locator("button[data-action=promote-now]").click()
-    row = page.locator("[data-testid=final-runs] tbody tr")
-    expect(row).to_have_count(1)
-    expect(row.first).to_contain_text(f"trial #{third_number}")
-    expect(row.first.locator("td").nth(4)).to_have_text("4")  # epochs
-    with db.begin() as session:
-        final = session.scalars(select(FinalRunRow).where(FinalRunRow.experiment_id == sweep)).one()
-        assert (final.trial_id, final.epochs) == (third_id, 4)
 
 
 def test_the_curves_draw_any_reported_metric_and_smooth_it(
@@ -930,31 +588,3 @@ def test_brushing_the_parallel_coordinates_fades_lines_and_filters_the_table(
     expect(page.locator("[data-testid=parallel] polyline[data-brushed=out]")).to_have_count(0)
     open_tab(page, "trials")
     expect(page.locator("[data-testid=trials] tbody tr")).to_have_count(50)
-
-
-def test_the_project_switcher_narrows_the_list_and_shows_the_projects_usage(
-    page: Page, server: ServerProcess
-) -> None:
-    with server.client() as admin:
-        assert (
-            admin.post("/api/v1/projects", json={"name": "vision", "weight": 3}).status_code == 201
-        )
-        default_sweep = submit(admin, name="in-default")
-        vision_sweep = submit(admin, name="in-vision", project="vision")
-    sign_in(page, server.create_token("admin-2", "admin"))
-    rows = page.locator("[data-testid=experiments] tbody tr")
-    expect(rows).to_have_count(2)
-    page.get_by_test_id("project").select_option("vision")
-    expect(rows).to_have_count(1)
-    expect(rows.nth(0)).to_have_attribute("data-experiment", vision_sweep)
-    expect(page.get_by_test_id("project-usage")).to_contain_text("weight 3")
-    expect(page.get_by_test_id("project-usage")).to_contain_text("0.000 worker-hours")
-    page.reload()  # the choice is kept
-    expect(page.get_by_test_id("project")).to_have_value("vision")
-    expect(rows).to_have_count(1)
-    page.get_by_test_id("project").select_option("")
-    expect(page.locator(f"[data-experiment='{default_sweep}']")).to_be_visible()
-    page.click(f"[data-experiment='{vision_sweep}'] a")
-    compute = page.get_by_test_id("compute")
-    expect(compute).to_contain_text("project vision")
-    expect(compute).to_contain_text("0.000 worker-h")
