@@ -7,6 +7,7 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -114,10 +115,11 @@ class RecentTokens:
     cached read's cost). Only admissions are kept, so an unknown token is looked up every time;
     a revoked one is refused once the moment has passed."""
 
-    def __init__(self, size: int = 1024):
+    def __init__(self, size: int = 1024, clock: Callable[[], float] = time.monotonic):
         # the age is checked on each read: the moment is a setting the caller passes
         self.entries: LRUCache[str, tuple[float, TokenRead]] = LRUCache(maxsize=size)
         self.lock = threading.Lock()  # cachetools' caches are not thread-safe
+        self.clock = clock
 
     def get(self, token: str, max_age_s: float) -> TokenRead | None:
         if max_age_s <= 0:
@@ -125,14 +127,14 @@ class RecentTokens:
         digest = hash_token(token)
         with self.lock:
             found = self.entries.get(digest)
-            if found is None or time.monotonic() - found[0] > max_age_s:
+            if found is None or self.clock() - found[0] > max_age_s:
                 return None
             return found[1]
 
     def put(self, token: str, caller: TokenRead) -> None:
         digest = hash_token(token)
         with self.lock:
-            self.entries[digest] = (time.monotonic(), caller)
+            self.entries[digest] = (self.clock(), caller)
 
 
 def authenticate(db: sessionmaker[Session], token: str) -> TokenRead:

@@ -167,10 +167,32 @@ def test_roles_viewers_read_members_write_and_revoked_tokens_fail(server: Server
         assert denied.status_code == 403 and "needs member" in denied.json()["error"]["message"]
         assert client.post(f"/api/v1/experiments/{experiment_id}/cancel").status_code == 403
     assert server.manage("token", "revoke", "member-1").returncode == 0
-    time.sleep(1.2)  # a token admitted in the last RAYSWEEP_TOKEN_CACHE_S (1 s) needs no lookup
+    # a token admitted in the last RAYSWEEP_TOKEN_CACHE_S (1 s) needs no lookup: let it pass
+    token_cache_clock(server).advance(1.1)
     with server.client(member) as client:
         revoked = client.get("/api/v1/experiments")
     assert revoked.status_code == 401 and "revoked" in revoked.json()["error"]["message"]
+
+
+class ManualClock:
+    """A monotonic clock that moves when told (a server's token cache reads it)."""
+
+    def __init__(self) -> None:
+        self.now = time.monotonic()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def token_cache_clock(server: ServerProcess) -> ManualClock:
+    """Give an in-process server's token cache a clock the test moves, instead of sleeping."""
+    assert isinstance(server, InProcessServer) and server.uvicorn is not None
+    clock = ManualClock()
+    server.uvicorn.config.app.state.raysweep.recent_tokens.clock = clock
+    return clock
 
 
 def test_a_revoked_token_is_refused_once_its_admission_is_older_than_the_token_cache(
@@ -190,11 +212,14 @@ def test_a_revoked_token_is_refused_once_its_admission_is_older_than_the_token_c
         for cache, server in servers.items():
             name = f"member-{cache}"
             member = server.create_token(name, "member")
+            clock = token_cache_clock(server)
             with server.client(member) as client:
                 assert client.get("/api/v1/me").status_code == 200  # admitted, so remembered
                 tokens.revoke_token(db, name)  # what `token revoke` does, in another process
                 if cache == "1":
-                    time.sleep(1.2)
+                    # still admitted within the moment, refused once it has passed
+                    assert client.get("/api/v1/me").status_code == 200
+                    clock.advance(1.1)
                 revoked = client.get("/api/v1/me")
             assert revoked.status_code == 401, cache
             assert "revoked" in revoked.json()["error"]["message"]
