@@ -100,6 +100,7 @@ bench: $(STAMP_DEV) web chromium
 	$(PY) bench/api_load.py --api-workers 2
 	$(PY) bench/api_load.py --postgres postgresql+psycopg://postgres@127.0.0.1:5432/test
 	$(PY) bench/api_load.py --postgres postgresql+psycopg://postgres@127.0.0.1:5432/test --api-workers 2
+	$(PY) bench/views_load.py
 	$(PY) bench/scaling.py
 	$(PY) bench/asha_efficiency.py
 	$(PY) bench/searcher.py

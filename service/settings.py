@@ -254,7 +254,7 @@ class Settings(BaseSettings):
         "at most 20 times its own size.",
     )
     local_ray_cpus: int | None = Field(
-        default=None, description="CPUs the embedded Ray head offers (default: all)."
+        default=None, ge=1, description="CPUs the embedded Ray head offers (default: all)."
     )
     secrets_dir: Path | None = Field(
         default=None,

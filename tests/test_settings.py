@@ -99,7 +99,11 @@ def test_a_setting_past_its_documented_bound_stops_the_server_naming_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("RAYSWEEP_SECRETS_DIR", raising=False)
-    for variable, value in (("RAYSWEEP_API_WORKERS", "65"), ("RAYSWEEP_TOKEN_CACHE_S", "61")):
+    for variable, value in (
+        ("RAYSWEEP_API_WORKERS", "65"),
+        ("RAYSWEEP_TOKEN_CACHE_S", "61"),
+        ("RAYSWEEP_LOCAL_RAY_CPUS", "0"),  # "the other counts are at least 1"
+    ):
         monkeypatch.setenv(variable, value)
         with pytest.raises(ValueError, match=variable.removeprefix("RAYSWEEP_").lower()):
             settings_from_environment()
