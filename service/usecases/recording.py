@@ -193,7 +193,7 @@ class ResultStore:
             # a result not kept still counts for the trial's progress, as a stored one does
             counted = stored | {(trial_ids[op.tune_id], op.iteration) for op in dropped}
             self._update_progress(session, batch, trial_ids, counted)
-            self.retention.keep_last(session, {t for t, _ in stored}, self.objective)
+            self.retention.keep_last(session, {trial_id for trial_id, _ in stored}, self.objective)
         return trial_ids
 
     def _first_time(self, session: Session, sequence: BatchSequence) -> bool:
