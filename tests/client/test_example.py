@@ -7,15 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from service.settings import REPO_ROOT
 from tests.conftest import RAY_TESTS, ServerProcess
 
 pytestmark = RAY_TESTS
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_notebook_example_runs_a_sweep_and_plots_its_curves(
     engine_server: ServerProcess, tmp_path: Path
 ) -> None:

@@ -20,7 +20,6 @@ pytestmark = RAY_TESTS
 ONE_WORKER = {"num_workers": 1, "cpus_per_worker": 0.5}
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_the_readme_example_package_sweeps_end_to_end(engine_server: ServerProcess) -> None:
     sha = upload_code(engine_server, {"train.py": readme_example()})
     spec = code_spec(
@@ -81,7 +80,6 @@ BAD_AT_RUNTIME: list[tuple[dict[str, str], str, str, list[str]]] = [
 ]
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize(("files", "entrypoint", "message", "requirements"), BAD_AT_RUNTIME)
 def test_code_that_cannot_load_fails_the_sweep_on_its_first_trial(
     engine_server: ServerProcess,
@@ -148,7 +146,6 @@ def train_loop(config):
 """
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_a_bug_every_trial_hits_fails_the_sweep_after_three_with_restarts_counted(
     engine_server: ServerProcess, tmp_path: Path
 ) -> None:

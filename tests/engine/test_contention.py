@@ -76,7 +76,6 @@ def submit(client: httpx.Client, spec: dict[str, Any]) -> str:
     return experiment_id
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_sweeps_that_cannot_all_fit_wait_their_turn_and_all_finish_under_cpu_stress(
     contended_server: ServerProcess, ray_cluster: RayConnection, cpu_stress: None
 ) -> None:

@@ -12,8 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from service.engine.cluster import RayConnection
 from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import all_pages, ended_sweep, events_of, wait_released
@@ -58,7 +56,6 @@ def extend_spec() -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_an_extended_sweep_continues_its_trials_and_adds_new_ones(
     engine_server: ServerProcess, ray_cluster: RayConnection, tmp_path: Path
 ) -> None:

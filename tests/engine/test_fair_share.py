@@ -40,7 +40,7 @@ from tests.engine.sweeps import (
 )
 from tests.factories import submit_spec
 
-pytestmark = [*RAY_TESTS, pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)]
+pytestmark = RAY_TESTS
 
 
 # A's trials: far longer than the test (they end when A's sweep is cancelled)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from sqlalchemy import select
 
 from service.db.models.sweeps import CheckpointRow
@@ -38,7 +37,6 @@ from tests.factories import submit_spec
 pytestmark = RAY_TESTS
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fails_the_trial(
     engine_server: ServerProcess, ray_cluster: RayConnection, db_url: str
 ) -> None:
@@ -123,7 +121,6 @@ def test_killed_train_worker_restarts_from_checkpoint_and_past_max_failures_fail
     engine.dispose()
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_driver_past_max_driver_restarts_fails_the_sweep_with_the_reason(
     db_url: str, tmp_path: Path, ray_cluster: RayConnection
 ) -> None:

@@ -10,7 +10,6 @@ import math
 from pathlib import Path
 from typing import Any
 
-import pytest
 from ray.util.state import list_actors
 from sqlalchemy import select
 
@@ -96,7 +95,6 @@ def checkpoints(server: ServerProcess, experiment_id: str) -> int:
     return sum(1 for _ in runs.glob("*/checkpoint_*"))
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver_and_server(
     engine_process: ServerProcess, ray_cluster: RayConnection, db_url: str
 ) -> None:

@@ -26,6 +26,7 @@ from service.usecases.experiments import submit_experiment
 from service.usecases.recording import ResultStore
 from service.usecases.reports import Op, ResultReported, TrialEnded, TrialStarted
 from service.usecases.retention import checkpoints_to_delete, prune_experiment
+from tests.conftest import BOTH_BACKENDS
 
 SPEC = {
     "name": "r",
@@ -46,6 +47,7 @@ def result(
     return ResultReported(tune_id, iteration, {"epoch": iteration, "val_loss": loss}, checkpoint)
 
 
+@BOTH_BACKENDS
 def test_results_delivered_twice_are_stored_once_and_progress_is_kept(
     db: sessionmaker[Session],
 ) -> None:
@@ -85,6 +87,7 @@ def test_results_delivered_twice_are_stored_once_and_progress_is_kept(
     assert kinds.count("trial_completed") == 1 and kinds.count("trial_started") == 1
 
 
+@BOTH_BACKENDS
 def test_many_trials_in_shuffled_redelivered_batches_keep_the_progress_their_rows_give(
     db: sessionmaker[Session],
 ) -> None:
@@ -118,6 +121,7 @@ def test_many_trials_in_shuffled_redelivered_batches_keep_the_progress_their_row
         assert trial.best_metric == min(loss for _, loss in mine)
 
 
+@BOTH_BACKENDS
 def test_rung_decisions_are_stored_once_with_their_time_and_tell_the_trial_why(
     db: sessionmaker[Session],
 ) -> None:
@@ -144,6 +148,7 @@ def test_rung_decisions_are_stored_once_with_their_time_and_tell_the_trial_why(
     assert message == f"trial a {decision.reason}"
 
 
+@BOTH_BACKENDS
 def test_a_result_for_an_unseen_trial_creates_it_and_failures_keep_their_text(
     db: sessionmaker[Session],
 ) -> None:
@@ -183,6 +188,7 @@ def test_while_the_database_is_unreachable_writes_wait_in_a_bounded_buffer() -> 
     engine.dispose()
 
 
+@BOTH_BACKENDS
 def test_a_batch_that_cannot_be_written_is_kept_and_named_not_the_end_of_the_writer(
     db: sessionmaker[Session],
 ) -> None:
@@ -219,6 +225,7 @@ def test_a_batch_the_api_refuses_stops_the_writer_at_once_and_keeps_what_was_not
     assert recorder.last_error is not None and "no longer running" in recorder.last_error
 
 
+@BOTH_BACKENDS
 def test_a_finished_trial_keeps_its_latest_checkpoints_and_its_best(
     db: sessionmaker[Session], tmp_path: Path
 ) -> None:
@@ -295,6 +302,7 @@ LOSSES = random.Random(3).sample(range(1000), 50)  # distinct; epoch i reports L
 RUNGS = {1, 3, 9, 27, 50}
 
 
+@BOTH_BACKENDS
 def test_every_n_keeps_multiples_rungs_and_each_new_best_and_progress_counts_all(
     db: sessionmaker[Session],
 ) -> None:
@@ -312,6 +320,7 @@ def test_every_n_keeps_multiples_rungs_and_each_new_best_and_progress_counts_all
     assert trial.best_metric == min(LOSSES)
 
 
+@BOTH_BACKENDS
 def test_last_k_per_trial_keeps_the_latest_k_the_rungs_and_the_best(
     db: sessionmaker[Session],
 ) -> None:
@@ -329,6 +338,7 @@ def test_last_k_per_trial_keeps_the_latest_k_the_rungs_and_the_best(
     assert trial.best_metric == min(LOSSES) and trial.last_metric == LOSSES[-1]
 
 
+@BOTH_BACKENDS
 def test_every_result_is_kept_by_default(db: sessionmaker[Session]) -> None:
     recorder, _ = retention_recorder(db, {}, batch_size=7)
     for epoch, loss in enumerate(LOSSES, start=1):
@@ -337,6 +347,7 @@ def test_every_result_is_kept_by_default(db: sessionmaker[Session]) -> None:
     assert kept_iterations(db)[0] == list(range(1, 51))
 
 
+@BOTH_BACKENDS
 def test_trials_are_numbered_in_their_experiment_in_the_order_they_appear(
     db: sessionmaker[Session],
 ) -> None:

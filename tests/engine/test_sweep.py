@@ -156,7 +156,6 @@ def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
     } <= set(events)
 
 
-@pytest.mark.parametrize("empty_db_url", ["sqlite"], indirect=True)
 def test_a_converged_sweep_ends_early_and_cancels_what_still_runs(
     engine_server: ServerProcess, ray_cluster: RayConnection
 ) -> None:
