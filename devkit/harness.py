@@ -118,13 +118,18 @@ class ServerProcess:
         return result.stdout.strip()
 
 
+# how often ``wait_for`` asks again: each wait ends on average half of this after its condition
+# came true, and the Ray tests wait about a hundred times on their critical path
+WAIT_POLL_S = 0.2
+
+
 def wait_for(probe: Callable[[], T | None], timeout_s: float, what: str) -> T:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         value = probe()
         if value:
             return value
-        time.sleep(0.5)
+        time.sleep(WAIT_POLL_S)
     raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
 
 
