@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -33,7 +31,7 @@ from service.db.session import create_db_engine, session_factory
 from service.engine.cluster import RAY_AUTH_TOKEN_PATH, RayConnection
 from service.settings import Settings
 from service.usecases import tokens
-from tests.engine.nodes import ray_head
+from tests.engine.nodes import ensure_ray_token, ray_head
 
 PG_URL = os.environ.get(
     "RAYSWEEP_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -52,10 +50,22 @@ def pytest_configure(config: pytest.Config) -> None:
     session's and the multi-node test's own) on a machine without one would each make their own
     (``ray get-auth-token --generate`` writes ~/.ray/auth_token), and one worker's clients would
     send the other's."""
-    if hasattr(config, "workerinput") or RAY_AUTH_TOKEN_PATH.exists():
-        return
-    ray_cli = Path(sys.executable).parent / "ray"
-    subprocess.run([str(ray_cli), "get-auth-token", "--generate"], check=True, capture_output=True)
+    if not hasattr(config, "workerinput"):
+        ensure_ray_token()
+
+
+class ManualClock:
+    """A clock that moves only when a test moves it (``advance``, or ``now`` set): what a
+    ledger, a cache or a loop under test reads instead of the time."""
+
+    def __init__(self, now: float | None = None) -> None:
+        self.now = time.monotonic() if now is None else now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
 
 
 def _pg_admin_dsn() -> str:

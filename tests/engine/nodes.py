@@ -18,8 +18,16 @@ from ray.job_submission import JobSubmissionClient
 
 from devkit.harness import wait_for
 from service.engine.cluster import free_port
+from service.settings import RAY_AUTH_TOKEN_PATH
 
 RAY = shutil.which("ray", path=str(Path(sys.executable).parent)) or "ray"
+
+
+def ensure_ray_token() -> None:
+    """Ray's token in ~/.ray/auth_token, made if there is none (``ray get-auth-token
+    --generate``): the one this test process's Ray client sends, and the heads it starts take."""
+    if not RAY_AUTH_TOKEN_PATH.exists():
+        subprocess.run([RAY, "get-auth-token", "--generate"], check=True, capture_output=True)
 
 
 class RayNode:

@@ -12,8 +12,6 @@ and CPUs, token authentication from a token file), the server pointed at the hea
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -28,7 +26,7 @@ from ray.util.state import list_actors, list_nodes
 from service.engine.cluster import RayConnection
 from service.settings import RAY_AUTH_TOKEN_PATH, Settings
 from tests.conftest import ServerProcess
-from tests.engine.nodes import RayNode, node_env, ray_head
+from tests.engine.nodes import RayNode, ensure_ray_token, node_env, ray_head
 from tests.engine.sweeps import (
     CLUSTER_SINGLETONS,
     TRAIN_WORKER,
@@ -60,8 +58,7 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, list[RayNode], dict[str, str]
     """A head (1 CPU) and two worker nodes (2 CPUs each) sharing a token file like a mounted
     secret; the token is the one this test process's Ray client uses (~/.ray/auth_token, made
     by whichever Ray head of the session started first, or here)."""
-    ray_cli = Path(sys.executable).parent / "ray"
-    subprocess.run([str(ray_cli), "get-auth-token", "--generate"], check=True, capture_output=True)
+    ensure_ray_token()
     token_file = tmp_path / "ray_token"
     token_file.write_text(RAY_AUTH_TOKEN_PATH.read_text().strip())
     env = node_env(token_file)
