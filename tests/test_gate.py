@@ -14,18 +14,10 @@ from service.engine.ledger import ENDED_KEPT_S, LEASE_TTL_S, Ledger, Notice
 from service.engine.trial_plan import TrialPlan
 from service.resources import Capacity, ProjectShare, ResourceRequest
 from service.usecases.reports import Op, ReservationReclaimed, TrialRestarted
-from tests.conftest import minimal_spec
+from tests.conftest import ManualClock, minimal_spec
 
 TWO_CPU = Capacity(({"CPU": 2.0, "memory": 8e9},))
 TWO_NODES = Capacity(({"CPU": 1.0}, {"CPU": 1.0}))
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def trial(label: str, workers: int = 2, cpus: float = 0.5, owner: str = "exp") -> ResourceRequest:
@@ -33,7 +25,7 @@ def trial(label: str, workers: int = 2, cpus: float = 0.5, owner: str = "exp") -
 
 
 def test_two_trials_that_do_not_fit_together_run_one_after_the_other() -> None:
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     assert ledger.request("a", trial("a"), TWO_CPU, 0).state == "granted"
     waiting = ledger.request("b", trial("b"), TWO_CPU, 0)
     assert waiting.state == "waiting"
@@ -47,7 +39,7 @@ def test_two_trials_that_do_not_fit_together_run_one_after_the_other() -> None:
 
 
 def test_grants_follow_arrival_order_so_a_large_run_is_not_starved() -> None:
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     assert ledger.request("small-1", trial("s1", workers=1), TWO_CPU, 0).state == "granted"
     big = trial("big", workers=3)  # 1.5 CPU: waits for small-1
     assert ledger.request("big", big, TWO_CPU, 0).state == "waiting"
@@ -60,7 +52,7 @@ def test_grants_follow_arrival_order_so_a_large_run_is_not_starved() -> None:
 
 
 def test_a_run_the_cluster_can_never_hold_is_refused_after_the_wait_and_blocks_nobody() -> None:
-    clock = Clock()
+    clock = ManualClock(100.0)
     ledger = Ledger(clock)
     huge = trial("huge", workers=2, cpus=1.5)  # 3 CPU on a 2-CPU cluster
     first = ledger.request("huge", huge, TWO_CPU, wait_s=30)
@@ -77,19 +69,23 @@ def test_a_run_the_cluster_can_never_hold_is_refused_after_the_wait_and_blocks_n
 
 
 def test_on_a_fixed_cluster_an_impossible_run_is_refused_at_once() -> None:
-    decision = Ledger(Clock()).request("g", ResourceRequest("e", "g", {"GPU": 1.0}, 4), TWO_CPU, 0)
+    decision = Ledger(ManualClock(100.0)).request(
+        "g", ResourceRequest("e", "g", {"GPU": 1.0}, 4), TWO_CPU, 0
+    )
     assert decision.state == "refused"
     assert "4 worker(s) x {GPU: 1}" in decision.message and "{GPU: 4} in all" in decision.message
 
 
 def test_a_bundle_no_single_node_can_take_is_refused_even_when_the_sum_fits() -> None:
-    decision = Ledger(Clock()).request("x", trial("x", workers=1, cpus=1.5), TWO_NODES, 0)
+    decision = Ledger(ManualClock(100.0)).request(
+        "x", trial("x", workers=1, cpus=1.5), TWO_NODES, 0
+    )
     assert decision.state == "refused"
     assert "no node can take one worker's {CPU: 1.5}" in decision.message
 
 
 def test_the_cluster_growing_admits_a_waiting_run() -> None:
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     big = trial("big", workers=2, cpus=1.5)
     assert ledger.request("big", big, TWO_CPU, 600).state == "waiting"
     grown = Capacity(({"CPU": 2.0}, {"CPU": 2.0}))
@@ -97,7 +93,7 @@ def test_the_cluster_growing_admits_a_waiting_run() -> None:
 
 
 def test_a_lease_whose_holder_stopped_renewing_expires_and_renewal_keeps_it() -> None:
-    clock = Clock()
+    clock = ManualClock(100.0)
     ledger = Ledger(clock)
     ledger.request("a", trial("a"), TWO_CPU, 0)
     ledger.request("b", trial("b"), TWO_CPU, 0)
@@ -111,13 +107,13 @@ def test_a_lease_whose_holder_stopped_renewing_expires_and_renewal_keeps_it() ->
 
 
 def test_a_gate_that_lost_its_state_takes_back_a_renewed_lease() -> None:
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     ledger.renew("a", trial("a"))  # the gate restarted while a ran
     assert ledger.request("b", trial("b"), TWO_CPU, 0).state == "waiting"
 
 
 def test_killed_holders_release_their_leases_at_once() -> None:
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     ledger.request("exp/t1/actor1", trial("t1"), TWO_CPU, 0)
     ledger.request("exp/t2/actor2", trial("t2"), TWO_CPU, 0)
     assert ledger.release_holders(["actor1"]) == 1
@@ -127,7 +123,7 @@ def test_killed_holders_release_their_leases_at_once() -> None:
 def test_an_elastic_run_gets_what_is_free_up_to_its_maximum_and_no_more() -> None:
     """Granted between its minimum and maximum by what is free; the lease (and so its Train
     run) holds that many, and the next run is admitted into the rest."""
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     first = ResourceRequest("exp", "a", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=8)
     granted = ledger.request("a", first, TWO_CPU, 0)
     assert (granted.state, granted.workers) == ("granted", 3)  # 3 x 0.5 of the 1.99 free
@@ -162,7 +158,7 @@ def test_an_elastic_trial_asks_for_its_bounds_and_runs_pinned_to_its_grant() -> 
 def test_work_the_gate_did_not_admit_holds_its_share() -> None:
     """Another job or a model replica holding 1 CPU of the 2: Ray's free resources say so, and
     a run that would fit the leases' arithmetic alone waits until that work ends."""
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     busy = Capacity(TWO_CPU.nodes, available={"CPU": 1.0, "memory": 8e9})
     waiting = ledger.request("a", trial("a", workers=2, cpus=0.75), busy, 0)
     assert waiting.state == "waiting" and "free {CPU: 1} of {CPU: 2}" in waiting.message
@@ -191,7 +187,7 @@ FOUR_SLOTS = Capacity(({"CPU": 2.0},))  # four 1 x 0.45-CPU runs and their funct
 
 
 def test_a_project_below_its_share_gets_the_next_free_slot_before_earlier_arrivals() -> None:
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     for n in range(6):  # a's runs arrive first and fill the cluster
         ledger.request(f"a{n}", in_project(f"a{n}", "a", cpus=0.45), FOUR_SLOTS, 0)
     for n in range(3):
@@ -210,7 +206,7 @@ def test_a_project_below_its_share_gets_the_next_free_slot_before_earlier_arriva
 
 
 def test_weights_divide_the_cluster_and_priorities_order_a_projects_own_runs() -> None:
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     ledger.set_project("heavy", ProjectShare(weight=3))
     for n in range(4):
         ledger.request(f"light{n}", in_project(f"light{n}", "light", cpus=0.45), FOUR_SLOTS, 0)
@@ -228,7 +224,7 @@ def test_weights_divide_the_cluster_and_priorities_order_a_projects_own_runs() -
 
 
 def test_a_quota_holds_back_its_project_only_and_says_so() -> None:
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     ledger.set_project("capped", ProjectShare(max_workers=2))
     decisions = [
         ledger.request(f"c{n}", in_project(f"c{n}", "capped", cpus=0.45), FOUR_SLOTS, 0)
@@ -243,7 +239,7 @@ def test_a_quota_holds_back_its_project_only_and_says_so() -> None:
 
 
 def test_every_lease_is_a_segment_from_its_grant_to_its_end() -> None:
-    clock = Clock()
+    clock = ManualClock(100.0)
     ledger = Ledger(clock, wall=clock)
     ledger.request("exp/t1/actor1", trial("t1", workers=2), TWO_CPU, 0)
     clock.now += 10
@@ -264,7 +260,7 @@ def test_every_lease_is_a_segment_from_its_grant_to_its_end() -> None:
 
 
 def test_a_finished_owner_holds_nothing_and_its_leases_end_at_their_last_renewal() -> None:
-    clock = Clock()
+    clock = ManualClock(100.0)
     ledger = Ledger(clock, wall=clock)
     ledger.request("exp/t1/a1", trial("t1"), TWO_CPU, 0)
     ledger.request("exp/t2/a2", trial("t2"), TWO_CPU, 0)  # waits: the cluster is full
@@ -280,7 +276,7 @@ def test_a_finished_owner_holds_nothing_and_its_leases_end_at_their_last_renewal
 def test_an_over_share_project_yields_its_lowest_rung_at_a_checkpoint_and_only_what_is_needed() -> (
     None
 ):
-    clock = Clock()
+    clock = ManualClock(100.0)
     ledger = Ledger(clock)
     rungs = {"a1": 4, "a2": 1, "a3": 2, "a4": 1}
     for label, rung in rungs.items():  # a fills the four slots with promotion-ASHA segments
@@ -327,13 +323,13 @@ def test_an_over_share_project_yields_its_lowest_rung_at_a_checkpoint_and_only_w
 
 
 def test_runs_that_cannot_yield_and_projects_at_their_share_keep_their_slots() -> None:
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     for n in range(4):  # grid trials (no rung): they run to their end
         ledger.request(f"a{n}", in_project(f"a{n}", "a", cpus=0.45), FOUR_SLOTS, 0)
     ledger.request("b0", in_project("b0", "b", cpus=0.45), FOUR_SLOTS, 0)
     assert not any(e.yield_to for e in ledger.entries.values())
     # two projects at two slots each: a third project's run takes no slot from either
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     for label in ("a0", "a1"):
         ledger.request(label, in_project(label, "a", cpus=0.45, rung=1), FOUR_SLOTS, 0)
     for label in ("b0", "b1"):
@@ -342,14 +338,14 @@ def test_runs_that_cannot_yield_and_projects_at_their_share_keep_their_slots() -
     ledger.request("c0", in_project("c0", "c", cpus=0.45), FOUR_SLOTS, 0)
     assert len([e for e in ledger.entries.values() if e.yield_to == "c"]) == 1
     # and a project never preempts itself
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     for n in range(5):
         ledger.request(f"a{n}", in_project(f"a{n}", "a", cpus=0.45, rung=1), FOUR_SLOTS, 0)
     assert not any(e.yield_to for e in ledger.entries.values())
 
 
 def test_a_dead_holders_lease_ends_at_the_second_reap_and_its_reservations_are_due() -> None:
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     key = "exp/t1/aaaa"
     assert ledger.request(key, trial("t1"), TWO_CPU, 0).state == "granted"
     assert ledger.register_group(key, "pg1", "ctrl1")
@@ -367,7 +363,7 @@ def test_a_dead_holders_lease_ends_at_the_second_reap_and_its_reservations_are_d
 
 
 def test_a_dead_controllers_group_is_due_while_its_trial_lives_on() -> None:
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     key = "exp/t1/aaaa"
     ledger.request(key, trial("t1"), TWO_CPU, 0)
     ledger.register_group(key, "pg1", "ctrl1")
@@ -385,7 +381,7 @@ def test_a_dead_controllers_group_is_due_while_its_trial_lives_on() -> None:
 
 
 def test_a_released_lease_hands_its_groups_for_removal_and_late_ones_go_after_the_ttl() -> None:
-    clock = Clock()
+    clock = ManualClock(100.0)
     ledger = Ledger(clock)
     ledger.request("exp/t1/aaaa", trial("t1"), TWO_CPU, 0)
     ledger.register_group("exp/t1/aaaa", "pg1", "ctrl1")
@@ -406,7 +402,7 @@ def test_a_restarted_gate_keeps_a_group_registered_before_its_holder_renews() ->
     group registers the new group before the trial's next renewal brings the lease back. The
     group is the lease's again, not removed as a finished run's (seen on the multi-node test:
     the trial failed with "its placement group was removed")."""
-    ledger = Ledger(Clock())
+    ledger = Ledger(ManualClock(100.0))
     assert not ledger.register_group("exp/t1/aaaa", "pg2", "ctrl1")
     for _ in range(3):
         ledger.reap({"aaaa", "ctrl1"})
@@ -426,8 +422,8 @@ def test_a_restarted_gate_keeps_a_group_registered_before_its_holder_renews() ->
 
 
 def test_notices_go_to_their_owners_driver_until_it_stores_them() -> None:
-    wall = Clock()
-    ledger = Ledger(Clock(), wall)
+    wall = ManualClock(100.0)
+    ledger = Ledger(ManualClock(100.0), wall)
     ledger.notify("exp", "t1", "restarted", "rank 0: ValueError: boom", once="n1")
     ledger.notify("exp", "t1", "restarted", "rank 0: ValueError: boom", once="n1")  # a retry
     ledger.notify("other", "t9", "reclaimed", "removed pg9")
@@ -455,7 +451,7 @@ class Submitted:
 
 
 def test_a_driver_stores_each_notice_once_and_acknowledges_what_its_last_answer_held() -> None:
-    ledger = Ledger(Clock(), Clock())
+    ledger = Ledger(ManualClock(100.0), ManualClock(100.0))
     named: list[set[str]] = []
     answer_lost = False
 
@@ -494,7 +490,7 @@ def test_a_driver_stores_each_notice_once_and_acknowledges_what_its_last_answer_
 
 
 def test_a_long_wait_names_what_holds_the_resources_outside_the_leases() -> None:
-    clock = Clock()
+    clock = ManualClock(100.0)
     ledger = Ledger(clock)
     # Ray has 0.2 CPU free; the leases account for none of the 1.8 held
     held_outside = Capacity(TWO_CPU.nodes, available={"CPU": 0.2})

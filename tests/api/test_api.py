@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from service.engine.recorder import Recorder
 from service.usecases import tokens
 from service.usecases.recording import ResultStore
 from service.usecases.reports import ResultReported, TrialEnded, TrialStarted
-from tests.conftest import InProcessServer, ServerProcess, minimal_spec, row_counts
+from tests.conftest import InProcessServer, ManualClock, ServerProcess, minimal_spec, row_counts
 from tests.factories import submit
 
 spec = minimal_spec
@@ -172,19 +171,6 @@ def test_roles_viewers_read_members_write_and_revoked_tokens_fail(server: Server
     with server.client(member) as client:
         revoked = client.get("/api/v1/experiments")
     assert revoked.status_code == 401 and "revoked" in revoked.json()["error"]["message"]
-
-
-class ManualClock:
-    """A monotonic clock that moves when told (a server's token cache reads it)."""
-
-    def __init__(self) -> None:
-        self.now = time.monotonic()
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 def token_cache_clock(server: ServerProcess) -> ManualClock:
