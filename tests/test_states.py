@@ -4,6 +4,9 @@ service/states.py that they test."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from raysweep.lifecycle import (
@@ -69,31 +72,36 @@ ALLOWED_FINAL_RUN_MOVES = {
 }
 
 
+def moved_as_allowed(
+    row: Any, move: Callable[[Any, Any], None], allowed: set[Any], target: Any
+) -> bool:
+    """Move ``row`` to ``target`` if ``allowed`` holds it; else the move must raise, naming both
+    states, and leave the row as it was. Whether it moved."""
+    current = row.state
+    if target in allowed:
+        move(row, target)
+        assert row.state == target.value
+        return True
+    with pytest.raises(IllegalTransition, match=f"from {current} to {target.value}"):
+        move(row, target)
+    assert row.state == current
+    return False
+
+
 @pytest.mark.parametrize("current", list(E))
 @pytest.mark.parametrize("target", list(E))
 def test_an_experiment_moves_exactly_as_its_lifecycle_allows(current: E, target: E) -> None:
     row = ExperimentRow(state=current.value)
-    if target in ALLOWED_EXPERIMENT_MOVES[current]:
-        move_experiment(row, target)
-        assert row.state == target.value
+    if moved_as_allowed(row, move_experiment, ALLOWED_EXPERIMENT_MOVES[current], target):
         assert (row.finished_at is not None) == target.is_final
-    else:
-        with pytest.raises(IllegalTransition, match=f"from {current.value} to {target.value}"):
-            move_experiment(row, target)
-        assert row.state == current.value
 
 
 @pytest.mark.parametrize("current", list(T))
 @pytest.mark.parametrize("target", list(T))
 def test_a_trial_moves_exactly_as_its_lifecycle_allows(current: T, target: T) -> None:
-    row = TrialRow(state=current.value)
-    if target in ALLOWED_TRIAL_MOVES[current]:
-        move_trial(row, target)
-        assert row.state == target.value
-    else:
-        with pytest.raises(IllegalTransition):
-            move_trial(row, target)
-        assert row.state == current.value
+    moved_as_allowed(
+        TrialRow(state=current.value), move_trial, ALLOWED_TRIAL_MOVES[current], target
+    )
 
 
 @pytest.mark.parametrize("current", list(FinalRunState))
@@ -102,13 +110,7 @@ def test_a_final_run_moves_exactly_as_its_lifecycle_allows(
     current: FinalRunState, target: FinalRunState
 ) -> None:
     row = FinalRunRow(state=current.value)
-    if target in ALLOWED_FINAL_RUN_MOVES[current]:
-        move_final_run(row, target)
-        assert row.state == target.value
-    else:
-        with pytest.raises(IllegalTransition):
-            move_final_run(row, target)
-        assert row.state == current.value
+    moved_as_allowed(row, move_final_run, ALLOWED_FINAL_RUN_MOVES[current], target)
 
 
 def test_the_documented_lifecycles_are_allowed_and_finals_are_final() -> None:
