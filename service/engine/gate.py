@@ -87,8 +87,10 @@ def cluster_capacity() -> Capacity:
 class ResourceGate:
     """The detached actor around a ``Ledger``; one per Ray cluster. A thread of its own reaps
     every ``REAP_INTERVAL_S``: it ends the leases of dead holders and removes the reservations
-    of dead runs (``Ledger.reap``), and finds what holds resources outside the leases while runs
-    wait (``reservations.outside_holders``)."""
+    of dead runs (``Ledger.reap``), reading only the GCS. Another finds what holds resources
+    outside the leases while runs wait (``reservations.outside_holders``): that look goes
+    through the dashboard's state API, which a loaded host answers in seconds, and a reaper
+    waiting on it let a stopped trial's worker group outlive its sweep's end."""
 
     def __init__(self) -> None:
         self.ledger = Ledger()
@@ -103,6 +105,9 @@ class ResourceGate:
         # ids): whose placement groups the reaper may remove when their creator died
         self._owner_of_job: dict[str, str] = {}
         threading.Thread(target=self._reap_forever, name="raysweep-reaper", daemon=True).start()
+        threading.Thread(
+            target=self._explain_forever, name="raysweep-outside-holders", daemon=True
+        ).start()
 
     def capacity(self) -> Capacity:
         """The nodes (read every few seconds) and what Ray has free (read at every decision: a
@@ -194,19 +199,34 @@ class ResourceGate:
             watched = self.ledger.watched()
         if now - self._busy_at > IDLE_AFTER_S:  # idle a while: nothing to look at in Ray
             return
-        capacity = self.capacity()
-        with self._lock:
-            unexplained = self.ledger.unexplained_waits(capacity)
-            leased = set(self._groups)
         alive = reservations.live_actors(watched)
-        outside = reservations.outside_holders(self._address, leased) if unexplained else ""
         with self._lock:
             self.ledger.reap(alive)
-            self.ledger.outside = outside
         self._remove_ended()
         self._ticks += 1
         if self._ticks % ABANDONED_CHECK_EVERY == 0:
             self._remove_abandoned()
+
+    def _explain_forever(self) -> None:
+        while True:
+            time.sleep(REAP_INTERVAL_S)
+            try:
+                self.explain_waits()
+            except Exception:  # the dashboard away for a moment: the next look
+                log.warning(
+                    "could not look for what holds resources outside the leases", exc_info=True
+                )
+
+    def explain_waits(self) -> None:
+        """While a run waits for what Ray has less of than the leases leave, name what holds it
+        (the ledger adds it to the waiting runs' messages)."""
+        capacity = self.capacity()
+        with self._lock:
+            unexplained = self.ledger.unexplained_waits(capacity)
+            leased = set(self._groups)
+        outside = reservations.outside_holders(self._address, leased) if unexplained else ""
+        with self._lock:
+            self.ledger.outside = outside
 
     def _remove_abandoned(self) -> None:
         """A Train run whose trial was stopped while its workers started (a cancel, a spent

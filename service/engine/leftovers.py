@@ -122,9 +122,12 @@ def remove_dead_attempts(experiment_id: str) -> Leftovers:
     return remove(earlier)
 
 
-def remove_own_leftovers(grace_s: float = 10.0) -> Leftovers:
-    """After ``fit()``: what this job still holds in Ray once a short grace for Ray's own
-    asynchronous removals has passed, removed."""
+def remove_own_leftovers(grace_s: float = 20.0) -> Leftovers:
+    """After ``fit()``: what this job still holds in Ray once a grace for Ray's own asynchronous
+    removals and the gate's reaper has passed, removed. A trial stopped while its workers
+    started leaves a worker group that the reaper removes a few seconds after its controller
+    died (two reaps to call it dead, ``ledger.MISSES_TO_DEAD``, and a look every
+    ``gate.ABANDONED_CHECK_EVERY``); a loaded host stretches each of those seconds."""
     own = {ray.get_runtime_context().get_job_id()}
     deadline = time.monotonic() + grace_s
     while find(own) and time.monotonic() < deadline:
