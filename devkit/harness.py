@@ -24,10 +24,18 @@ T = TypeVar("T")
 
 
 class ServerProcess:
-    """``python -m service serve`` in a child process, as an operator would run it."""
+    """``python -m service serve`` in a child process, as an operator would run it; or
+    ``command`` (the module ``python -m`` runs and its arguments), such as
+    ``devkit.clocked_server``."""
 
-    def __init__(self, home: Path, db_url: str, extra_env: dict[str, str]):
-        self.home, self.db_url = home, db_url
+    def __init__(
+        self,
+        home: Path,
+        db_url: str,
+        extra_env: dict[str, str],
+        command: tuple[str, ...] = ("service", "serve"),
+    ):
+        self.home, self.db_url, self.command = home, db_url, command
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {
@@ -48,7 +56,7 @@ class ServerProcess:
         self.log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "service", "serve"],
+                [sys.executable, "-m", *self.command],
                 env=self.env,
                 cwd=REPO_ROOT,
                 stdout=log,

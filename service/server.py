@@ -21,6 +21,7 @@ from fastapi import FastAPI
 from sqlalchemy import Engine, text
 
 from service.api.app import create_app
+from service.clock import Clock
 from service.db.migrate import SchemaOutOfDate, check_schema
 from service.db.session import create_db_engine, session_factory
 from service.metrics import Metrics
@@ -43,7 +44,7 @@ def database_check(engine: Engine) -> Callable[[], str | None]:
     return check
 
 
-def build_app(settings: Settings) -> FastAPI:
+def build_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     engine = create_db_engine(settings.database_url_value)
     check_schema(engine)  # refuse to serve an out-of-date schema, saying how to migrate
     db = session_factory(engine)
@@ -78,12 +79,14 @@ def build_app(settings: Settings) -> FastAPI:
         with ExitStack() as stack:
             if ray is not None:
                 stack.enter_context(ray)
-                stack.enter_context(build_controller(settings, db, ray, metrics, work_arrived))
+                stack.enter_context(
+                    build_controller(settings, db, ray, metrics, work_arrived, clock)
+                )
             yield
         api_engine.dispose()
         engine.dispose()
 
-    return create_app(settings, api_db, checks, lifespan, metrics, work_arrived)
+    return create_app(settings, api_db, checks, lifespan, metrics, work_arrived, clock)
 
 
 def settle_heap() -> None:
@@ -94,14 +97,16 @@ def settle_heap() -> None:
     gc.freeze()
 
 
-def serve(settings: Settings) -> None:
+def serve(settings: Settings, clock: Clock | None = None) -> None:
+    """``clock``: what the schedules take as now (the system's unless a test gives its own;
+    API-only processes, ``RAYSWEEP_API_WORKERS`` > 1, always read the system's)."""
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     # what the server writes (stored code, its database, the Ray head it starts) is the
     # service's user's alone
     os.umask(0o077)
-    app = build_app(settings)
+    app = build_app(settings, clock)
     settle_heap()
     print(
         f"raysweep: serving on http://{settings.host}:{settings.port} "

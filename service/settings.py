@@ -127,10 +127,6 @@ class Settings(BaseSettings):
         description="A schedule's due time older than this when a controller sees it was missed "
         "(no server ran): the schedule's misfire policy applies.",
     )
-    clock_file: Path | None = Field(
-        default=None,
-        description="Tests only: read the schedules' current time from this file (ISO-8601).",
-    )
     serve_port: int = Field(
         default=8100, ge=1, le=65535, description="HTTP port of Ray Serve on the final cluster."
     )

@@ -43,6 +43,7 @@ from service.api.timing import RequestTimingMiddleware
 from service.api.token_first import TokenBeforeBody
 from service.api.view_slots import ViewSlots
 from service.api.wake import ControllerWakeMiddleware
+from service.clock import Clock, SystemClock
 from service.metrics import Metrics
 from service.settings import Settings
 from service.usecases.access import Owners
@@ -65,6 +66,7 @@ def create_app(
     lifespan: Any = None,
     metrics: Metrics | None = None,
     work_arrived: threading.Event | None = None,
+    clock: Clock | None = None,
 ) -> FastAPI:
     """``work_arrived``: set after every request that changed something (the controller, where
     this process runs it, waits on it between passes)."""
@@ -81,6 +83,7 @@ def create_app(
         view_slots=ViewSlots(settings.views_at_once, settings.view_wait_s),
         work_arrived=work_arrived,
         job_token_key=JobTokenKey(),
+        clock=clock or SystemClock(),
     )
     install_error_handlers(app)
     # JSON above 1 KiB compressed for clients that accept gzip (a page of 500 trials: ~10x less)

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.tokens import Role, TokenRead
 from service.api.view_slots import ViewSlots
+from service.clock import Clock
 from service.db.base import MAX_BIGINT
 from service.errors import Forbidden, Unauthorized
 from service.metrics import Metrics
@@ -61,6 +62,7 @@ class AppState:
     view_slots: ViewSlots
     work_arrived: threading.Event  # set after a change; the controller's runner waits on it
     job_token_key: JobTokenKey
+    clock: Clock  # what the schedule routes take as now
 
 
 def app_state(request: Request) -> AppState:

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from service.clock import clock_for
+from service.clock import Clock, SystemClock
 from service.controller.capacity import CapacityObserver
 from service.controller.deployer import Deployer
 from service.controller.jobs import JobDispatcher, JobReconciler
@@ -91,6 +91,7 @@ def build_controller(
     ray: RayConnection,
     metrics: Metrics | None = None,
     work_arrived: threading.Event | None = None,
+    clock: Clock | None = None,
 ) -> Iterator[Runner]:
     connections = {
         record.name: ray
@@ -124,7 +125,7 @@ def build_controller(
             JobReconciler("final-run-reconciler", final_runs, launchers, submit_final_run),
             JobDispatcher("final-run-dispatcher", final_runs, launchers, submit_final_run),
             Deployer(db, connections, settings),
-            ScheduleFirer(db, settings, clock_for(settings.clock_file)),
+            ScheduleFirer(db, settings, clock or SystemClock()),
         ],
         settings.controller_interval_s,
         metrics,

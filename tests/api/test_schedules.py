@@ -108,13 +108,15 @@ def test_two_servers_fire_a_minutely_schedule_exactly_once_per_minute(
 ) -> None:
     clock = tmp_path / "clock"
     set_time(clock, T0)
+    clocked = ("devkit.clocked_server", str(clock))
     env = {
-        "RAYSWEEP_CLOCK_FILE": str(clock),
         # the controllers run, but no Ray answers there: sweeps stay queued, firing needs no Ray
         "RAYSWEEP_RAY_ADDRESS": "http://127.0.0.1:9",
         "RAYSWEEP_CONTROLLER_INTERVAL_S": "0.2",
     }
-    servers = [ServerProcess(tmp_path / f"home-{n}", db_url, env).start() for n in range(2)]
+    servers = [
+        ServerProcess(tmp_path / f"home-{n}", db_url, env, clocked).start() for n in range(2)
+    ]
     try:
         with servers[0].client() as client:
             created = client.post(
@@ -127,7 +129,7 @@ def test_two_servers_fire_a_minutely_schedule_exactly_once_per_minute(
         for n in range(1, FIRINGS + 1):
             if n == FIRINGS // 2:  # a restart between due times: one dies, another comes back
                 servers[0].kill()
-                servers[0] = ServerProcess(tmp_path / "home-0", db_url, env).start()
+                servers[0] = ServerProcess(tmp_path / "home-0", db_url, env, clocked).start()
             set_time(clock, T0 + timedelta(minutes=n))
             wait_for_firings(db, n)
     finally:

@@ -18,7 +18,6 @@ from service.api.deps import (
     app_state,
 )
 from service.api.errors import ERROR_RESPONSES
-from service.clock import clock_for
 from service.usecases import schedules as usecase
 from service.usecases.access import visible_projects
 
@@ -56,7 +55,7 @@ def create(
         body,
         settings.search_spaces_dir,
         settings.final_clusters_for,
-        clock_for(settings.clock_file).now(),
+        state.clock.now(),
         caller,
         settings.fixed_sweep_cluster,
         settings.max_schedules_per_project,
@@ -83,7 +82,7 @@ def update(
 ) -> ScheduleRead:
     """Resuming computes the next due time from now: times missed while paused never fire."""
     state = app_state(request)
-    now = clock_for(state.settings.clock_file).now()
+    now = state.clock.now()
     return usecase.set_enabled(state.db, schedule_id, body.enabled, now)
 
 
