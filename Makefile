@@ -40,7 +40,18 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 	cd web && npm install --no-audit --no-fund
 	touch $@
 
-web/dist/index.html: web/node_modules/.installed $(WEB_SOURCES)
+# the API's types for the UI, generated (both files committed; tests/test_web_types.py fails
+# while they are stale): the API's OpenAPI document, which depends on the Python code and its
+# locked packages only (the same bytes on every machine), then openapi-typescript's TypeScript
+API_SOURCES := $(shell find raysweep service -name '*.py' 2>/dev/null) devkit/openapi_document.py
+
+web/openapi.json: $(STAMP_SERVER) $(API_SOURCES)
+	$(PY) -m devkit.openapi_document $@
+
+web/src/api-schema.ts: web/openapi.json web/scripts/api-schema.mjs web/node_modules/.installed
+	cd web && node scripts/api-schema.mjs openapi.json src/api-schema.ts
+
+web/dist/index.html: web/node_modules/.installed web/src/api-schema.ts $(WEB_SOURCES)
 	cd web && npm run build
 
 web: web/dist/index.html

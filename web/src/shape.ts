@@ -1,7 +1,9 @@
 // Pure data shaping for the views: no DOM, no fetch, so it is unit tested (shape.test.ts).
-import type { Config, ConfigRow, CurveSeries, ExperimentState, ResultItem, ResultPoint, TrialState } from "./types";
+import { everyValue, type Config, type ConfigRow, type CurveSeries, type ExperimentState, type ResultItem, type ResultPoint, type TrialState } from "./types";
 
-export const TRIAL_STATES: TrialState[] = ["running", "pending", "paused", "completed", "pruned", "failed", "cancelled"];
+export const TRIAL_STATES = everyValue<TrialState>({
+  running: true, pending: true, paused: true, completed: true, pruned: true, failed: true, cancelled: true,
+});
 
 export const STATE_COLOURS: Record<TrialState, string> = {
   running: "#2563eb",

@@ -13,7 +13,7 @@ import { RungView } from "../charts/RungView";
 import { ViewGuard } from "../components";
 import { errorText, hashQuery, setHashQuery, useChangedLoad } from "../hooks";
 import { mergeResults, plural, type SpaceParameter } from "../shape";
-import type { ConfigTable, Curves, Experiment, History, Importance, Pareto, ResultPoint, Rungs } from "../types";
+import { everyValue, type ConfigSample, type ConfigTable, type Curves, type Experiment, type History, type Importance, type Pareto, type ResultPoint, type Rungs } from "../types";
 
 const SLOW_REFRESH_MS = 30_000; // rungs, importance, history, and the curves and configs when due (below): heavier (~370 KB gzipped at 100,000 trials), less urgent: the curves follow each result through /updates meanwhile, and an unchanged view is a 304 (the server's ETags)
 
@@ -33,8 +33,8 @@ const CONFIGS_MAX_AGE_MS = 120_000;
  *  while no tab draws curves, the poll asks for none. */
 export interface ResultFeed { cursor: number; merge: (results: ResultPoint[], metric: string) => void }
 
-type Sample = "best" | "random" | "all";
-const SAMPLES: Sample[] = ["best", "random", "all"];
+type Sample = ConfigSample;
+const SAMPLES = everyValue<Sample>({ best: true, random: true, all: true });
 const SAMPLE_SIZE = 1000; // trials the hyperparameter views draw: SVG elements each
 /** The address keys this tab keeps (cleared when another tab is chosen). */
 export const ANALYSIS_KEYS = ["metric", "sample", "at"];

@@ -3,9 +3,11 @@ import { api } from "../api";
 import { Attention, Clip, Labels, Pager, Progress, Quantity, StateBadge } from "../components";
 import { errorText, usePoll, useTitle } from "../hooks";
 import { formatAgo, formatValue, hours, plannedTrials } from "../shape";
-import type { Experiment, ExperimentState, Page, Project } from "../types";
+import { everyValue, type Experiment, type ExperimentState, type Page, type Project } from "../types";
 
-const STATES: ExperimentState[] = ["queued", "running", "pausing", "paused", "cancelling", "completed", "failed", "cancelled"];
+const STATES = everyValue<ExperimentState>({
+  queued: true, running: true, pausing: true, paused: true, cancelling: true, completed: true, failed: true, cancelled: true,
+});
 const PAGE_SIZE = 25;
 
 export function ExperimentsPage({ project, projects }: { project: string; projects: Project[] }) {

@@ -3,17 +3,16 @@ import { api } from "../api";
 import { Pager, StateBadge } from "../components";
 import { errorText, usePoll, useTitle } from "../hooks";
 import { formatAgo, formatUntil, mayChange } from "../shape";
-import type { Delivery, Me, Page, Project, Webhook, WebhookCreated } from "../types";
+import { everyValue, type Delivery, type Me, type Page, type Project, type Webhook, type WebhookCreated, type WebhookEvent } from "../types";
 
 const POLL_MS = 1500; // while a delivery is not final: "send test" shows it land in a second or two
 const DELIVERIES = 20;
-// raysweep/webhooks.py WebhookEvent
-const EVENTS = [
-  "sweep.completed", "sweep.failed", "sweep.cancelled", "sweep.budget_spent", "sweep.converged", "trial.failed",
-  "final_run.completed", "final_run.failed", "model_version.created", "alias.moved",
-  "schedule.firing_failed", "schedule.firing_skipped",
-];
-const DEFAULT_EVENTS = ["sweep.completed", "sweep.failed"];
+const EVENTS = everyValue<WebhookEvent>({
+  "sweep.completed": true, "sweep.failed": true, "sweep.cancelled": true, "sweep.budget_spent": true, "sweep.converged": true,
+  "trial.failed": true, "final_run.completed": true, "final_run.failed": true, "model_version.created": true, "alias.moved": true,
+  "schedule.firing_failed": true, "schedule.firing_skipped": true,
+});
+const DEFAULT_EVENTS: WebhookEvent[] = ["sweep.completed", "sweep.failed"];
 
 const webhooksPath = (project: string) => `/projects/${encodeURIComponent(project)}/webhooks`;
 
@@ -135,7 +134,7 @@ function WebhookCard({ hook, member, onChanged, onDeleted }: {
 /** A member's new webhook: the server makes its secret and shows it once. */
 function NewWebhook({ project, onCreated, onCancel }: { project: string; onCreated: (hook: WebhookCreated) => void; onCancel: () => void }) {
   const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<string[]>(DEFAULT_EVENTS);
+  const [events, setEvents] = useState<WebhookEvent[]>(DEFAULT_EVENTS);
   const [format, setFormat] = useState<"json" | "slack">("json");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -150,7 +149,7 @@ function NewWebhook({ project, onCreated, onCancel }: { project: string; onCreat
       setBusy(false);
     }
   };
-  const flip = (event: string) => setEvents(events.includes(event) ? events.filter((x) => x !== event) : [...events, event]);
+  const flip = (event: WebhookEvent) => setEvents(events.includes(event) ? events.filter((x) => x !== event) : [...events, event]);
   return (
     <form class="card webhook-form" data-testid="webhook-form" onSubmit={submit}>
       <h3>New webhook</h3>
