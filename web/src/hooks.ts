@@ -6,7 +6,7 @@ import { ApiError } from "./api";
  *  asks nothing more until something it shows changes. A timer tick is skipped while a load is
  *  in flight; a change of `deps` then loads again once that one is done (its answer would be
  *  for what was asked before). */
-export function usePoll(load: () => Promise<void>, intervalMs: number, deps: unknown[], active = true): void {
+export function usePoll(load: () => Promise<void>, intervalMs: number, deps: unknown[], active = true): () => void {
   const current = useRef(load);
   current.current = load;
   const run = useRef({ mounted: true, busy: false, again: false });
@@ -37,6 +37,7 @@ export function usePoll(load: () => Promise<void>, intervalMs: number, deps: unk
     const timer = setInterval(() => void tick(false), intervalMs);
     return () => clearInterval(timer);
   }, [...deps, active]);
+  return () => void tick(true);
 }
 
 /** A 404 from the API: what a page names is gone, and asking again will not bring it back. */
@@ -99,7 +100,7 @@ export function useTitle(subject: string | null): void {
  *  change): at most every `spacingMs`, but at once when `ended` (nothing changes after that, so
  *  the last change is never left unread). Loads run one at a time. Only a mounted view loads:
  *  a hidden tab is not mounted, and asks nothing. */
-export function useChangedLoad(load: () => Promise<void>, version: number, ended: boolean, spacingMs: number): void {
+export function useChangedLoad(load: () => Promise<void>, version: number, ended: boolean, spacingMs: number): () => void {
   const current = useRef(load);
   current.current = load;
   const queue = useRef<Promise<void>>(Promise.resolve());
@@ -121,4 +122,75 @@ export function useChangedLoad(load: () => Promise<void>, version: number, ended
     const timer = setTimeout(run, ended ? 0 : Math.max(0, last.current + spacingMs - Date.now()));
     return () => clearTimeout(timer);
   }, [version, ended]);
+  return run;
+}
+
+/** One thing a view shows from the API (a resource, or a few read together) as it last read
+ *  it: ``data`` the last answer (kept while a new one is asked for), ``error`` the last load's
+ *  (null once one succeeds), ``loading`` until the first answer or error; ``reload`` asks again
+ *  now, ``setData`` puts in what an action answered (a PATCH's read). */
+export interface Live<T> {
+  data: T | null;
+  error: string | null;
+  loading: boolean;
+  reload: () => void;
+  setData: (update: T | ((old: T | null) => T | null)) => void;
+}
+
+type Answer<T> = { data: T | null; error: string | null; gone: boolean };
+
+/** A load of a view's resource: ``signal`` is aborted once its answer would be dropped. */
+export type Load<T> = (signal: AbortSignal) => Promise<T>;
+
+/** ``Live``'s state, and ``read`` to load into it: a load for what was asked before the last
+ *  change of ``deps`` (or after the view left) is aborted and its answer dropped, never shown over
+ *  the one for what is asked now; a 404 marks it ``gone`` (what it names will not come back)
+ *  until an answer comes. */
+function useAnswer<T>(load: Load<T>, deps: unknown[]) {
+  const [answer, setAnswer] = useState<Answer<T>>({ data: null, error: null, gone: false });
+  const current = useRef(load);
+  current.current = load;
+  const asked = useRef(new AbortController()); // one for each value of the deps
+  useEffect(() => () => {
+    asked.current.abort();
+    asked.current = new AbortController();
+  }, deps);
+  const read = async () => {
+    const { signal } = asked.current;
+    try {
+      const data = await current.current(signal);
+      if (!signal.aborted) setAnswer({ data, error: null, gone: false });
+    } catch (caught) {
+      if (!signal.aborted) setAnswer((old) => ({ ...old, error: errorText(caught), gone: isNotFound(caught) }));
+    }
+  };
+  const live = (reload: () => void): Live<T> => ({
+    data: answer.data,
+    error: answer.error,
+    loading: answer.data === null && answer.error === null,
+    reload,
+    setData: (update) => setAnswer((old) => ({
+      ...old, data: typeof update === "function" ? (update as (old: T | null) => T | null)(old.data) : update,
+    })),
+  });
+  return { answer, read, live };
+}
+
+/** A view's live resource: ``load``'s answer, loaded now and whenever ``deps`` change and,
+ *  while ``active`` (given the last answer, where it decides: a finished sweep is not), every
+ *  ``intervalMs`` too (0: only when ``deps`` change). A 404 stops the polling: what it names is
+ *  gone. ``usePoll`` says how loads are spaced. */
+export function useLive<T>(
+  load: Load<T>, intervalMs: number, deps: unknown[], active: boolean | ((data: T | null) => boolean) = true,
+): Live<T> {
+  const { answer, read, live } = useAnswer(load, deps);
+  const polling = intervalMs > 0 && !answer.gone && (typeof active === "function" ? active(answer.data) : active);
+  return live(usePoll(read, intervalMs, deps, polling));
+}
+
+/** A tab's resource read again as its page's poll sees the sweep change (``useChangedLoad``
+ *  says when): ``load``'s answer, as ``useLive`` keeps it. */
+export function useChangedLive<T>(load: Load<T>, version: number, ended: boolean, spacingMs: number): Live<T> {
+  const { read, live } = useAnswer(load, []);
+  return live(useChangedLoad(read, version, ended, spacingMs));
 }

@@ -1,8 +1,7 @@
-import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { LINE_COLOURS, MetricChart } from "../charts/MetricChart";
 import { PageError, StateBadge } from "../components";
-import { errorText, useTitle } from "../hooks";
+import { useLive, useTitle } from "../hooks";
 import { formatParam, formatValue, metricSeries } from "../shape";
 import type { Page, ResultItem, Trial } from "../types";
 
@@ -13,22 +12,16 @@ interface Compared { trial: Trial; results: ResultItem[] }
 /** 2-4 trials side by side: their configs (the keys that differ marked), where they ended, and
  *  every metric they report with their curves overlaid. */
 export function ComparePage({ ids }: { ids: number[] }) {
-  const [compared, setCompared] = useState<Compared[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useTitle(compared ? `compare ${compared.map((c) => `#${c.trial.number}`).join(", ")}` : "compare");
-
-  useEffect(() => {
+  const { data: compared, error } = useLive(async (): Promise<Compared[]> => {
     if (ids.length < 2 || ids.length > MAX_COMPARED) {
-      setError(`Compare takes 2 to ${MAX_COMPARED} trials; the address names ${ids.length}.`);
-      return;
+      throw new Error(`Compare takes 2 to ${MAX_COMPARED} trials; the address names ${ids.length}.`);
     }
-    Promise.all(ids.map(async (id) => ({
+    return Promise.all(ids.map(async (id) => ({
       trial: await api<Trial>(`/trials/${id}`),
       results: (await api<Page<ResultItem>>(`/trials/${id}/results`, { query: { limit: 10000 } })).items,
-    })))
-      .then((loaded) => { setCompared(loaded); setError(null); })
-      .catch((caught) => setError(errorText(caught)));
-  }, [ids.join(",")]);
+    })));
+  }, 0, [ids.join(",")]);
+  useTitle(compared ? `compare ${compared.map((c) => `#${c.trial.number}`).join(", ")}` : "compare");
 
   if (error) return <PageError error={error} />;
   if (!compared) return <p class="muted">Loading…</p>;

@@ -1,9 +1,9 @@
-import { useState } from "preact/hooks";
+import { useEffect } from "preact/hooks";
 import { api } from "../api";
 import { Labels, Notes, Progress, Quantity, StateBadge } from "../components";
-import { errorText, useChangedLoad } from "../hooks";
+import { useChangedLive } from "../hooks";
 import { LEDGER_START, formatAgo, formatConfig, formatValue, hours, plannedTrials } from "../shape";
-import type { EventItem, Experiment, Usage, UsageReport } from "../types";
+import type { EventItem, Experiment, UsageReport } from "../types";
 import { SpaceVersions } from "./SearchSpaces";
 
 const USAGE_REFRESH_MS = 5000;
@@ -16,14 +16,10 @@ interface Props {
 /** The overview tab: the sweep's progress and compute, its notes, best trial,
  *  search-space versions and events (the page's poll brings those). */
 export function ExperimentOverview({ experiment, events, version, ended, mayAct, onChange, onError }: Props) {
-  const [usage, setUsage] = useState<Usage | null>(null);
-  useChangedLoad(async () => {
-    try {
-      setUsage((await api<UsageReport>("/usage", { query: { experiment: experiment.id, from: LEDGER_START } })).total);
-    } catch (caught) {
-      onError(errorText(caught));
-    }
-  }, version, ended, USAGE_REFRESH_MS);
+  const { data: usage, error } = useChangedLive(async () =>
+    (await api<UsageReport>("/usage", { query: { experiment: experiment.id, from: LEDGER_START } })).total,
+  version, ended, USAGE_REFRESH_MS);
+  useEffect(() => { if (error) onError(error); }, [error]); // shown with the page's errors
   const best = experiment.best_trial;
   return (
     <>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { Attention, PageError, StateBadge, ViewGuard } from "../components";
-import { errorText, hashQuery, setHashQuery, usePoll, useTitle } from "../hooks";
+import { errorText, hashQuery, setHashQuery, useLive, usePoll, useTitle } from "../hooks";
 import { SWEEP_ENDED, mayChange, type SpaceParameter } from "../shape";
 import type { EventItem, Experiment, Me, Updates } from "../types";
 import { spanningSpace } from "../spaces";
@@ -44,7 +44,14 @@ const isTab = (name: string | null): name is Tab => name !== null && name in TAB
  *  overview). One poll of ``/updates`` keeps the header, the events and the curves' results
  *  current until the sweep ends; each tab loads only its own data, and only while shown. */
 export function ExperimentPage({ id, me }: { id: string; me: Me }) {
-  const [experiment, setExperiment] = useState<Experiment | null>(null);
+  const lastEvent = useRef(0);
+  const lastState = useRef<string | null>(null);
+  // the sweep as first read; the poll below (and the actions) keep it current
+  const { data: experiment, error: readError, setData: setExperiment } = useLive(async () => {
+    const read = await api<Experiment>(`/experiments/${id}`);
+    lastState.current = read.state;
+    return read;
+  }, 0, [id]);
   const [events, setEvents] = useState<EventItem[]>([]);
   const [version, setVersion] = useState(0); // what the poll saw change: the tabs load again
   const [brushed, setBrushed] = useState<string[]>([]); // the parallel chart's, as conditions
@@ -53,8 +60,6 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
   const [extending, setExtending] = useState(false);
   const [tab, setTab] = useState<Tab>(() => (isTab(hashQuery().get("tab")) ? (hashQuery().get("tab") as Tab) : "overview"));
   const feed = useRef<ResultFeed | null>(null);
-  const lastEvent = useRef(0);
-  const lastState = useRef<string | null>(null);
   const width = useWidth();
   useTitle(experiment?.name ?? null);
 
@@ -112,12 +117,6 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
     lastEvent.current = 0;
     setEvents([]);
     setExtending(false); // a form open on another sweep's page is that page's
-    api<Experiment>(`/experiments/${id}`)
-      .then((read) => {
-        lastState.current = read.state;
-        setExperiment(read);
-      })
-      .catch((caught) => setError(errorText(caught)));
   }, [id]);
 
   // an ended sweep changes no more: its page asks nothing after the first answers (an extend
@@ -142,7 +141,7 @@ export function ExperimentPage({ id, me }: { id: string; me: Me }) {
     }
   };
 
-  if (!experiment) return error ? <PageError error={error} /> : <p class="muted">Loading…</p>;
+  if (!experiment) return readError ? <PageError error={readError} /> : <p class="muted">Loading…</p>;
   const mayAct = mayChange(me, experiment.project);
   // the charts' axes span every version's space: a narrowed range keeps the earlier trials on them
   const space = experiment.search_spaces

@@ -1,8 +1,7 @@
-import { useState } from "preact/hooks";
 import { api } from "../api";
 import { TimelineChart } from "../charts/TimelineChart";
 import { ViewGuard } from "../components";
-import { errorText, useChangedLoad } from "../hooks";
+import { useChangedLive } from "../hooks";
 import { plural } from "../shape";
 import type { TimelineData } from "../types";
 
@@ -13,16 +12,7 @@ const REFRESH_MS = 5000;
 export function ExperimentTimeline({ experimentId, version, ended, width }: {
   experimentId: string; version: number; ended: boolean; width: number;
 }) {
-  const [data, setData] = useState<TimelineData | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useChangedLoad(async () => {
-    try {
-      setData(await api<TimelineData>(`/experiments/${experimentId}/timeline`));
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  }, version, ended, REFRESH_MS);
+  const { data, error } = useChangedLive(() => api<TimelineData>(`/experiments/${experimentId}/timeline`), version, ended, REFRESH_MS);
   if (!data) return error ? <p class="error" role="alert">{error}</p> : <p class="muted">Loading…</p>;
   return (
     <>

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Attention, Clip, Labels, Pager, Progress, Quantity, StateBadge } from "../components";
-import { errorText, usePoll, useTitle } from "../hooks";
+import { useLive, useTitle } from "../hooks";
 import { formatAgo, formatValue, hours, plannedTrials } from "../shape";
 import { everyValue, type Experiment, type ExperimentState, type Page, type Project } from "../types";
 
@@ -12,22 +12,12 @@ const PAGE_SIZE = 25;
 
 export function ExperimentsPage({ project, projects }: { project: string; projects: Project[] }) {
   useTitle("experiments");
-  const [page, setPage] = useState<Page<Experiment> | null>(null);
   const [state, setState] = useState("");
   const [label, setLabel] = useState("");
   const [offset, setOffset] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-
-  usePoll(async () => {
-    try {
-      setPage(await api<Page<Experiment>>("/experiments", {
-        query: { state: state || undefined, label: label.includes(":") ? label.trim() : undefined, limit: PAGE_SIZE, offset, project: project || undefined },
-      }));
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  }, 2000, [state, label, offset, project]);
+  const { data: page, error } = useLive(() => api<Page<Experiment>>("/experiments", {
+    query: { state: state || undefined, label: label.includes(":") ? label.trim() : undefined, limit: PAGE_SIZE, offset, project: project || undefined },
+  }), 2000, [state, label, offset, project]);
   const chosen = projects.find((p) => p.name === project);
 
   return (

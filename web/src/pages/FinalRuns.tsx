@@ -1,7 +1,7 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../api";
 import { StateBadge } from "../components";
-import { errorText, usePoll } from "../hooks";
+import { errorText, useLive } from "../hooks";
 import { formatConfig, formatValue, mayChange, plural } from "../shape";
 import type { Cluster, Experiment, FinalRun, Me, Page, Trial } from "../types";
 
@@ -16,20 +16,20 @@ function metricsText(metrics: Record<string, unknown> | null): string {
 
 // The sweep's promoted trials, trained again with more workers; each ends as a model version.
 export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }) {
-  const [runs, setRuns] = useState<FinalRun[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const load = () =>
-    api<Page<FinalRun>>(`/experiments/${experiment.id}/final-runs`)
-      .then((page) => { setRuns(page.items); setError(null); })
-      .catch((caught) => setError(errorText(caught)));
-  useEffect(() => { load(); }, [experiment.id, experiment.state]);
-  usePoll(async () => { if (runs.some((r) => ACTIVE.has(r.state))) await load(); }, POLL_MS, [runs]);
+  // read again when the sweep moves (a promotion's runs follow its end), polled while one is active
+  const { data, error: readError, setData: setRuns } = useLive(
+    async () => (await api<Page<FinalRun>>(`/experiments/${experiment.id}/final-runs`)).items, POLL_MS,
+    [experiment.id, experiment.state], (read) => read?.some((r) => ACTIVE.has(r.state)) ?? false,
+  );
+  const runs = data ?? [];
+  const [actionError, setError] = useState<string | null>(null);
+  const error = actionError ?? readError;
 
   const cancel = async (run: FinalRun) => {
     if (!window.confirm(`Cancel final run ${run.id}? A running one is stopped; it registers no model.`)) return;
     try {
       const changed = await api<FinalRun>(`/final-runs/${run.id}/cancel`, { method: "POST" });
-      setRuns((current) => current.map((r) => (r.id === changed.id ? changed : r)));
+      setRuns((current) => current && current.map((r) => (r.id === changed.id ? changed : r)));
       setError(null);
     } catch (caught) {
       setError(errorText(caught));
@@ -103,15 +103,13 @@ function PromoteForm({ experiment, promoted, onPromote, onClose }: {
   experiment: Experiment; promoted: Set<number>;
   onPromote: (overrides: Record<string, unknown>) => Promise<void>; onClose: () => void;
 }) {
-  const [best, setBest] = useState<Trial[]>([]);
-  const [clusters, setClusters] = useState<Cluster[]>([]);
+  // the choices offered (none, where they cannot be read: the spec's defaults still hold)
+  const best = useLive(async () => (await api<Page<Trial>>(`/experiments/${experiment.id}/trials`, {
+    query: { state: "completed", limit: 10 },
+  })).items, 0, [experiment.id]).data ?? [];
+  const clusters = useLive(async () => (await api<Cluster[]>("/clusters")).filter((c) => c.role !== "sweep"), 0, []).data ?? [];
   const [picked, setPicked] = useState<Set<number>>(new Set());
   const [fields, setFields] = useState({ top_k: "", num_workers: "", epochs: "", cluster: "", model_name: "" });
-  useEffect(() => {
-    api<Page<Trial>>(`/experiments/${experiment.id}/trials`, { query: { state: "completed", limit: 10 } })
-      .then((page) => setBest(page.items)).catch(() => undefined);
-    api<Cluster[]>("/clusters").then((all) => setClusters(all.filter((c) => c.role !== "sweep"))).catch(() => undefined);
-  }, [experiment.id]);
   const spec = (experiment.spec.promotion ?? {}) as Record<string, unknown>;
   const field = (name: keyof typeof fields, label: string, type = "number") => (
     <label>{label}{" "}

@@ -1,7 +1,6 @@
-import { useEffect, useState } from "preact/hooks";
 import { api } from "../api";
 import { PageError } from "../components";
-import { errorText, useTitle } from "../hooks";
+import { useLive, useTitle } from "../hooks";
 import { formatAgo, formatConfig, formatValue } from "../shape";
 import type { ModelSummary, ModelVersion, Page } from "../types";
 
@@ -15,50 +14,41 @@ function metricsText(metrics: Record<string, unknown> | null): string {
 
 // The model registry: every model, or one model's versions with their lineage.
 export function ModelsPage({ name, project }: { name: string | null; project: string }) {
-  const [models, setModels] = useState<ModelSummary[] | null>(null);
-  const [versions, setVersions] = useState<ModelVersion[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useTitle(name ? `model ${name}` : "models");
-  useEffect(() => {
-    setError(null);
-    // an answer for what was asked before (another project) arriving late must not replace
-    // the one for what is chosen now
-    let current = true;
-    const failed = (caught: unknown) => { if (current) setError(errorText(caught)); };
-    if (name) {
-      api<Page<ModelVersion>>(`/models/${encodeURIComponent(name)}/versions`)
-        .then((page) => { if (current) setVersions(page.items); }).catch(failed);
-    } else {
-      api<ModelSummary[]>("/models", { query: { project: project || undefined } })
-        .then((found) => { if (current) setModels(found); }).catch(failed);
-    }
-    return () => { current = false; };
-  }, [name, project]);
+  return name ? <ModelVersions name={name} /> : <ModelList project={project} />;
+}
 
-  if (error) return name ? <PageError error={error} back="#/models" backLabel="models" /> : <PageError error={error} />;
-  if (!name) {
-    if (!models) return <p class="muted">Loading…</p>;
-    return (
-      <section>
-        <h1>Models</h1>
-        {project && <p class="muted scope" data-testid="scope">Project {project}'s models (the switcher above shows every project's).</p>}
-        {!models.length && <p class="muted">No model {project ? `in project ${project} ` : ""}yet: promote a completed sweep.</p>}
-        <table class="grid" data-testid="models">
-          <thead><tr><th>name</th><th>latest</th><th>versions</th><th>aliases</th></tr></thead>
-          <tbody>
-            {models.map((m) => (
-              <tr key={m.name}>
-                <td><a href={`#/models/${encodeURIComponent(m.name)}`}>{m.name}</a></td>
-                <td>v{m.latest_version}</td>
-                <td>{m.versions}</td>
-                <td>{Object.entries(m.aliases).map(([a, v]) => `${a} → v${v}`).join(", ")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-    );
-  }
+function ModelList({ project }: { project: string }) {
+  useTitle("models");
+  const { data: models, error } = useLive(() => api<ModelSummary[]>("/models", { query: { project: project || undefined } }), 0, [project]);
+  if (error) return <PageError error={error} />;
+  if (!models) return <p class="muted">Loading…</p>;
+  return (
+    <section>
+      <h1>Models</h1>
+      {project && <p class="muted scope" data-testid="scope">Project {project}'s models (the switcher above shows every project's).</p>}
+      {!models.length && <p class="muted">No model {project ? `in project ${project} ` : ""}yet: promote a completed sweep.</p>}
+      <table class="grid" data-testid="models">
+        <thead><tr><th>name</th><th>latest</th><th>versions</th><th>aliases</th></tr></thead>
+        <tbody>
+          {models.map((m) => (
+            <tr key={m.name}>
+              <td><a href={`#/models/${encodeURIComponent(m.name)}`}>{m.name}</a></td>
+              <td>v{m.latest_version}</td>
+              <td>{m.versions}</td>
+              <td>{Object.entries(m.aliases).map(([a, v]) => `${a} → v${v}`).join(", ")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function ModelVersions({ name }: { name: string }) {
+  useTitle(`model ${name}`);
+  const { data: versions, error } = useLive(async () =>
+    (await api<Page<ModelVersion>>(`/models/${encodeURIComponent(name)}/versions`)).items, 0, [name]);
+  if (error) return <PageError error={error} back="#/models" backLabel="models" />;
   if (!versions) return <p class="muted">Loading…</p>;
   return (
     <section>

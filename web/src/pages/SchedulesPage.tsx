@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { PageError, StateBadge } from "../components";
-import { errorText, isNotFound, usePoll, useTitle } from "../hooks";
+import { errorText, useLive, useTitle } from "../hooks";
 import { formatAgo, formatInZone, formatUntil, plural } from "../shape";
 import type { Me, Page, Schedule, ScheduleFiring } from "../types";
 
@@ -61,69 +61,58 @@ function FiringTarget({ f, s }: { f: ScheduleFiring; s: Schedule }) {
 
 // Cron schedules: the list, or one schedule with its firings (refreshed while open).
 export function SchedulesPage({ id, me, project }: { id: string | null; me: Me; project: string }) {
-  const [schedules, setSchedules] = useState<Schedule[] | null>(null);
-  const [schedule, setSchedule] = useState<Schedule | null>(null);
-  const [firings, setFirings] = useState<Page<ScheduleFiring> | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [missing, setMissing] = useState(false); // a 404: nothing to poll for
-  useTitle(id ? `schedule ${schedule?.name ?? id}` : "schedules");
+  return id ? <ScheduleView id={id} me={me} /> : <ScheduleList me={me} project={project} />;
+}
 
-  usePoll(async () => {
-    try {
-      if (id) {
-        const [one, fired] = await Promise.all([
-          api<Schedule>(`/schedules/${id}`),
-          api<Page<ScheduleFiring>>(`/schedules/${id}/firings`, { query: { limit: 100 } }),
-        ]);
-        setSchedule(one);
-        setFirings(fired);
-      } else {
-        const query = { limit: 200, project: project || undefined };
-        setSchedules((await api<Page<Schedule>>("/schedules", { query })).items);
-      }
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-      setMissing(isNotFound(caught));
-    }
-  }, POLL_MS, [id, project], !missing);
+function ScheduleList({ me, project }: { me: Me; project: string }) {
+  useTitle("schedules");
+  const { data: schedules, error, setData } = useLive(async () =>
+    (await api<Page<Schedule>>("/schedules", { query: { limit: 200, project: project || undefined } })).items,
+  POLL_MS, [project]);
+  if (!schedules) return error ? <PageError error={error} /> : <p class="muted">Loading…</p>;
+  const replace = (changed: Schedule) => setData(schedules.map((s) => (s.id === changed.id ? changed : s)));
+  return (
+    <section>
+      <h1>Schedules</h1>
+      {project && <p class="muted scope" data-testid="scope">Project {project}'s schedules (the switcher above shows every project's).</p>}
+      {error && <p class="error" role="alert">{error}</p>}
+      {!schedules.length && <p class="muted">No schedule {project ? `in project ${project} ` : ""}yet. Create one with <code>raysweep schedules create</code> or <code>POST /api/v1/schedules</code>.</p>}
+      <table class="grid" data-testid="schedules">
+        <thead><tr><th>Name</th><th>Runs</th><th>Cron</th><th>Next run</th><th>Last firing</th><th>Policies</th><th></th></tr></thead>
+        <tbody>
+          {schedules.map((s) => (
+            <tr key={s.id} data-schedule={s.name}>
+              <td><a href={`#/schedules/${s.id}`}>{s.name}</a></td>
+              <td>{whatItRuns(s)}</td>
+              <td class="mono">{s.cron}</td>
+              <td><NextRun s={s} /></td>
+              <td>{s.last_firing ? <><StateBadge state={s.last_firing.outcome} /> <span class="muted">{formatAgo(s.last_firing.fired_at)}</span></> : <span class="muted">never</span>}</td>
+              <td class="muted">overlap {s.overlap} · misfire {s.misfire}</td>
+              <td><PauseButton s={s} me={me} onChanged={replace} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
 
-  if (error && !(id ? schedule : schedules)) {
-    return id ? <PageError error={error} back="#/schedules" backLabel="schedules" /> : <PageError error={error} />;
-  }
-  if (!id) {
-    if (!schedules) return <p class="muted">Loading…</p>;
-    const replace = (changed: Schedule) => setSchedules(schedules.map((s) => (s.id === changed.id ? changed : s)));
-    return (
-      <section>
-        <h1>Schedules</h1>
-        {project && <p class="muted scope" data-testid="scope">Project {project}'s schedules (the switcher above shows every project's).</p>}
-        {error && <p class="error" role="alert">{error}</p>}
-        {!schedules.length && <p class="muted">No schedule {project ? `in project ${project} ` : ""}yet. Create one with <code>raysweep schedules create</code> or <code>POST /api/v1/schedules</code>.</p>}
-        <table class="grid" data-testid="schedules">
-          <thead><tr><th>Name</th><th>Runs</th><th>Cron</th><th>Next run</th><th>Last firing</th><th>Policies</th><th></th></tr></thead>
-          <tbody>
-            {schedules.map((s) => (
-              <tr key={s.id} data-schedule={s.name}>
-                <td><a href={`#/schedules/${s.id}`}>{s.name}</a></td>
-                <td>{whatItRuns(s)}</td>
-                <td class="mono">{s.cron}</td>
-                <td><NextRun s={s} /></td>
-                <td>{s.last_firing ? <><StateBadge state={s.last_firing.outcome} /> <span class="muted">{formatAgo(s.last_firing.fired_at)}</span></> : <span class="muted">never</span>}</td>
-                <td class="muted">overlap {s.overlap} · misfire {s.misfire}</td>
-                <td><PauseButton s={s} me={me} onChanged={replace} /></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-    );
-  }
-  if (!schedule || !firings) return <p class="muted">Loading…</p>;
+/** One schedule and its firings. */
+function ScheduleView({ id, me }: { id: string; me: Me }) {
+  const { data, error, setData } = useLive(async () => {
+    const [schedule, firings] = await Promise.all([
+      api<Schedule>(`/schedules/${id}`),
+      api<Page<ScheduleFiring>>(`/schedules/${id}/firings`, { query: { limit: 100 } }),
+    ]);
+    return { schedule, firings };
+  }, POLL_MS, [id]);
+  useTitle(`schedule ${data?.schedule.name ?? id}`);
+  if (!data) return error ? <PageError error={error} back="#/schedules" backLabel="schedules" /> : <p class="muted">Loading…</p>;
+  const { schedule, firings } = data;
   return (
     <section>
       <p><a href="#/schedules">‹ schedules</a></p>
-      <h1>{schedule.name} <PauseButton s={schedule} me={me} onChanged={setSchedule} /></h1>
+      <h1>{schedule.name} <PauseButton s={schedule} me={me} onChanged={(changed) => setData({ schedule: changed, firings })} /></h1>
       {error && <p class="error" role="alert">{error}</p>}
       <dl class="lineage">
         <dt>project</dt><dd>{schedule.project}</dd>

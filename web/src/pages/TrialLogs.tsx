@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
-import { errorText, hashQuery, isNotFound, setHashQuery } from "../hooks";
+import { errorText, hashQuery, isNotFound, setHashQuery, useLive } from "../hooks";
 import { appendLines, attemptQuery, droppedText, firstError, formatLogTime, gapText, logRows } from "../logs";
 import { plural } from "../shape";
 import type { LogLine, TrialLogs } from "../types";
@@ -175,29 +175,16 @@ export function LogsView({ path, live, ranks: byRank = true }: { path: string; l
 /** A failed trial's last lines (of its latest attempt, every rank), for under its error. The
  *  API has no tail: its pages are read to the end and the last kept. */
 export function LogTail({ trialId, onOpen }: { trialId: number; onOpen: () => void }) {
-  const [tail, setTail] = useState<LogLine[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const stop = new AbortController();
-    const load = async () => {
-      let kept: LogLine[] = [];
-      let after: string | undefined;
-      try {
-        for (;;) {
-          const logs = await api<TrialLogs>(`/trials/${trialId}/logs`, { query: { attempt: -1, after, limit: PAGE }, signal: stop.signal });
-          if (stop.signal.aborted) return;
-          kept = kept.concat(logs.lines).slice(-TAIL);
-          after = logs.cursor;
-          if (!logs.more) break;
-        }
-        setTail(kept);
-      } catch (caught) {
-        if (!stop.signal.aborted) setError(errorText(caught));
-      }
-    };
-    void load();
-    return () => stop.abort();
-  }, [trialId]);
+  const { data: tail, error } = useLive(async (signal) => {
+    let kept: LogLine[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const logs = await api<TrialLogs>(`/trials/${trialId}/logs`, { query: { attempt: -1, after, limit: PAGE }, signal });
+      kept = kept.concat(logs.lines).slice(-TAIL);
+      after = logs.cursor;
+      if (!logs.more) return kept;
+    }
+  }, 0, [trialId]);
   if (error) return <p class="error">Its logs could not be read: {error}</p>;
   if (tail === null) return <p class="muted">Reading its logs…</p>;
   return (

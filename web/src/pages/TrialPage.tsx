@@ -3,66 +3,54 @@ import { api } from "../api";
 import { MetricChart } from "../charts/MetricChart";
 import { Notes, PageError, SilentBadge, StateBadge, WaitingBadge, Waited } from "../components";
 import { duration, formatSpan, waitedFor } from "../clocks";
-import { errorText, hashQuery, isNotFound, setHashQuery, usePoll, useTitle } from "../hooks";
+import { hashQuery, setHashQuery, useLive, useTitle } from "../hooks";
 import { ENDED_STATES, formatAgo, formatParam, formatValue, metricSeries, SWEEP_ENDED } from "../shape";
 import type { Checkpoint, EventItem, Experiment, Me, Page, ResultItem, Trial } from "../types";
 import { LogsView, LogTail } from "./TrialLogs";
 
 type Tab = "overview" | "logs";
 
+/** What the page shows of a trial, read together. */
+interface TrialView {
+  trial: Trial; results: ResultItem[]; checkpoints: Checkpoint[]; events: EventItem[];
+  sweep: { metric: string; spaces: number }; // its sweep's metric (named on the card) and search-space versions
+  ended: boolean; // it and its sweep have ended: it changes no more
+}
+
 export function TrialPage({ id, me }: { id: number; me: Me }) {
-  const [trial, setTrial] = useState<Trial | null>(null);
-  const [results, setResults] = useState<ResultItem[]>([]);
-  const [checkpoints, setCheckpoints] = useState<Checkpoint[]>([]);
-  const [events, setEvents] = useState<EventItem[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [metric, setMetric] = useState<string | null>(null);  // the sweep's, named on the card
-  const [spaces, setSpaces] = useState(1);  // the sweep's search-space versions
-  // polled until the trial can change no more: it is missing, or it and its sweep have ended (an
-  // extension may continue an ended trial of a sweep that is live again)
-  const [live, setLive] = useState(true);
-  const lastIteration = useRef(-1);
+  const sweep = useRef<TrialView["sweep"] | null>(null);
+  const results = useRef<ResultItem[]>([]); // each poll asks for the ones after these only
   const [tab, setTab] = useState<Tab>(hashQuery().get("tab") === "logs" ? "logs" : "overview");
   const choose = (chosen: Tab) => {
     setTab(chosen);
     // the logs' filters are the logs tab's: the overview's address names none
     setHashQuery(chosen === "logs" ? { tab: "logs" } : { tab: "", rank: "", attempt: "" });
   };
-  useTitle(trial ? `trial #${trial.number}` : null);
-
-  usePoll(async () => {
-    try {
-      const current = await api<Trial>(`/trials/${id}`);
-      setTrial(current);
-      const trialEnded = ENDED_STATES.includes(current.state);
-      let sweepEnded = false;
-      if (metric === null || trialEnded) {
-        const sweep = await api<Experiment>(`/experiments/${current.experiment_id}`);
-        setMetric(sweep.metric);
-        setSpaces(sweep.search_spaces?.length ?? 1);
-        sweepEnded = SWEEP_ENDED.includes(sweep.state);
-      }
-      const fresh = await api<Page<ResultItem>>(`/trials/${id}/results`, { query: { first: lastIteration.current + 1, limit: 10000 } });
-      if (fresh.items.length) {
-        lastIteration.current = fresh.items.at(-1)!.iteration;
-        setResults((old) => [...old, ...fresh.items]);
-      }
-      const [newCheckpoints, newEvents] = await Promise.all([
-        api<Checkpoint[]>(`/trials/${id}/checkpoints`),
-        api<Page<EventItem>>(`/experiments/${current.experiment_id}/events`, { query: { trial: id, limit: 500 } }),
-      ]);
-      setCheckpoints(newCheckpoints);
-      setEvents(newEvents.items);
-      setError(null);
-      setLive(!(trialEnded && sweepEnded));
-    } catch (caught) {
-      setError(errorText(caught));
-      if (isNotFound(caught)) setLive(false);
+  // polled until the trial can change no more: it is missing, or it and its sweep have ended (an
+  // extension may continue an ended trial of a sweep that is live again)
+  const { data: view, error, setData } = useLive<TrialView>(async () => {
+    const trial = await api<Trial>(`/trials/${id}`);
+    const trialEnded = ENDED_STATES.includes(trial.state);
+    let sweepEnded = false;
+    if (sweep.current === null || trialEnded) {
+      const read = await api<Experiment>(`/experiments/${trial.experiment_id}`);
+      sweep.current = { metric: read.metric, spaces: read.search_spaces?.length ?? 1 };
+      sweepEnded = SWEEP_ENDED.includes(read.state);
     }
-  }, 2000, [id], live);
+    const first = (results.current.at(-1)?.iteration ?? -1) + 1;
+    const fresh = await api<Page<ResultItem>>(`/trials/${id}/results`, { query: { first, limit: 10000 } });
+    if (fresh.items.length) results.current = [...results.current, ...fresh.items];
+    const [checkpoints, events] = await Promise.all([
+      api<Checkpoint[]>(`/trials/${id}/checkpoints`),
+      api<Page<EventItem>>(`/experiments/${trial.experiment_id}/events`, { query: { trial: id, limit: 500 } }),
+    ]);
+    return { trial, results: results.current, checkpoints, events: events.items, sweep: sweep.current, ended: trialEnded && sweepEnded };
+  }, 2000, [id], (read) => !read?.ended);
+  useTitle(view ? `trial #${view.trial.number}` : null);
 
-  if (!trial) return error ? <PageError error={error} /> : <p class="muted">Loading…</p>;
-  const series = metricSeries(results);
+  if (!view) return error ? <PageError error={error} /> : <p class="muted">Loading…</p>;
+  const { trial, checkpoints, events, sweep: { metric, spaces } } = view;
+  const series = metricSeries(view.results);
   return (
     <section>
       <p><a href={`#/experiments/${trial.experiment_id}`}>‹ experiment {trial.experiment_id}</a></p>
@@ -98,10 +86,11 @@ export function TrialPage({ id, me }: { id: number; me: Me }) {
               </table>
             </div>
             <Notes notes={trial.notes} editable={me.role !== "viewer"} save={async (text) => {
-              setTrial(await api<Trial>(`/trials/${id}/notes`, { method: "PUT", body: { notes: text } }));
+              const noted = await api<Trial>(`/trials/${id}/notes`, { method: "PUT", body: { notes: text } });
+              setData((old) => old && { ...old, trial: noted });
             }} />
             <div class="card" data-testid="metric-card">
-              <h3>{metric ?? "Metric"}</h3>
+              <h3>{metric}</h3>
               <p>last {formatValue(trial.last_metric)} · best <b>{formatValue(trial.best_metric)}</b></p>
             </div>
           </div>

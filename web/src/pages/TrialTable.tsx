@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
 import { Pager, SilentBadge, StateBadge, WaitingBadge, Waited } from "../components";
 import { duration } from "../clocks";
-import { errorText, hashQuery, setHashQuery, usePoll } from "../hooks";
+import { hashQuery, setHashQuery, useLive } from "../hooks";
 import { formatAgo, formatParam, formatValue, plural, splitConditions, TRIAL_STATES } from "../shape";
 import { MAX_COMPARED } from "./ComparePage";
 import type { Experiment, Page, Trial } from "../types";
@@ -22,7 +22,6 @@ type Order = "best" | "asc" | "desc";
 export function TrialTable({ experiment, version, params, brushed = [], live = true }: Props) {
   // what the table shows starts from the address (a shared link) and is kept in it
   const [shared] = useState(hashQuery);
-  const [page, setPage] = useState<Page<Trial> | null>(null);
   const [state, setState] = useState(shared.get("state") ?? "");
   const [typed, setTyped] = useState(shared.get("where") ?? "");
   const [filter, setFilter] = useState(shared.get("where") ?? ""); // applied on Enter or blur
@@ -33,7 +32,6 @@ export function TrialTable({ experiment, version, params, brushed = [], live = t
   const [offset, setOffset] = useState(Math.max(0, Number(shared.get("offset")) || 0));
   const [sort, setSort] = useState<Sort>((shared.get("sort") as Sort | null) ?? "best_metric");
   const [order, setOrder] = useState<Order>((shared.get("order") as Order | null) ?? "best");
-  const [error, setError] = useState<string | null>(null);
   const [compared, setCompared] = useState<number[]>([]);  // trial ids, in the order ticked
   const toggleCompared = (id: number) =>
     setCompared((now) => (now.includes(id) ? now.filter((x) => x !== id) : now.length < MAX_COMPARED ? [...now, id] : now));
@@ -45,17 +43,10 @@ export function TrialTable({ experiment, version, params, brushed = [], live = t
     });
   }, [state, filter, sort, order, offset, spaceFilter.join()]);
 
-  usePoll(async () => {
-    try {
-      setPage(await api<Page<Trial>>(`/experiments/${experiment.id}/trials`, {
-        // the parallel chart's brushes hold too
-        query: { state: state || undefined, where: [...splitConditions(filter), ...spaceFilter, ...brushed], sort, order, limit: PAGE_SIZE, offset },
-      }));
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  }, 3000, [experiment.id, version, state, filter, spaceFilter.join(), sort, order, offset, brushed.join(",")], live);
+  const { data: page, error } = useLive(() => api<Page<Trial>>(`/experiments/${experiment.id}/trials`, {
+    // the parallel chart's brushes hold too
+    query: { state: state || undefined, where: [...splitConditions(filter), ...spaceFilter, ...brushed], sort, order, limit: PAGE_SIZE, offset },
+  }), 3000, [experiment.id, version, state, filter, spaceFilter.join(), sort, order, offset, brushed.join(",")], live);
   // a new brush shows its first page (but the page a shared address names stays)
   const brushKey = brushed.join(",");
   const lastBrush = useRef(brushKey);

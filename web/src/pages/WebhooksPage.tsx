@@ -1,7 +1,7 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Pager, StateBadge } from "../components";
-import { errorText, usePoll, useTitle } from "../hooks";
+import { errorText, useLive, useTitle } from "../hooks";
 import { formatAgo, formatUntil, mayChange } from "../shape";
 import { everyValue, type Delivery, type Me, type Page, type Project, type Webhook, type WebhookCreated, type WebhookEvent } from "../types";
 
@@ -38,30 +38,24 @@ function DeliveryTime({ d }: { d: Delivery }) {
 function WebhookCard({ hook, member, onChanged, onDeleted }: {
   hook: Webhook; member: boolean; onChanged: (hook: Webhook) => void; onDeleted: (id: number) => void;
 }) {
-  const [deliveries, setDeliveries] = useState<Page<Delivery> | null>(null);
   const [offset, setOffset] = useState(0);
   const [version, setVersion] = useState(0); // a test sent: read the log again now
-  const [error, setError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const path = `${webhooksPath(hook.project)}/${hook.id}`;
-  const pending = deliveries?.items.some((d) => d.state === "pending") ?? false;
-
-  usePoll(async () => {
-    try {
-      setDeliveries(await api<Page<Delivery>>(`${path}/deliveries`, { query: { limit: DELIVERIES, offset } }));
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  }, POLL_MS, [path, offset, version], pending);
+  const { data: deliveries, error: readError } = useLive(
+    () => api<Page<Delivery>>(`${path}/deliveries`, { query: { limit: DELIVERIES, offset } }), POLL_MS, [path, offset, version],
+    (read) => read?.items.some((d) => d.state === "pending") ?? false,
+  );
+  const error = actionError ?? readError;
 
   const act = async (action: () => Promise<void>) => {
     setBusy(true);
     try {
       await action();
-      setError(null);
+      setActionError(null);
     } catch (caught) {
-      setError(errorText(caught));
+      setActionError(errorText(caught));
     } finally {
       setBusy(false);
     }
@@ -181,18 +175,10 @@ function NewWebhook({ project, onCreated, onCancel }: { project: string; onCreat
 
 /** One project's webhooks. */
 function ProjectWebhooks({ project, me, heading }: { project: string; me: Me; heading: boolean }) {
-  const [hooks, setHooks] = useState<Webhook[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { data: hooks, error, setData: setHooks } = useLive(() => api<Webhook[]>(webhooksPath(project)), 0, [project]);
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<WebhookCreated | null>(null);
   const member = mayChange(me, project);
-  useEffect(() => {
-    let current = true; // keyed by project, but a late answer must not land after leaving
-    api<Webhook[]>(webhooksPath(project))
-      .then((found) => { if (current) setHooks(found); })
-      .catch((caught) => { if (current) setError(errorText(caught)); });
-    return () => { current = false; };
-  }, [project]);
 
   return (
     <div class="webhook-project" data-project={project} data-testid="project-webhooks">
