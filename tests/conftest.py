@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 import service.db.models  # noqa: F401  (defines the tables on Base.metadata)
 from devkit.harness import ServerProcess
 from raysweep.tokens import Role
+from service.clock import Clock
 from service.db import migrate
 from service.db.base import Base
 from service.db.session import create_db_engine, session_factory
@@ -223,13 +224,20 @@ class InProcessServer(ServerProcess):
     same environment), served by uvicorn on a thread of the test process: real HTTP and a real
     database without a process's 7-12 s of start-up. For every test where the process itself is
     not what is under test; those use ``ServerProcess``. With ``controller`` the controller runs
-    too (it reaches Ray over HTTP only: the Jobs and state APIs)."""
+    too (it reaches Ray over HTTP only: the Jobs and state APIs); ``clock`` is what its
+    schedules take as now (the system's when not given)."""
 
     def __init__(
-        self, home: Path, db_url: str, extra_env: dict[str, str], controller: bool = False
+        self,
+        home: Path,
+        db_url: str,
+        extra_env: dict[str, str],
+        controller: bool = False,
+        clock: Clock | None = None,
     ):
         switch = {} if controller else {"RAYSWEEP_CONTROLLER": "false"}
         super().__init__(home, db_url, {**extra_env, **switch})
+        self.clock = clock
         self.uvicorn: uvicorn.Server | None = None
         self.thread: threading.Thread | None = None
 
@@ -240,7 +248,7 @@ class InProcessServer(ServerProcess):
         with mock.patch.dict(os.environ, self.env, clear=True):
             settings = Settings()
         config = uvicorn.Config(
-            build_app(settings), host="127.0.0.1", port=self.port, log_config=None
+            build_app(settings, self.clock), host="127.0.0.1", port=self.port, log_config=None
         )
         self.uvicorn = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.uvicorn.run, name="api-server", daemon=True)

@@ -166,7 +166,7 @@ def final_run(db: sessionmaker[Session], final_run_id: int | None) -> FinalRunRo
 
 
 def set_time(clock: Path, moment: datetime) -> None:
-    """Move a server's clock file (RAYSWEEP_CLOCK_FILE) atomically."""
+    """Move a server's clock file (``devkit.clocked_server.FileClock``) atomically."""
     partial = clock.with_suffix(".tmp")
     partial.write_text(moment.isoformat())
     partial.replace(clock)

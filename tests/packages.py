@@ -45,7 +45,10 @@ def readme_example() -> str:
 # (config, default 0.5), and it checkpoints every ``checkpoint_frequency`` epochs and resumes as
 # trainers/README.md says. It imports no torch: swept with ``code.process_group: none``, its
 # trials' Ray processes never load torch (each reports whether its process did), which makes a
-# trial start several seconds sooner than one of the bundled torch trainers.
+# trial start several seconds sooner than one of the bundled torch trainers. Like a real
+# trainer it refuses an ``optimizer`` it does not know (a trial that fails on its config), and
+# given ``hidden`` it reports ``model_params``, digits_mlp's size with one hidden layer of that
+# width (64 inputs, 10 classes: 75 * hidden + 10), for constraints on a model's size.
 SCRIPTED_TRAINER = """
 import json
 import math
@@ -58,6 +61,9 @@ import ray.train
 
 
 def train_loop(config: dict) -> None:
+    optimizer = config.get("optimizer", "sgd")
+    if optimizer not in ("sgd", "adam"):
+        raise ValueError(f"optimizer must be one of sgd, adam; got {optimizer!r}")
     rank = ray.train.get_context().get_world_rank()
     start = 1
     if checkpoint := ray.train.get_checkpoint():
@@ -71,6 +77,8 @@ def train_loop(config: dict) -> None:
             "loss": 1.0 / (1.0 + 10.0 * config["lr"] * epoch) + 0.1 * math.sin(epoch),
             "torch_loaded": float("torch" in sys.modules),
         }
+        if "hidden" in config:
+            metrics["model_params"] = 75 * config["hidden"] + 10
         with tempfile.TemporaryDirectory() as directory:
             saved = None
             if rank == 0 and epoch % config["checkpoint_frequency"] == 0:

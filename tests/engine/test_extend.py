@@ -3,9 +3,11 @@ continue from their checkpoints under their own names and configs (their early e
 run again), the new configuration is sampled from the new space (narrowed choices, an added
 parameter) by a searcher told the stored trials that lie in it, and the experiment keeps its
 id, trials and results. The sweep is a
-multi-objective one with a constraint (accuracy against size, at most 2,000 parameters) searched
+multi-objective one with a constraint (loss against size, at most 2,000 parameters) searched
 by GP, so the same run proves those on Ray: every objective and the constraint's metric stored
-for each trial, infeasible trials marked and never on the front or best."""
+for each trial, infeasible trials marked and never on the front or best. It sweeps the torch-free
+scripted trainer, which reports the size digits_mlp would have (orchestration is tested here,
+not training)."""
 
 from __future__ import annotations
 
@@ -14,18 +16,27 @@ from typing import Any
 
 from service.engine.cluster import RayConnection
 from tests.conftest import RAY_TESTS, ServerProcess
-from tests.engine.sweeps import all_pages, ended_sweep, events_of, wait_released
+from tests.engine.sweeps import (
+    all_pages,
+    ended_sweep,
+    events_of,
+    scripted_package,
+    wait_released,
+)
 from tests.factories import submit_spec
+from tests.packages import scripted_code
 
 pytestmark = RAY_TESTS
 
 
-def extend_spec() -> dict[str, Any]:
+def extend_spec(package: str) -> dict[str, Any]:
     return {
-        "name": "digits-extend",
-        "trainer": "digits_mlp",
+        "name": "scripted-extend",
+        "code": scripted_code(
+            package, metrics={"loss": "min", "epoch": "max", "model_params": "min"}
+        ),
         "objectives": [
-            {"metric": "val_accuracy", "mode": "max"},
+            {"metric": "loss", "mode": "min"},
             {"metric": "model_params", "mode": "min"},
         ],
         # hidden 32 is 2,410 parameters (infeasible), hidden 16 is 1,210
@@ -34,8 +45,7 @@ def extend_spec() -> dict[str, Any]:
             "lr": {"type": "loguniform", "low": 1e-4, "high": 0.1},
             "optimizer": {"type": "choice", "values": ["adam", "bogus"]},
             "hidden": {"type": "choice", "values": [16, 32]},
-            "depth": {"type": "constant", "value": 1},
-            "batch_size": {"type": "constant", "value": 64},
+            "epoch_s": {"type": "constant", "value": 0.5},
         },
         "search": {
             # GP in the driver: saved with the sweep, told the stored trials by the extension
@@ -60,8 +70,9 @@ def test_an_extended_sweep_continues_its_trials_and_adds_new_ones(
     engine_server: ServerProcess, ray_cluster: RayConnection, tmp_path: Path
 ) -> None:
     with engine_server.client() as client:
-        experiment_id = submit_spec(client, extend_spec())
-        first, old_trials = ended_sweep(client, experiment_id, 300)
+        spec = extend_spec(scripted_package(engine_server))
+        experiment_id = submit_spec(client, spec)
+        first, old_trials = ended_sweep(client, experiment_id, 300, metric="loss")
         assert first["state"] == "completed", first["error"]
         # the only completed trial breaks the constraint: no best trial, an empty front
         assert first["best_trial"] is None and first["pareto_front"] == []
@@ -73,7 +84,7 @@ def test_an_extended_sweep_continues_its_trials_and_adds_new_ones(
         # after a first look: drop the optimizer that failed, keep the size that fits the
         # constraint, add dropout (the first trials ran without it: 0.0)
         space = {
-            **extend_spec()["search_space"],
+            **spec["search_space"],
             "optimizer": {"type": "choice", "values": ["adam"]},
             "hidden": {"type": "choice", "values": [16]},
             "dropout": {"type": "uniform", "low": 0.0, "high": 0.3},
@@ -89,7 +100,7 @@ def test_an_extended_sweep_continues_its_trials_and_adds_new_ones(
         )
         assert answer.status_code == 200, answer.text
         assert [v["version"] for v in answer.json()["search_spaces"]] == [1, 2]
-        experiment, trials = ended_sweep(client, experiment_id, 300)
+        experiment, trials = ended_sweep(client, experiment_id, 300, metric="loss")
         pareto = client.get(f"/api/v1/experiments/{experiment_id}/pareto").json()
         results = {t["id"]: all_pages(client, f"/api/v1/trials/{t['id']}/results") for t in trials}
         every_event = events_of(client, experiment_id)
@@ -129,7 +140,7 @@ def test_an_extended_sweep_continues_its_trials_and_adds_new_ones(
             continue
         latest = results[trial["id"]][-1]["metrics"]
         assert trial["objective_values"] == {
-            "val_accuracy": latest["val_accuracy"],
+            "loss": latest["loss"],
             "model_params": latest["model_params"],
         }
         assert latest["model_params"] in (1210, 2410)

@@ -29,10 +29,12 @@ import torch
 from ray.dashboard.modules.serve.sdk import ServeSubmissionClient
 from ray.util.state import list_placement_groups
 
+from devkit.clocked_server import FileClock
 from raysweep import Client, load_model
 from service.engine.cluster import RayConnection, free_port
 from tests.conftest import RAY_TESTS, InProcessServer, MigratedTemplates, ServerProcess
 from tests.engine.sweeps import (
+    all_pages,
     driver_pid,
     ended_sweep,
     kill,
@@ -42,6 +44,7 @@ from tests.engine.sweeps import (
     wait_released,
 )
 from tests.factories import T0, set_time, submit_spec
+from tests.tensorboard_files import assert_epochs_written, read_scalars
 from trainers import practices
 from trainers.digits_mlp import build_task
 from trainers.registry import TRAINERS
@@ -143,9 +146,9 @@ def finished_sweep(
             "RAYSWEEP_RAY_ADDRESS": str(ray_cluster.address),
             "RAYSWEEP_CLUSTERS": json.dumps(clusters),
             "RAYSWEEP_SERVE_PORT": str(free_port()),
-            "RAYSWEEP_CLOCK_FILE": str(clock),
         },
         controller=True,
+        clock=FileClock(clock),
     ).start()
     try:
         with server.client() as client:
@@ -214,6 +217,10 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
         checkpoints = client.get(f"/api/v1/trials/{best['id']}/checkpoints").json()
         version = client.get("/api/v1/models/digits-final/versions/1").json()
         engine_server_experiment = client.get(f"/api/v1/experiments/{experiment_id}").json()
+        board = client.get(f"/api/v1/experiments/{experiment_id}/tensorboard").json()["runs"]
+        trial_results = {
+            t["id"]: all_pages(client, f"/api/v1/trials/{t['id']}/results") for t in trials
+        }
         usage = client.get(
             "/api/v1/usage", params={"experiment": experiment_id, "from": "2000-01-01T00:00:00Z"}
         ).json()
@@ -224,6 +231,14 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
     assert {"promoted", "final_run_worker_failed", "final_run_lost", "model_registered"} <= set(
         kinds
     )
+    # the kit wrote every epoch of each trial as TensorBoard scalars beside its Train run, with
+    # the values the API stored
+    logdirs = {run["trial_id"]: run["logdir"] for run in board}
+    for trial in trials:
+        assert_epochs_written(logdirs[trial["id"]], [1, 2], ("epoch", "val_accuracy"))
+        written = read_scalars(logdirs[trial["id"]])["val_accuracy"]
+        stored = {r["iteration"]: r["metrics"]["val_accuracy"] for r in trial_results[trial["id"]]}
+        assert {p.step: p.value for p in written} == pytest.approx(stored)
     # the winner, trained longer on more workers, with its LR scaled for the larger batch
     assert final["trial_id"] == best["id"] and final["rank"] == 1 and final["cluster"] == "big"
     assert (

@@ -2,7 +2,9 @@
 rungs holding nothing, the best are promoted and resume from their checkpoints, the stored
 decisions replay to the rule; the driver, SIGKILLed while trials are paused, is resubmitted and
 restores Tune's state, and the server, SIGKILLed and started again, misses nothing the sweep
-stored meanwhile. One sweep for all of it: each costs minutes of trial starts on 2 cores."""
+stored meanwhile. One sweep for all of it: each costs minutes of trial starts on 2 cores. It
+sweeps the torch-free scripted trainer (the scheduler and the recovery are tested, not
+training)."""
 
 from __future__ import annotations
 
@@ -25,11 +27,13 @@ from tests.engine.sweeps import (
     events_of,
     kill,
     ray_leftovers,
+    scripted_package,
     trials_of,
     wait_for,
     wait_released,
 )
 from tests.factories import submit_spec
+from tests.packages import scripted_code
 
 pytestmark = RAY_TESTS
 
@@ -37,19 +41,17 @@ REDUCTION_FACTOR = 2
 RUNNING = 2
 
 
-def promotion_spec() -> dict[str, Any]:
+def promotion_spec(package: str) -> dict[str, Any]:
     return {
-        "name": "digits-promotion",
-        "trainer": "digits_mlp",
-        "metric": "val_accuracy",
-        "mode": "max",
+        "name": "scripted-promotion",
+        "code": scripted_code(package),
+        "metric": "loss",
+        "mode": "min",
         "search_space": {
             # a wide lr range: the rungs order the trials clearly
             "lr": {"type": "loguniform", "low": 1e-4, "high": 0.1},
-            "optimizer": {"type": "constant", "value": "sgd"},
-            "hidden": {"type": "constant", "value": 32},
-            "depth": {"type": "constant", "value": 1},
-            "batch_size": {"type": "constant", "value": 64},
+            # an epoch's length: the sweep still trains while the server is down, later
+            "epoch_s": {"type": "constant", "value": 1.0},
         },
         "search": {
             "algorithm": "random",
@@ -70,8 +72,8 @@ def promotion_spec() -> dict[str, Any]:
 
 def replay(decisions: list[dict[str, Any]]) -> None:
     """Replay the stored decisions, in the order they were made, against the rule: a trial
-    joins its rung when it pauses (or completes) with the rank and rung size stored; it is
-    promoted only from its rung's top floor(n / rf), once."""
+    joins its rung when it pauses (or completes) with the rank and rung size stored (the loss:
+    lower is better); it is promoted only from its rung's top floor(n / rf), once."""
     rungs: dict[int, dict[int, float]] = {}
     promoted: set[tuple[int, int]] = set()
     for d in decisions:
@@ -79,9 +81,9 @@ def replay(decisions: list[dict[str, Any]]) -> None:
         if d["decision"] in ("pause", "complete"):
             rung[d["trial_id"]] = d["value"]
             assert d["rung_size"] == len(rung), d
-            assert d["rank"] == 1 + sum(v > d["value"] for v in rung.values()), d
+            assert d["rank"] == 1 + sum(v < d["value"] for v in rung.values()), d
         elif d["decision"] == "promote":
-            top = sorted(rung, key=rung.__getitem__, reverse=True)
+            top = sorted(rung, key=rung.__getitem__)
             assert d["trial_id"] in top[: math.floor(len(rung) / REDUCTION_FACTOR)], (d, rung)
             assert (d["trial_id"], d["milestone"]) not in promoted
             promoted.add((d["trial_id"], d["milestone"]))
@@ -120,7 +122,7 @@ def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver_and_server(
             return len(session.scalars(select(ResultRow.id)).all())
 
     with engine_process.client() as client:
-        experiment_id = submit_spec(client, promotion_spec())
+        experiment_id = submit_spec(client, promotion_spec(scripted_package(engine_process)))
         wait_for(lambda: some_trial_paused(client, experiment_id), 300, "a paused trial")
         job = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
         kill(wait_for(lambda: driver_pid(ray_cluster, job), 30, "the driver's pid"))
@@ -167,7 +169,7 @@ def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver_and_server(
             return read["state"] in ("completed", "failed")
 
         wait_for(ended_or_sampled, 600, "the sweep to end")
-        experiment, trials = ended_sweep(client, experiment_id, 10)
+        experiment, trials = ended_sweep(client, experiment_id, 10, metric="loss")
         decisions = {
             t["id"]: client.get(f"/api/v1/trials/{t['id']}/decisions").json() for t in trials
         }
