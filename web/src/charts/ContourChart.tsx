@@ -4,6 +4,7 @@ import {
   axisPosition, axisTicks, contourCells, formatValue, metricAxis, metricColour, paramAxes, plural, type Axis, type SpaceParameter,
 } from "../shape";
 import type { ConfigTable } from "../types";
+import { Axes, logMark, plotArea } from "./Frame";
 import { ColourScale } from "./Legend";
 
 const HEIGHT = 340;
@@ -30,19 +31,23 @@ export function ContourChart({ table, space, preferred, width }: { table: Config
   const rows = table.rows.filter((r) => r.metric !== null && Number.isFinite(r.metric));
   const metric = metricAxis(rows, table.mode);
   const cells = contourCells(rows, x, y, BINS, table.mode);
-  const plotW = SIZE.width - PAD.left - PAD.right, plotH = SIZE.height - PAD.top - PAD.bottom;
+  const plot = plotArea(SIZE.width, SIZE.height, PAD);
+  const [plotW, plotH] = [plot.right - plot.left, plot.bottom - plot.top];
   const count = (axis: Axis) => (axis.kind === "categorical" ? axis.categories.length : BINS);
   const [nx, ny] = [count(x.axis), count(y.axis)];
-  const px = (position: number) => PAD.left + position * plotW;
-  const py = (position: number) => PAD.top + (1 - position) * plotH;
+  const [px, py] = [plot.x, plot.y];
   // a categorical axis puts each category at the middle of its cell
+  const cellAt = (axis: Axis, position: number, cells: number) =>
+    axis.kind === "categorical" ? (Math.round(position * (cells - 1)) + 0.5) / cells : position;
   const at = (axis: Axis, value: unknown, cells: number) => {
     const position = axisPosition(axis, value);
-    if (position === null) return null;
-    return axis.kind === "categorical" ? (Math.round(position * (cells - 1)) + 0.5) / cells : position;
+    return position === null ? null : cellAt(axis, position, cells);
   };
-  const tickAt = (axis: Axis, position: number, cells: number) =>
-    axis.kind === "categorical" ? (Math.round(position * (cells - 1)) + 0.5) / cells : position;
+  const ticks = (axis: Axis, cells: number) => axisTicks(axis).map((t) => {
+    const position = cellAt(axis, t.position, cells);
+    // an end's label kept inside the chart
+    return { at: position, label: t.label, anchor: position > 0.97 ? "end" as const : position < 0.03 ? "start" as const : undefined };
+  });
   const choose = (axisIndex: 0 | 1, name: string) => {
     const next: [string, string] = [xName, yName];
     next[axisIndex] = name;
@@ -77,28 +82,9 @@ export function ContourChart({ table, space, preferred, width }: { table: Config
           // outlined: a dark dot on a dark (best) cell still shows
           return <circle key={r.trial_id} class="trial-dot" cx={px(cx)} cy={py(cy)} r={2.2} fill="#0f172a" stroke="white" stroke-width={0.8} />;
         })}
-        <g class="axis">
-          <line x1={PAD.left} x2={SIZE.width - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} />
-          <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={PAD.top + plotH} />
-          {axisTicks(x.axis).map((t) => {
-            const at = tickAt(x.axis, t.position, nx);
-            // an end's label kept inside the chart
-            const anchor = at > 0.97 ? "end" : at < 0.03 ? "start" : "middle";
-            return <text key={t.label} x={px(at)} y={PAD.top + plotH + 12} class="tick" text-anchor={anchor}>{t.label}</text>;
-          })}
-          {axisTicks(y.axis).map((t) => (
-            <text key={t.label} x={PAD.left - 4} y={py(tickAt(y.axis, t.position, ny)) + 4} class="tick" text-anchor="end">{t.label}</text>
-          ))}
-          <text x={PAD.left + plotW / 2} y={SIZE.height - 6} text-anchor="middle" data-axis-title="x">{xName}{logMark(x.axis)}</text>
-          <text x={12} y={PAD.top + plotH / 2} text-anchor="middle" data-axis-title="y"
-            transform={`rotate(-90 12 ${PAD.top + plotH / 2})`}>{yName}{logMark(y.axis)}</text>
-        </g>
+        <Axes plot={plot} x={{ ticks: ticks(x.axis, nx), title: `${xName}${logMark(x.axis)}` }}
+          y={{ ticks: axisTicks(y.axis).map((t) => ({ at: cellAt(y.axis, t.position, ny), label: t.label })), title: `${yName}${logMark(y.axis)}` }} />
       </svg>
     </div>
   );
-}
-
-/** " (log)" after a log axis's name: its ticks are decades, not even steps. */
-function logMark(axis: Axis): string {
-  return axis.kind === "numeric" && axis.log ? " (log)" : "";
 }

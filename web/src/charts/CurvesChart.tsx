@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState } from "preact/hooks";
-import uPlot from "uplot";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type uPlot from "uplot";
 import { hashQuery, setHashQuery } from "../hooks";
 import { alignSeries, formatConfig, formatLogTick, formatTicks, formatValue, smooth, STATE_COLOURS, TRIAL_STATES } from "../shape";
 import type { CurveSeries } from "../types";
 import { Legend, type LegendItem } from "./Legend";
+import { ITERATION_STEPS } from "./MetricChart";
+import { UPlot, type PlotOptions } from "./UPlot";
 
 // the best trial's curve: drawn last, wide and dark, whatever its state
 const BEST_COLOUR = "#0f172a";
@@ -36,7 +38,6 @@ export function CurvesChart({ series: given, metric, metrics, onMetric, xLabel, 
   const series = bestId === null || !given.some((s) => s.trial_id === bestId)
     ? given
     : [...given.filter((s) => s.trial_id !== bestId), given.find((s) => s.trial_id === bestId)!];
-  const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<CurveSeries | null>(null);
   const [logScale, setLogScale] = useState(false);
@@ -46,96 +47,58 @@ export function CurvesChart({ series: given, metric, metrics, onMetric, xLabel, 
     return SMOOTHING.includes(shared) ? shared : 0;
   });
   useEffect(() => setHashQuery({ smoothing: smoothing ? String(smoothing) : "" }), [smoothing]);
-  const drawnMetric = useRef(metric);
   const [zoomed, setZoomed] = useState(false);
-  const drawn = useRef<CurveSeries[]>([]);
-  const drawnLog = useRef(false);
-  const zoomedRef = useRef(false);
   const points = series.reduce((sum, s) => sum + s.points.length, 0);
   // a log axis cannot show zero or below
   const canLog = points > 0 && series.every((s) => s.points.every(([, y]) => y > 0));
   const log = logScale && canLog;
 
-  useEffect(() => {
-    if (!box.current) return;
-    const { xs, ys: raw } = alignSeries(series);
-    const ys = raw.map((column) => smooth(column, smoothing));
-    const sameShape = plot.current && drawnLog.current === log && drawnMetric.current === metric
-      && drawn.current.length === series.length
-      && drawn.current.every((s, i) => s.trial_id === series[i].trial_id && s.state === series[i].state);
-    if (plot.current && sameShape) {
-      plot.current.setData([xs, ...ys], !zoomedRef.current); // new points keep a zoom the user chose
-      return;
-    }
-    plot.current?.destroy();
-    plot.current = null;
+  const data = useMemo((): uPlot.AlignedData => {
+    const { xs, ys } = alignSeries(series);
+    return [xs, ...ys.map((column) => smooth(column, smoothing))];
+  }, [series.length, given, version, smoothing, bestId]);
+  // the same trials in the same states on the same axes: new points go into the plot drawn
+  const shape = JSON.stringify([log, metric, series.map((s) => [s.trial_id, s.state])]);
+  const options: PlotOptions | null = points === 0 ? null : { // the empty state below, no blank canvas
+    legend: { show: false },
+    cursor: { focus: { prox: 12 }, points: { show: false } },
+    focus: { alpha: 0.25 },
+    // y fitted to the data drawn (uPlot's default pads to round numbers)
+    scales: { x: { time: false }, y: log ? { distr: 3 } : { range: (_u, min, max) => fitted(min, max) } },
+    axes: [
+      { label: xLabel, incrs: ITERATION_STEPS, values: (_: uPlot, v: number[]) => v.map(String) },
+      // one format for the ticks drawn together (0.90, 0.95, 1.00; a log axis's in exponent form)
+      { label: metric, size: 64, values: (_: uPlot, v: number[]) => (log ? v.map(formatLogTick) : formatTicks(v)) },
+    ],
+    series: [
+      {},
+      ...series.map((s) => ({
+        label: `trial #${s.trial_number}`,
+        stroke: s.trial_id === bestId ? BEST_COLOUR : STATE_COLOURS[s.state],
+        width: s.trial_id === bestId ? 3 : s.state === "running" ? 2 : 1,
+        dash: s.state === "pruned" ? [4, 4] : undefined,
+        alpha: s.state === "pruned" ? 0.6 : 1,
+        spanGaps: true,
+        points: { show: s.points.length === 1, size: 4 }, // a trial pruned at its first result is a dot
+      })),
+    ],
+    hooks: {
+      setSeries: [(_u, index) => setHover(index ? series[index - 1] : null)],
+      // a drag over the plot zooms in on x; note it, so "reset zoom" shows
+      setSelect: [(u) => { if (u.select.width > 0) setZoomed(true); }],
+    },
+  };
+  // a new plot starts unzoomed
+  const made = (made: uPlot | null) => {
+    plot.current = made;
     setZoomed(false);
-    zoomedRef.current = false;
-    if (points === 0) return; // the empty state below, no blank canvas
-    drawn.current = series.map((s) => ({ ...s }));
-    drawnLog.current = log;
-    drawnMetric.current = metric;
-    // the ticks drawn are kept on the box too (data-x-ticks, data-y-ticks): uPlot paints them
-    const ticks = (axis: "x" | "y", format: (values: (number | null)[]) => string[]) => (_: uPlot, values: (number | null)[]) => {
-      const labels = format(values);
-      if (box.current) box.current.dataset[`${axis}Ticks`] = labels.join("|");
-      return labels;
-    };
-    const options: uPlot.Options = {
-      width: box.current.clientWidth || 800,
-      height: 320,
-      legend: { show: false },
-      cursor: { focus: { prox: 12 }, points: { show: false } },
-      focus: { alpha: 0.25 },
-      // y fitted to the data drawn (uPlot's default pads to round numbers)
-      scales: { x: { time: false }, y: log ? { distr: 3 } : { range: (_u, min, max) => fitted(min, max) } },
-      // whole iterations only: a tick at 1.5 epochs means nothing
-      axes: [
-        { label: xLabel, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000], values: ticks("x", (v) => v.map((n) => (n === null ? "" : String(n)))) },
-        // one format for the ticks drawn together (0.90, 0.95, 1.00; a log axis's in exponent form)
-        { label: metric, size: 64, values: ticks("y", (v) => (log ? v.map(formatLogTick) : formatTicks(v))) },
-      ],
-      series: [
-        {},
-        ...series.map((s) => ({
-          label: `trial #${s.trial_number}`,
-          stroke: s.trial_id === bestId ? BEST_COLOUR : STATE_COLOURS[s.state],
-          width: s.trial_id === bestId ? 3 : s.state === "running" ? 2 : 1,
-          dash: s.state === "pruned" ? [4, 4] : undefined,
-          alpha: s.state === "pruned" ? 0.6 : 1,
-          spanGaps: true,
-          points: { show: s.points.length === 1, size: 4 }, // a trial pruned at its first result is a dot
-        })),
-      ],
-      hooks: {
-        setSeries: [(_u, index) => setHover(index ? series[index - 1] : null)],
-        // a drag over the plot zooms in on x; note it, so "reset zoom" shows
-        setSelect: [(u) => {
-          if (u.select.width > 0) {
-            zoomedRef.current = true;
-            setZoomed(true);
-          }
-        }],
-      },
-    };
-    plot.current = new uPlot(options, [xs, ...ys], box.current);
-  }, [series.length, given, version, xLabel, metric, log, smoothing, bestId]);
-
+  };
   const resetZoom = () => {
     const u = plot.current;
     if (!u) return;
-    zoomedRef.current = false;
     setZoomed(false);
     u.setData(u.data, true);
   };
-
-  useEffect(() => () => plot.current?.destroy(), []);
-
-  useEffect(() => {
-    const resize = () => box.current && plot.current?.setSize({ width: box.current.clientWidth, height: 320 });
-    window.addEventListener("resize", resize);
-    return () => window.removeEventListener("resize", resize);
-  }, []);
 
   return (
     <div class="chart">
@@ -160,7 +123,8 @@ export function CurvesChart({ series: given, metric, metrics, onMetric, xLabel, 
       </div>
       {points === 0 && <p class="empty" data-testid="curves-empty">No results yet: each trial's curve appears here as it reports {metric}.</p>}
       <Legend name="curves" items={curveLegend(series, best ?? null)} />
-      <div ref={box} data-testid="curves" data-series={series.length} data-points={points}
+      <UPlot options={options} data={data} shape={shape} height={320} keepScales={zoomed} onPlot={made}
+        data-testid="curves" data-series={series.length} data-points={points}
         data-pruned={series.filter((s) => s.state === "pruned").length} data-log={String(log)}
         data-zoomed={String(zoomed)} data-metric={metric} data-smoothing={String(smoothing)}
         onClick={() => hover && onPick?.(hover.trial_id)} />

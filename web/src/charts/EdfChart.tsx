@@ -1,5 +1,6 @@
-import { formatTicks, linearTicks, plural } from "../shape";
+import { formatTicks, plural } from "../shape";
 import type { History } from "../types";
+import { Axes, linearScale, plotArea, valueTicks } from "./Frame";
 
 const HEIGHT = 220;
 const FRACTIONS = [0, 0.25, 0.5, 0.75, 1];
@@ -13,9 +14,10 @@ export function EdfChart({ history, width }: { history: History; width: number }
   const edf = history.edf;
   if (!edf.length) return null;
   const low = edf[0][0], high = edf[edf.length - 1][0];
-  const span = high - low || 1;
-  const x = (value: number) => PAD.left + ((value - low) / span) * (width - PAD.left - PAD.right);
-  const y = (fraction: number) => HEIGHT - PAD.bottom - fraction * (HEIGHT - PAD.top - PAD.bottom);
+  const plot = plotArea(width, HEIGHT, PAD);
+  const scale = linearScale(low, high);
+  const x = (value: number) => plot.x(scale(value));
+  const y = plot.y;
   // steps: flat at the fraction so far until the next value, then up to its own
   const steps: string[] = [`${x(low)},${y(0)}`];
   let previous = 0;
@@ -31,22 +33,8 @@ export function EdfChart({ history, width }: { history: History; width: number }
       </p>
       <svg width={width} height={HEIGHT} class="history" role="img" aria-label={`empirical distribution of ${history.metric}`}>
         <polyline class="best" points={steps.join(" ")} fill="none" data-points={edf.length} />
-        <g class="axis">
-          <line x1={PAD.left} x2={width - PAD.right} y1={HEIGHT - PAD.bottom} y2={HEIGHT - PAD.bottom} />
-          <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={HEIGHT - PAD.bottom} />
-          <text x={(PAD.left + width - PAD.right) / 2} y={HEIGHT - 8} text-anchor="middle">{history.metric}</text>
-          {linearTicks(low, high).map((t) => (
-            <text key={t.label} x={x(t.value)} y={HEIGHT - PAD.bottom + 14} class="tick" text-anchor="middle">{t.label}</text>
-          ))}
-          {FRACTIONS.map((f, i) => (
-            <g key={f}>
-              <line class="grid-line" x1={PAD.left} x2={width - PAD.right} y1={y(f)} y2={y(f)} />
-              <text x={PAD.left - 4} y={y(f) + 4} class="tick" text-anchor="end">{FRACTION_LABELS[i]}</text>
-            </g>
-          ))}
-          <text x={12} y={(PAD.top + HEIGHT - PAD.bottom) / 2} text-anchor="middle"
-            transform={`rotate(-90 12 ${(PAD.top + HEIGHT - PAD.bottom) / 2})`}>fraction</text>
-        </g>
+        <Axes plot={plot} x={{ ticks: valueTicks(low, high, scale), title: history.metric }}
+          y={{ ticks: FRACTIONS.map((f, i) => ({ at: f, label: FRACTION_LABELS[i] })), title: "fraction", grid: true }} />
       </svg>
     </div>
   );

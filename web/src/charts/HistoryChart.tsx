@@ -1,5 +1,6 @@
-import { crossPath, formatValue, linearTicks, niceTicks, plural, STATE_COLOURS } from "../shape";
+import { crossPath, formatValue, niceTicks, plural, STATE_COLOURS } from "../shape";
 import type { History, HistoryPoint, TrialState } from "../types";
+import { Axes, linearScale, plotArea, valueTicks } from "./Frame";
 import { Legend, type LegendItem } from "./Legend";
 
 const HEIGHT = 260;
@@ -24,10 +25,12 @@ export function HistoryChart({ history, width }: { history: History; width: numb
   const low = Math.min(...values), high = Math.max(...values);
   const span = high - low || 1;
   const last = history.finished_trials;
-  const x = (order: number) => PAD.left + ((order - 0.5) / last) * (width - PAD.left - PAD.right);
+  const plot = plotArea(width, HEIGHT, PAD);
+  const order = (at: number) => (at - 0.5) / last;
+  const x = (at: number) => plot.x(order(at));
+  const scale = linearScale(low, high, 0.05);
   // beyond the scale: just inside the plot's edge, in the margin the scale leaves
-  const fraction = (value: number) => Math.min(1.04, Math.max(-0.04, (value - low) / span));
-  const y = (value: number) => HEIGHT - PAD.bottom - (0.05 + 0.9 * fraction(value)) * (HEIGHT - PAD.top - PAD.bottom);
+  const y = (value: number) => plot.y(scale(Math.min(high + 0.04 * span, Math.max(low - 0.04 * span, value))));
   const offScale = (value: number) => (value < low ? "below" : value > high ? "above" : undefined);
   const outside = points.filter((p) => offScale(p.value) !== undefined).length;
   // the best so far as steps: flat until the trial that improved it
@@ -71,22 +74,9 @@ export function HistoryChart({ history, width }: { history: History; width: numb
             </circle>
           );
         })}
-        <g class="axis">
-          <line x1={PAD.left} x2={width - PAD.right} y1={HEIGHT - PAD.bottom} y2={HEIGHT - PAD.bottom} />
-          <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={HEIGHT - PAD.bottom} />
-          <text x={(PAD.left + width - PAD.right) / 2} y={HEIGHT - 8} text-anchor="middle">trials, in the order they finished</text>
-          {orderTicks(last).map((order) => (
-            <text key={order} x={x(order)} y={HEIGHT - PAD.bottom + 14} class="tick" text-anchor="middle">{order}</text>
-          ))}
-          <text x={12} y={(PAD.top + HEIGHT - PAD.bottom) / 2} text-anchor="middle"
-            transform={`rotate(-90 12 ${(PAD.top + HEIGHT - PAD.bottom) / 2})`}>{history.metric}</text>
-          {linearTicks(low, high).map((t) => (
-            <g key={t.label}>
-              <line class="grid-line" x1={PAD.left} x2={width - PAD.right} y1={y(t.value)} y2={y(t.value)} />
-              <text x={PAD.left - 4} y={y(t.value) + 4} class="tick" text-anchor="end">{t.label}</text>
-            </g>
-          ))}
-        </g>
+        <Axes plot={plot}
+          x={{ ticks: orderTicks(last).map((n) => ({ at: order(n), label: String(n) })), title: "trials, in the order they finished" }}
+          y={{ ticks: valueTicks(low, high, scale), title: history.metric, grid: true }} />
       </svg>
       <Legend name="history" items={legend(points)} />
     </div>

@@ -3,12 +3,13 @@ import {
   type Axis, axisPosition, axisTicks, brushFilter, formatConfig, formatValue, linearTicks, metricAxis, metricColour, paramAxes, plural,
   STATE_COLOURS,
 } from "../shape";
+import { logMark, plotArea } from "./Frame";
 import { ColourScale } from "./Legend";
 import type { SpaceParameter } from "../shape";
 import type { ConfigRow, ConfigTable } from "../types";
 
 const HEIGHT = 280;
-const PAD = { top: 24, bottom: 28, side: 56 };
+const PAD = { top: 24, bottom: 28, left: 56, right: 56 };
 
 interface Props {
   table: ConfigTable;
@@ -33,11 +34,12 @@ export function ParallelChart({ table, width, space, onBrush }: Props) {
   // the metric as an axis of its own: best on top, so a min metric's axis runs downwards
   const metricAsAxis: Axis = { kind: "numeric", name: "best_metric", min: metric.min, max: metric.max, log: false };
   const axes = [...params, metricAsAxis];
-  const x = (i: number) => PAD.side + (i * (width - 2 * PAD.side)) / Math.max(1, axes.length - 1);
-  const y = (position: number) => PAD.top + (1 - position) * (HEIGHT - PAD.top - PAD.bottom);
+  const plot = plotArea(width, HEIGHT, PAD);
+  const x = (i: number) => plot.x(i / Math.max(1, axes.length - 1));
+  const y = plot.y;
   const positionAt = (clientY: number) => {
     const top = svg.current?.getBoundingClientRect().top ?? 0;
-    return Math.min(1, Math.max(0, 1 - (clientY - top - PAD.top) / (HEIGHT - PAD.top - PAD.bottom)));
+    return Math.min(1, Math.max(0, (plot.bottom - (clientY - top)) / (plot.bottom - plot.top)));
   };
   const filters = Object.entries(brushes).flatMap(([name, [low, high]]) => {
     const i = axes.findIndex((axis) => axis.name === name);
@@ -99,7 +101,7 @@ export function ParallelChart({ table, width, space, onBrush }: Props) {
             <g key={axis.name} class={isMetric ? "axis metric" : "axis"} data-axis={axis.name}>
               <line x1={x(i)} x2={x(i)} y1={y(0)} y2={y(1)} />
               <text x={x(i)} y={PAD.top - 8} text-anchor="middle">
-                {isMetric ? table.metric : axis.name}{axis.kind === "numeric" && axis.log ? " (log)" : ""}
+                {isMetric ? table.metric : axis.name}{logMark(axis)}
               </text>
               {ticks.map((t) => (
                 <text key={t.label} x={x(i) + (isMetric ? -5 : 5)} y={y(t.position) + 4} class="tick"

@@ -1,5 +1,6 @@
-import { crossPath, formatConfig, formatValue, linearTicks } from "../shape";
+import { crossPath, formatConfig, formatValue } from "../shape";
 import type { Pareto, ParetoTrial } from "../types";
+import { Axes, linearScale, plotArea, valueTicks } from "./Frame";
 import { Legend } from "./Legend";
 
 const HEIGHT = 300;
@@ -39,15 +40,16 @@ export function ParetoChart({ pareto, width }: { pareto: Pareto; width: number }
     );
   }
   const [xName, yName] = names;
+  const plot = plotArea(width, HEIGHT, PAD);
   // 5% of room on each side: no point sits on an axis
-  const scale = (values: number[], low: number, high: number) => {
+  const axis = (name: string) => {
+    const values = pareto.trials.map((t) => t.values[name]);
     const min = Math.min(...values), max = Math.max(...values);
-    const span = max - min || 1;
-    return { min, max, at: (v: number) => low + (0.05 + (0.9 * (v - min)) / span) * (high - low) };
+    const scale = linearScale(min, max, 0.05);
+    return { scale, ticks: valueTicks(min, max, scale) };
   };
-  const xs = scale(pareto.trials.map((t) => t.values[xName]), PAD.left, width - PAD.right);
-  const ys = scale(pareto.trials.map((t) => t.values[yName]), HEIGHT - PAD.bottom, PAD.top);
-  const point = (t: ParetoTrial) => [xs.at(t.values[xName]), ys.at(t.values[yName])] as const;
+  const [xs, ys] = [axis(xName), axis(yName)];
+  const point = (t: ParetoTrial) => [plot.x(xs.scale(t.values[xName])), plot.y(ys.scale(t.values[yName]))] as const;
   const front = pareto.trials.filter((t) => t.on_front).sort((a, b) => a.values[xName] - b.values[xName]);
   const open = (t: ParetoTrial) => { location.hash = `#/trials/${t.trial_id}`; };
   const label = (t: ParetoTrial) =>
@@ -74,19 +76,8 @@ export function ParetoChart({ pareto, width }: { pareto: Pareto; width: number }
             </circle>
           );
         })}
-        <g class="axis">
-          <line x1={PAD.left} x2={width - PAD.right} y1={HEIGHT - PAD.bottom} y2={HEIGHT - PAD.bottom} />
-          <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={HEIGHT - PAD.bottom} />
-          <text x={(PAD.left + width - PAD.right) / 2} y={HEIGHT - 8} text-anchor="middle">{xName} ({pareto.objectives[0].mode})</text>
-          {linearTicks(xs.min, xs.max).map((t) => (
-            <text key={t.label} x={xs.at(t.value)} y={HEIGHT - PAD.bottom + 14} class="tick" text-anchor="middle">{t.label}</text>
-          ))}
-          <text x={12} y={(PAD.top + HEIGHT - PAD.bottom) / 2} text-anchor="middle"
-            transform={`rotate(-90 12 ${(PAD.top + HEIGHT - PAD.bottom) / 2})`}>{yName} ({pareto.objectives[1].mode})</text>
-          {linearTicks(ys.min, ys.max).map((t) => (
-            <text key={t.label} x={PAD.left - 4} y={ys.at(t.value) + 4} class="tick" text-anchor="end">{t.label}</text>
-          ))}
-        </g>
+        <Axes plot={plot} x={{ ticks: xs.ticks, title: `${xName} (${pareto.objectives[0].mode})` }}
+          y={{ ticks: ys.ticks, title: `${yName} (${pareto.objectives[1].mode})` }} />
       </svg>
       <Legend name="pareto" items={[
         { label: "on the front", colour: "#2563eb" },

@@ -1,7 +1,8 @@
 import {
-  axisPosition, axisTicks, formatParam, formatValue, linearTicks, metricAxis, paramAxes, STATE_COLOURS, type Axis, type SpaceParameter,
+  axisPosition, axisTicks, formatParam, formatValue, metricAxis, paramAxes, STATE_COLOURS, type Axis, type SpaceParameter,
 } from "../shape";
 import type { ConfigTable, TrialState } from "../types";
+import { Axes, logMark, plotArea, valueTicks } from "./Frame";
 import { Legend } from "./Legend";
 
 const PANEL = { width: 280, height: 200 };
@@ -20,9 +21,12 @@ export function SliceChart({ table, space }: { table: ConfigTable; space: Record
   const rows = table.rows.filter((row) => row.metric !== null && Number.isFinite(row.metric));
   if (!axes.length || !rows.length) return <p class="muted" data-testid="slice-empty">No sampled hyperparameter with a {table.metric} yet.</p>;
   const metric = metricAxis(rows, table.mode);
-  const plotW = PANEL.width - PAD.left - PAD.right, plotH = PANEL.height - PAD.top - PAD.bottom;
-  const y = (value: number) => PAD.top + (1 - metric.position(value)) * plotH;
-  const yTicks = linearTicks(metric.min, metric.max, 4);
+  const plot = plotArea(PANEL.width, PANEL.height, PAD);
+  const y = (value: number) => plot.y(metric.position(value));
+  const yTicks = valueTicks(metric.min, metric.max, metric.position, 4);
+  // 4% of room on each side: no dot sits on the y axis
+  const inset = (position: number) => 0.04 + 0.92 * position;
+  const x = (position: number) => plot.x(inset(position));
   const states = new Set(rows.map((r) => r.state));
   return (
     <>
@@ -30,7 +34,6 @@ export function SliceChart({ table, space }: { table: ConfigTable; space: Record
     <div class="slices" data-testid="slice">
       {axes.map((axis) => {
         const column = table.params.indexOf(axis.name);
-        const x = (position: number) => PAD.left + (0.04 + 0.92 * position) * plotW;
         return (
           <svg key={axis.name} data-param={axis.name} class="slice" width={PANEL.width} height={PANEL.height} role="img"
             aria-label={`${table.metric} against ${axis.name}`}>
@@ -44,19 +47,8 @@ export function SliceChart({ table, space }: { table: ConfigTable; space: Record
                 </circle>
               );
             })}
-            <g class="axis">
-              <line x1={PAD.left} x2={PANEL.width - PAD.right} y1={PAD.top + plotH} y2={PAD.top + plotH} />
-              <line x1={PAD.left} x2={PAD.left} y1={PAD.top} y2={PAD.top + plotH} />
-              {axisTicks(axis).map((t) => (
-                <text key={t.label} x={x(t.position)} y={PAD.top + plotH + 12} class="tick" text-anchor="middle">{t.label}</text>
-              ))}
-              <text x={PAD.left + plotW / 2} y={PANEL.height - 4} text-anchor="middle">{axis.name}{axis.kind === "numeric" && axis.log ? " (log)" : ""}</text>
-              {yTicks.map((t) => (
-                <text key={t.label} x={PAD.left - 4} y={y(t.value) + 4} class="tick" text-anchor="end">{t.label}</text>
-              ))}
-              <text class="y-title" x={12} y={PAD.top + plotH / 2} text-anchor="middle"
-                transform={`rotate(-90 12 ${PAD.top + plotH / 2})`}>{table.metric} ({table.mode})</text>
-            </g>
+            <Axes plot={plot} x={{ ticks: axisTicks(axis).map((t) => ({ at: inset(t.position), label: t.label })), title: `${axis.name}${logMark(axis)}` }}
+              y={{ ticks: yTicks, title: `${table.metric} (${table.mode})` }} />
           </svg>
         );
       })}
