@@ -2,7 +2,7 @@
 import { Component, type ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { attention, formatSpan, silentBound, silentFor, waitedFor, waitingWhat } from "./clocks";
-import { errorText } from "./hooks";
+import { useAction } from "./hooks";
 import { progressCount, progressSegments, STATE_COLOURS } from "./shape";
 import type { Trial, TrialClock, TrialState } from "./types";
 
@@ -89,6 +89,24 @@ export function Labels({ labels }: { labels: Record<string, string> }) {
   );
 }
 
+/** A list's filter menu: "any" (the empty value), then each choice (a value, or a value and its
+ *  label). */
+export function FilterMenu({ label, name, value, choices, onChange }: {
+  label: string; name: string; value: string; choices: (string | [string, string])[]; onChange: (value: string) => void;
+}) {
+  return (
+    <label>{label}{" "}
+      <select name={name} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+        <option value="">any</option>
+        {choices.map((choice) => {
+          const [shown, text] = typeof choice === "string" ? [choice, choice] : choice;
+          return <option key={shown} value={shown}>{text}</option>;
+        })}
+      </select>
+    </label>
+  );
+}
+
 export function Pager({ total, offset, size, onChange }: { total: number; offset: number; size: number; onChange: (o: number) => void }) {
   if (total <= size) return <p class="muted">{total} in all</p>;
   return (
@@ -105,20 +123,11 @@ export function Pager({ total, offset, size, onChange }: { total: number; offset
 export function Notes({ notes, editable, save }: { notes: string | null; editable: boolean; save: (text: string) => Promise<void> }) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async () => {
-    setBusy(true);
-    try {
-      await save(text.trim());
-      setEditing(false);
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, run } = useAction();
+  const submit = () => run(async () => {
+    await save(text.trim());
+    setEditing(false);
+  });
   return (
     <div class="card" data-testid="notes">
       <h3>Notes</h3>

@@ -194,3 +194,23 @@ export function useChangedLive<T>(load: Load<T>, version: number, ended: boolean
   const { read, live } = useAnswer(load, []);
   return live(useChangedLoad(read, version, ended, spacingMs));
 }
+
+/** A person's action on the page (a form sent, a button's request): ``run`` does it while
+ *  ``busy`` (its buttons disabled meanwhile), ``error`` its failure as text (null once one
+ *  succeeds). */
+export function useAction(): { busy: boolean; error: string | null; run: (action: () => Promise<void>) => Promise<void> } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await action();
+      setError(null);
+    } catch (caught) {
+      setError(errorText(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
-import { Attention, Clip, Labels, Pager, Progress, Quantity, StateBadge } from "../components";
+import { Attention, Clip, FilterMenu, Labels, Pager, Progress, Quantity, StateBadge } from "../components";
 import { useLive, useTitle } from "../hooks";
 import { formatAgo, formatValue, hours, plannedTrials } from "../shape";
 import { everyValue, type Experiment, type ExperimentState, type Page, type Project } from "../types";
@@ -27,12 +27,7 @@ export function ExperimentsPage({ project, projects }: { project: string; projec
         <p class="muted" data-testid="project-usage"><ProjectUsage project={chosen} /></p>
       )}
       <div class="filters">
-        <label>State{" "}
-          <select name="state" value={state} onChange={(e) => { setState((e.target as HTMLSelectElement).value); setOffset(0); }}>
-            <option value="">any</option>
-            {STATES.map((s) => <option key={s} value={s}>{s}</option>)}
-          </select>
-        </label>
+        <FilterMenu label="State" name="state" value={state} choices={STATES} onChange={(chosen) => { setState(chosen); setOffset(0); }} />
         <label>Label{" "}
           <input name="label" placeholder="key:value" value={label}
             onInput={(e) => { setLabel((e.target as HTMLInputElement).value); setOffset(0); }} />

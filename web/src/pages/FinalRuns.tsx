@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { StateBadge } from "../components";
-import { errorText, useLive } from "../hooks";
+import { useAction, useLive } from "../hooks";
 import { formatConfig, formatValue, mayChange, plural } from "../shape";
 import type { Cluster, Experiment, FinalRun, Me, Page, Trial } from "../types";
 
@@ -22,37 +22,29 @@ export function FinalRuns({ experiment, me }: { experiment: Experiment; me: Me }
     [experiment.id, experiment.state], (read) => read?.some((r) => ACTIVE.has(r.state)) ?? false,
   );
   const runs = data ?? [];
-  const [actionError, setError] = useState<string | null>(null);
-  const error = actionError ?? readError;
+  const action = useAction();
+  const error = action.error ?? readError;
 
   const cancel = async (run: FinalRun) => {
     if (!window.confirm(`Cancel final run ${run.id}? A running one is stopped; it registers no model.`)) return;
-    try {
+    await action.run(async () => {
       const changed = await api<FinalRun>(`/final-runs/${run.id}/cancel`, { method: "POST" });
       setRuns((current) => current && current.map((r) => (r.id === changed.id ? changed : r)));
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
+    });
   };
 
   const [outcome, setOutcome] = useState<string | null>(null);
   const [choosing, setChoosing] = useState(false);
-  const promote = async (overrides: Record<string, unknown>) => {
-    try {
-      const before = new Set(runs.map((r) => r.id));
-      const page = await api<Page<FinalRun>>(`/experiments/${experiment.id}/promote`, { method: "POST", body: overrides });
-      const added = page.items.filter((r) => !before.has(r.id));
-      setRuns(page.items);
-      setError(null);
-      setChoosing(false);
-      setOutcome(added.length
-        ? `Queued ${plural(added.length, "final run")}: ${added.map((r) => `trial #${r.trial_number ?? r.trial_id} on ${r.cluster}`).join(", ")}.`
-        : "Nothing new: those trials are promoted already. Choose other trials or a larger top k.");
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  };
+  const promote = (overrides: Record<string, unknown>) => action.run(async () => {
+    const before = new Set(runs.map((r) => r.id));
+    const page = await api<Page<FinalRun>>(`/experiments/${experiment.id}/promote`, { method: "POST", body: overrides });
+    const added = page.items.filter((r) => !before.has(r.id));
+    setRuns(page.items);
+    setChoosing(false);
+    setOutcome(added.length
+      ? `Queued ${plural(added.length, "final run")}: ${added.map((r) => `trial #${r.trial_number ?? r.trial_id} on ${r.cluster}`).join(", ")}.`
+      : "Nothing new: those trials are promoted already. Choose other trials or a larger top k.");
+  });
 
   const member = mayChange(me, experiment.project);
   // only completed trials are promoted: a sweep that ended without one has nothing to offer

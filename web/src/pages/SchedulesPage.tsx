@@ -1,7 +1,6 @@
-import { useState } from "preact/hooks";
 import { api } from "../api";
 import { PageError, StateBadge } from "../components";
-import { errorText, useLive, useTitle } from "../hooks";
+import { useAction, useLive, useTitle } from "../hooks";
 import { formatAgo, formatInZone, formatUntil, plural } from "../shape";
 import type { Me, Page, Schedule, ScheduleFiring } from "../types";
 
@@ -25,19 +24,14 @@ function NextRun({ s }: { s: Schedule }) {
 }
 
 function PauseButton({ s, me, onChanged }: { s: Schedule; me: Me; onChanged: (s: Schedule) => void }) {
-  const [error, setError] = useState<string | null>(null);
+  const { error, run } = useAction();
   if (me.role === "viewer") return null;
   const toggle = async () => {
     const question = s.enabled
       ? `Pause ${s.name}? It fires nothing until resumed.`
       : `Resume ${s.name}? Times missed while paused are not fired.`;
     if (!window.confirm(question)) return;
-    try {
-      onChanged(await api<Schedule>(`/schedules/${s.id}`, { method: "PATCH", body: { enabled: !s.enabled } }));
-      setError(null);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
+    await run(async () => onChanged(await api<Schedule>(`/schedules/${s.id}`, { method: "PATCH", body: { enabled: !s.enabled } })));
   };
   return (
     <>

@@ -1,25 +1,20 @@
 import { useState } from "preact/hooks";
 import { api, tokenStore } from "../api";
-import { errorText } from "../hooks";
+import { useAction } from "../hooks";
 import type { Me } from "../types";
 
 export function SignInPage({ message, onSignedIn }: { message: string | null; onSignedIn: (me: Me) => void }) {
   const [token, setToken] = useState("");
-  const [error, setError] = useState<string | null>(message);
-  const [busy, setBusy] = useState(false);
+  const { busy, error: refused, run } = useAction();
+  const error = refused ? `That token was not accepted: ${refused}` : message;
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    try {
+    return run(async () => {
       const me = await api<Me>("/me", { token: token.trim() });
       tokenStore.set(token.trim());
       onSignedIn(me);
-    } catch (caught) {
-      setError(`That token was not accepted: ${errorText(caught)}`);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api } from "../api";
-import { Pager, SilentBadge, StateBadge, WaitingBadge, Waited } from "../components";
+import { FilterMenu, Pager, SilentBadge, StateBadge, WaitingBadge, Waited } from "../components";
 import { duration } from "../clocks";
 import { hashQuery, setHashQuery, useLive } from "../hooks";
 import { formatAgo, formatParam, formatValue, plural, splitConditions, TRIAL_STATES } from "../shape";
@@ -80,19 +80,11 @@ export function TrialTable({ experiment, version, params, brushed = [], live = t
   return (
     <div>
       <div class="filters">
-        <label>State{" "}
-          <select name="trial-state" value={state} onChange={(e) => { setState((e.target as HTMLSelectElement).value); setOffset(0); }}>
-            <option value="">any</option>
-            {TRIAL_STATES.map((s) => <option key={s} value={s}>{s}</option>)}
-          </select>
-        </label>
+        <FilterMenu label="State" name="trial-state" value={state} choices={TRIAL_STATES} onChange={(chosen) => { setState(chosen); setOffset(0); }} />
         {versions > 1 && (
-          <label>Space{" "}
-            <select name="space-version" value={spaceVersion} onChange={(e) => { setSpaceVersion((e.target as HTMLSelectElement).value); setOffset(0); }}>
-              <option value="">any</option>
-              {experiment.search_spaces!.map((v) => <option key={v.version} value={String(v.version)}>v{v.version}</option>)}
-            </select>
-          </label>
+          <FilterMenu label="Space" name="space-version" value={spaceVersion}
+            choices={experiment.search_spaces!.map((v) => [String(v.version), `v${v.version}`])}
+            onChange={(chosen) => { setSpaceVersion(chosen); setOffset(0); }} />
         )}
         <label>Where{" "}
           <input name="config-filter" placeholder="lr>0.01, optimizer=adam, best_metric>=0.9" value={typed}

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../api";
 import { Pager, StateBadge } from "../components";
-import { errorText, useLive, useTitle } from "../hooks";
+import { useAction, useLive, useTitle } from "../hooks";
 import { formatAgo, formatUntil, mayChange } from "../shape";
 import { everyValue, type Delivery, type Me, type Page, type Project, type Webhook, type WebhookCreated, type WebhookEvent } from "../types";
 
@@ -40,8 +40,7 @@ function WebhookCard({ hook, member, onChanged, onDeleted }: {
 }) {
   const [offset, setOffset] = useState(0);
   const [version, setVersion] = useState(0); // a test sent: read the log again now
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error: actionError, run: act } = useAction();
   const path = `${webhooksPath(hook.project)}/${hook.id}`;
   const { data: deliveries, error: readError } = useLive(
     () => api<Page<Delivery>>(`${path}/deliveries`, { query: { limit: DELIVERIES, offset } }), POLL_MS, [path, offset, version],
@@ -49,17 +48,6 @@ function WebhookCard({ hook, member, onChanged, onDeleted }: {
   );
   const error = actionError ?? readError;
 
-  const act = async (action: () => Promise<void>) => {
-    setBusy(true);
-    try {
-      await action();
-      setActionError(null);
-    } catch (caught) {
-      setActionError(errorText(caught));
-    } finally {
-      setBusy(false);
-    }
-  };
   const sendTest = () => act(async () => {
     await api<Delivery>(`${path}/test`, { method: "POST" });
     setOffset(0);
@@ -130,18 +118,12 @@ function NewWebhook({ project, onCreated, onCancel }: { project: string; onCreat
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<WebhookEvent[]>(DEFAULT_EVENTS);
   const [format, setFormat] = useState<"json" | "slack">("json");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
+  const { busy, error, run } = useAction();
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    try {
+    return run(async () => {
       onCreated(await api<WebhookCreated>(webhooksPath(project), { method: "POST", body: { url: url.trim(), events, format } }));
-    } catch (caught) {
-      setError(errorText(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const flip = (event: WebhookEvent) => setEvents(events.includes(event) ? events.filter((x) => x !== event) : [...events, event]);
   return (
