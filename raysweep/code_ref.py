@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import Field, StrictBool
+from pydantic import Field, StrictBool, model_validator
 
 from raysweep.mode import ModeName
 from raysweep.schemas import ReadModel
@@ -21,6 +21,70 @@ REQUIREMENT_PATTERN = (
     r"[A-Za-z0-9._ ,<>=!~*+;'\"()-]{0,200}$"  # versions and a marker
 )
 ENTRYPOINT_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$"
+DATASET_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$"
+DatasetFormat = Literal["parquet", "csv", "json"]
+FORMAT_OF_SUFFIX: dict[str, DatasetFormat] = {
+    ".parquet": "parquet",
+    ".csv": "csv",
+    ".json": "json",
+    ".jsonl": "json",
+}
+
+
+class DatasetSource(StrictModel):
+    """A Ray Data dataset the workers read their shard of (``ray.train.get_dataset_shard(name)``):
+    files at ``path``, or what a function of the package returns.
+
+    Example::
+
+        DatasetSource(path="/data/fashion/train.parquet")
+        DatasetSource(function="data:make_train")
+    """
+
+    path: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=1024,
+        description="A file or directory every node of the sweep's cluster reads (a shared "
+        "filesystem, or a `s3://`/`gs://` URI with the nodes' credentials), read with Ray "
+        "Data's `read_parquet`, `read_csv` or `read_json`.",
+    )
+    format: DatasetFormat | None = Field(
+        default=None,
+        description="How to read `path`; default: its suffix (`.parquet`, `.csv`, `.json`, "
+        "`.jsonl`). Required for a directory or another suffix.",
+    )
+    function: str | None = Field(
+        default=None,
+        pattern=ENTRYPOINT_PATTERN,
+        description="`module:function` in the code package, called with no arguments in each "
+        "trial (and final run) before its workers start; it returns a `ray.data.Dataset`, e.g. "
+        "`ray.data.from_items(...)` for a small generated set.",
+    )
+
+    @model_validator(mode="after")
+    def _one_source(self) -> DatasetSource:
+        if (self.path is None) == (self.function is None):
+            raise ValueError("give either path (files to read) or function (in the package)")
+        if self.function is not None and self.format is not None:
+            raise ValueError("format is for path; a function returns its dataset")
+        if self.path is not None and self.read_format is None:
+            raise ValueError(
+                f"cannot tell how to read {self.path!r} from its suffix: set format "
+                "(parquet, csv or json)"
+            )
+        return self
+
+    @property
+    def read_format(self) -> DatasetFormat | None:
+        """``format``, or the one ``path``'s suffix names."""
+        if self.format is not None or self.path is None:
+            return self.format
+        name = self.path.rstrip("/").rsplit("/", 1)[-1].lower()
+        return next((f for s, f in FORMAT_OF_SUFFIX.items() if name.endswith(s)), None)
+
+    def describe(self) -> str:
+        return f"function {self.function}" if self.function else f"{self.read_format} {self.path}"
 
 
 class CodeRef(StrictModel):
@@ -66,6 +130,16 @@ class CodeRef(StrictModel):
         "not use torch.distributed (each worker still has its rank and world size from "
         "`ray.train.get_context()`, and reports and checkpoints as usual); its trials' Ray "
         "processes then never import torch, which saves seconds of start-up per trial.",
+    )
+    datasets: dict[Annotated[str, Field(pattern=DATASET_NAME_PATTERN)], DatasetSource] = Field(
+        default_factory=dict,
+        max_length=16,
+        description="Ray Data datasets given to Ray Train (its `datasets=`), by name: each "
+        "worker reads its shard with `ray.train.get_dataset_shard(name)` (an iterator: "
+        "`iter_torch_batches`, `iter_batches`). Ray Train splits them over the workers each "
+        "epoch; Ray Data's read and transform tasks run beside the worker group, on CPUs it "
+        "does not hold, so leave the cluster some free. Bundled trainers load their own data "
+        "and take none.",
     )
     checkpoints: StrictBool = Field(
         default=True,

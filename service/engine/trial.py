@@ -84,8 +84,9 @@ class TrialFailedBefore(RuntimeError):
 
 
 class CodeLoadError(RuntimeError):
-    """The trial could not import its training function (user code): every other trial would
-    fail the same way, so the driver fails the sweep on the first one (matched by this name)."""
+    """The trial could not import its training function (user code) or build its datasets:
+    every other trial would fail the same way, so the driver fails the sweep on the first one
+    (matched by this name)."""
 
 
 def load_training_function(plan: TrialPlan) -> Callable[[dict[str, Any]], None]:
@@ -101,6 +102,40 @@ def load_training_function(plan: TrialPlan) -> Callable[[dict[str, Any]], None]:
     if not callable(function):
         raise CodeLoadError(f"{plan.entrypoint!r} is a {type(function).__name__}, not a function")
     return function
+
+
+def build_datasets(plan: TrialPlan) -> dict[str, Any] | None:
+    """The plan's Ray Data datasets (``code.datasets``), built here, in the trial actor or the
+    final run's driver, as Ray Train's ``datasets=`` wants them. A dataset that cannot be built
+    would fail every trial the same way: it is a ``CodeLoadError``, which fails the sweep."""
+    if not plan.datasets:
+        return None
+    import ray.data  # only runs given datasets pay for importing Ray Data
+
+    readers = {
+        "parquet": ray.data.read_parquet,
+        "csv": ray.data.read_csv,
+        "json": ray.data.read_json,
+    }
+    built = {}
+    for name, source in plan.datasets:
+        try:
+            if source.path is not None:
+                dataset = readers[str(source.read_format)](source.path)
+            else:
+                dataset = load_reference(str(source.function))()
+        except Exception as error:
+            raise CodeLoadError(
+                f"cannot build dataset {name!r} from {source.describe()}: "
+                f"{type(error).__name__}: {error}"
+            ) from error
+        if not isinstance(dataset, ray.data.Dataset):
+            raise CodeLoadError(
+                f"dataset {name!r}: {source.function} returned a {type(dataset).__name__}, "
+                "not a ray.data.Dataset"
+            )
+        built[name] = dataset
+    return built
 
 
 def failure_summary(worker_exceptions: dict[int, Exception]) -> str:
@@ -176,6 +211,7 @@ def build_trainer(
     return LeanTrainer(
         LoggedFunction(load_training_function(plan), run_uri, plan.log_max_bytes),
         train_loop_config=config,
+        datasets=build_datasets(plan),
         backend_config=torch_backend() if plan.torch_process_group else BackendConfig(),
         scaling_config=ScalingConfig(
             num_workers=plan.num_workers,

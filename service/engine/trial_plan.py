@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from raysweep.code_ref import DatasetSource
 from raysweep.spec import ExperimentSpec
 from service.resources import (
     PRIORITIES,
@@ -47,6 +48,8 @@ class TrialPlan:
     log_max_bytes: int = TRIAL_LOG_MAX_BYTES
     # Ray Train sets up torch.distributed on the workers (code.process_group: torch)
     torch_process_group: bool = True
+    # the Ray Data datasets Ray Train gives the workers (code.datasets), by name
+    datasets: tuple[tuple[str, DatasetSource], ...] = ()
 
     @classmethod
     def from_spec(
@@ -83,6 +86,7 @@ class TrialPlan:
             priority=PRIORITIES[spec.priority],
             log_max_bytes=log_max_bytes,
             torch_process_group=spec.code is None or spec.code.process_group == "torch",
+            datasets=tuple(spec.code.datasets.items()) if spec.code is not None else (),
         )
 
     def resources_per_worker(self) -> dict[str, float]:

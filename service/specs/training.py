@@ -1,6 +1,6 @@
 """What a spec trains, checked against the server's registries: a bundled trainer that reports
 every metric the spec judges trials by (and its time attribute), or an uploaded package whose
-entrypoint module exists, parses and declares them."""
+entrypoint module (and each dataset function's) exists, parses and declares them."""
 
 from __future__ import annotations
 
@@ -74,6 +74,12 @@ def code_problems(spec_data: dict[str, Any], lookup: PackageLookup) -> list[Prob
         problems += [
             Problem(path="code.entrypoint", message=message)
             for message in module_problems(code.entrypoint, python_files)
+        ]
+        problems += [
+            Problem(path=f"code.datasets.{name}.function", message=message)
+            for name, source in code.datasets.items()
+            if source.function is not None
+            for message in module_problems(source.function, python_files)
         ]
     declared = ", ".join(sorted(code.metrics))
     problems += [

@@ -7,6 +7,7 @@ import hashlib
 import io
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -152,11 +153,27 @@ def test_specs_naming_code_are_checked_against_the_package_at_submit(
                 "'asha' judges trials at each 'epoch', which code.metrics does not list (loss)",
             ),
         ]
+        # Ray Data datasets: a function the package lacks, a path whose format cannot be told,
+        # two sources for one dataset, a name Ray Data's shard lookup would not take
+        datasets: list[tuple[dict[str, Any], str, str]] = [
+            ({"train": {"function": "nowhere:make"}}, "code.datasets.train.function", "no module"),
+            ({"train": {"path": "/data/train"}}, "code.datasets.train", "set format"),
+            (
+                {"train": {"path": "/d.csv", "function": "train:train_loop"}},
+                "code.datasets.train",
+                "give either path",
+            ),
+            ({"a b": {"path": "/d.csv"}}, "code.datasets.a b", "characters"),
+        ]
+        for named, path, fragment in datasets:
+            spec = code_spec(sha)
+            spec["code"] = {**spec["code"], "datasets": named}
+            cases.append((spec, path, fragment))
         for spec, path, fragment in cases:
             response = client.post("/api/v1/experiments", json=spec)
             assert response.status_code == 422, response.text
             found = {d["path"]: d["message"] for d in response.json()["error"]["details"]}
-            assert fragment in found.get(path, ""), (path, found)
+            assert fragment.lower() in found.get(path, "").lower(), (path, found)
         assert row_counts(db) == before
         # code that saves no checkpoints: told at submit what it gives up; promotion refused
         no_checkpoints = code_spec(sha)

@@ -1,6 +1,7 @@
 """The example specs in examples/ (which the README and the CLI help point at) are accepted as
-they are, through a real server; the user-code one after uploading examples/user_code, which is
-trainers/README.md's complete example."""
+they are, through a real server; each user-code one after uploading the directory of its name
+(examples/user_code is trainers/README.md's complete example, examples/fashion_mnist the port of
+Ray Train's Fashion-MNIST example)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from tests.conftest import ServerProcess
 from tests.packages import readme_example
 
 EXAMPLES = REPO_ROOT / "examples"
-BUNDLED = sorted(p for p in EXAMPLES.glob("*.yaml") if p.name != "user_code.yaml")
+SPECS = sorted(EXAMPLES.glob("*.yaml"))
+BUNDLED = [p for p in SPECS if "code" not in read_mapping(p)]
+CODE = [p for p in SPECS if "code" in read_mapping(p)]
 
 
 def test_there_is_one_example_per_bundled_trainer() -> None:
@@ -30,15 +33,20 @@ def test_a_bundled_trainer_example_is_accepted(server: ServerProcess, path: Path
     assert submitted.status_code == 201, submitted.text
 
 
-def test_the_user_code_example_is_the_documented_one_and_is_accepted(
-    server: ServerProcess,
-) -> None:
+def test_the_user_code_example_is_the_documented_one() -> None:
     assert (EXAMPLES / "user_code" / "train.py").read_text() == readme_example()
-    spec = read_mapping(EXAMPLES / "user_code.yaml")
+    assert [p.stem for p in CODE] == ["fashion_mnist", "user_code"]
+
+
+@pytest.mark.parametrize("path", CODE, ids=lambda p: p.stem)
+def test_a_user_code_example_is_accepted_after_its_upload(
+    server: ServerProcess, path: Path
+) -> None:
+    spec = read_mapping(path)
     with server.client() as client:
         uploaded = client.post(
             "/api/v1/code",
-            content=pack_directory(EXAMPLES / "user_code"),
+            content=pack_directory(EXAMPLES / path.stem),
             headers={"Content-Type": "application/zip"},
         )
         assert uploaded.status_code == 201, uploaded.text

@@ -1642,6 +1642,13 @@ export interface components {
              */
             process_group: "torch" | "none";
             /**
+             * Datasets
+             * @description Ray Data datasets given to Ray Train (its `datasets=`), by name: each worker reads its shard with `ray.train.get_dataset_shard(name)` (an iterator: `iter_torch_batches`, `iter_batches`). Ray Train splits them over the workers each epoch; Ray Data's read and transform tasks run beside the worker group, on CPUs it does not hold, so leave the cluster some free. Bundled trainers load their own data and take none.
+             */
+            datasets?: {
+                [key: string]: components["schemas"]["DatasetSource"];
+            };
+            /**
              * Checkpoints
              * @description Whether the function saves checkpoints (`ray.train.report(metrics, checkpoint=...)`) and resumes from `ray.train.get_checkpoint()`. Without them a trial whose workers restart starts over from its first epoch, resuming a paused sweep ends its trials that trained, an extension cannot continue a trial, and `asha_promotion` (which pauses trials at their checkpoints) is refused; the submit answer's `notes` say so.
              * @default true
@@ -1818,6 +1825,36 @@ export interface components {
              * @description The largest result id when read: poll `updates` after it.
              */
             cursor: number;
+        };
+        /**
+         * DatasetSource
+         * @description A Ray Data dataset the workers read their shard of (``ray.train.get_dataset_shard(name)``):
+         *     files at ``path``, or what a function of the package returns.
+         *
+         *     Example::
+         *
+         *         DatasetSource(path="/data/fashion/train.parquet")
+         *         DatasetSource(function="data:make_train")
+         */
+        DatasetSource: {
+            /**
+             * Path
+             * @description A file or directory every node of the sweep's cluster reads (a shared filesystem, or a `s3://`/`gs://` URI with the nodes' credentials), read with Ray Data's `read_parquet`, `read_csv` or `read_json`.
+             * @default null
+             */
+            path: string | null;
+            /**
+             * Format
+             * @description How to read `path`; default: its suffix (`.parquet`, `.csv`, `.json`, `.jsonl`). Required for a directory or another suffix.
+             * @default null
+             */
+            format: ("parquet" | "csv" | "json") | null;
+            /**
+             * Function
+             * @description `module:function` in the code package, called with no arguments in each trial (and final run) before its workers start; it returns a `ray.data.Dataset`, e.g. `ray.data.from_items(...)` for a small generated set.
+             * @default null
+             */
+            function: string | null;
         };
         /**
          * DeliveryRead
