@@ -14,6 +14,7 @@ SIDE = 28
 CLASSES = 10
 TRAIN_IMAGES = 1024
 TEST_IMAGES = 256
+MEAN, DEVIATION = 0.28604, 0.32025  # the real set's, which the example normalizes with
 
 
 def class_patterns() -> torch.Tensor:
@@ -36,8 +37,8 @@ def class_patterns() -> torch.Tensor:
 
 
 def images(count: int, seed: int) -> TensorDataset:
-    """``count`` images (1x28x28, normalized to [-1, 1] as the example's Normalize((0.5,),
-    (0.5,)) does) and their labels."""
+    """``count`` images (1x28x28, in [0, 1] and then normalized with Fashion-MNIST's mean and
+    deviation, as the example's ``Normalize((0.28604,), (0.32025,))`` does) and their labels."""
     generator = torch.Generator().manual_seed(seed)
     labels = torch.randint(0, CLASSES, (count,), generator=generator)
     shifts = torch.randint(-2, 3, (count, 2), generator=generator)
@@ -49,7 +50,7 @@ def images(count: int, seed: int) -> TensorDataset:
         ]
     )
     pictures = (pictures + 0.3 * torch.randn(pictures.shape, generator=generator)).clamp(0, 1)
-    return TensorDataset(((pictures - 0.5) / 0.5).unsqueeze(1), labels)
+    return TensorDataset(((pictures - MEAN) / DEVIATION).unsqueeze(1), labels)
 
 
 def fashion_mnist(train: bool) -> TensorDataset:

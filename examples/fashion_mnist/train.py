@@ -1,9 +1,11 @@
-"""Ray Train's Fashion-MNIST example (python/ray/train/examples/pytorch/
-torch_fashion_mnist_example.py in Ray's repository), ported to raysweep: the same data loaders,
-model, optimizer and per-epoch evaluation, run by Ray Train on every worker. Two things differ:
+"""Ray Train's Fashion-MNIST example (ray/train/examples/pytorch/torch_fashion_mnist_example.py
+as Ray 2.60 ships it), ported to raysweep: the same data loaders (shuffled, through
+``prepare_data_loader``), model, optimizer, reproducibility setting, per-epoch sampler seeding,
+evaluation and report, run by Ray Train on every worker. Two things differ:
 
-- the data source: a generated stand-in with Fashion-MNIST's shape (fashion_data.py), since
-  the example's torchvision download needs the internet;
+- the data source: a generated stand-in with Fashion-MNIST's shape and normalization
+  (fashion_data.py), since the example's torchvision download (under a FileLock) needs the
+  internet;
 - the report names its ``epoch`` (counting from 1), which raysweep's early stopping judges at.
 
 The example's ``train_fashion_mnist()`` (which builds a TorchTrainer and calls ``fit()``) is
@@ -18,12 +20,13 @@ import torch
 from fashion_data import fashion_mnist
 from torch import nn
 from torch.utils.data import DataLoader
+from tqdm import tqdm
 
 
 def get_dataloaders(batch_size):
     training_data = fashion_mnist(train=True)
     test_data = fashion_mnist(train=False)
-    train_dataloader = DataLoader(training_data, batch_size=batch_size)
+    train_dataloader = DataLoader(training_data, batch_size=batch_size, shuffle=True)
     test_dataloader = DataLoader(test_data, batch_size=batch_size)
     return train_dataloader, test_dataloader
 
@@ -49,6 +52,8 @@ class NeuralNetwork(nn.Module):
 
 
 def train_func_per_worker(config: dict):
+    ray.train.torch.enable_reproducibility()
+
     lr = config["lr"]
     epochs = config["epochs"]
     batch_size = config["batch_size_per_worker"]
@@ -63,8 +68,12 @@ def train_func_per_worker(config: dict):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
 
     for epoch in range(epochs):
+        if ray.train.get_context().get_world_size() > 1:
+            # the distributed sampler shuffles differently each epoch only when told the epoch
+            train_dataloader.sampler.set_epoch(epoch)
+
         model.train()
-        for X, y in train_dataloader:
+        for X, y in tqdm(train_dataloader, desc=f"Train Epoch {epoch}"):
             pred = model(X)
             loss = loss_fn(pred, y)
             optimizer.zero_grad()
@@ -74,7 +83,7 @@ def train_func_per_worker(config: dict):
         model.eval()
         test_loss, num_correct, num_total = 0, 0, 0
         with torch.no_grad():
-            for X, y in test_dataloader:
+            for X, y in tqdm(test_dataloader, desc=f"Test Epoch {epoch}"):
                 pred = model(X)
                 test_loss += loss_fn(pred, y).item()
                 num_total += y.shape[0]
@@ -83,4 +92,4 @@ def train_func_per_worker(config: dict):
         accuracy = num_correct / num_total
 
         # the one line raysweep needs changed: the report names its epoch
-        ray.train.report(metrics={"test_loss": test_loss, "accuracy": accuracy, "epoch": epoch + 1})
+        ray.train.report(metrics={"loss": test_loss, "accuracy": accuracy, "epoch": epoch + 1})

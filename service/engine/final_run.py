@@ -2,8 +2,10 @@
 
 Trains a promoted trial's (scaled) config with the promotion's workers as one Ray Train run named
 ``final-<id>`` under the experiment's storage, so a resubmitted job continues from the run's
-latest checkpoint. Every epoch's report is stored as it happens; at the end a bundled trainer's
-model is scored on the held-out test split, and the run becomes a model version with lineage.
+latest checkpoint. The Train run is started from a Ray task of the job (where user code imports,
+``fit_final_run``), not from the job's driver. Every epoch's report is stored as it happens; at
+the end a bundled trainer's model is scored on the held-out test split, and the run becomes a
+model version with lineage.
 A retrain (a schedule's) then challenges the alias it was retrained for (champion/challenger).
 """
 
@@ -163,6 +165,28 @@ def ledger_kept(api: JobApi, owner: str) -> Iterator[None]:
             log.warning("could not store the final run's held compute", exc_info=True)
 
 
+def fit_final_run(job: FinalRunJob) -> tuple[dict[str, Any], Checkpoint | None]:
+    """The final run's Train run, its lease and its ledger; the metrics of its last report and
+    its last checkpoint. Runs in a Ray task of the job, not in its driver: Ray starts the task
+    where the spec's code package is importable (ray.init's working_dir, with the code's
+    requirements), which it never makes the driver's own process, and a final run imports the
+    code's training function and dataset functions before its workers start (the sweep's
+    trials do the same in Tune's trial actors)."""
+    settings = get_settings()
+    api = JobApi.from_environment()
+    try:
+        plan, trainer = trainer_for(job, settings, api)
+        # the task holds no resources (num_cpus=0), its workers hold the lease's
+        with (
+            ledger_kept(api, plan.owner),
+            admitted(plan.lease_request(plan.owner, {}), plan.resource_wait_s),
+        ):
+            result = trainer.fit()
+        return dict(result.metrics or {}), result.checkpoint
+    finally:
+        api.close()
+
+
 def run(final_run_id: int) -> int:
     settings = get_settings()
     api = JobApi.from_environment()
@@ -177,19 +201,16 @@ def run(final_run_id: int) -> int:
     outcome, error = None, None
     try:
         ray.init(runtime_env=runtime_env(job.spec, settings))
-        plan, trainer = trainer_for(job, settings, api)
-        # the job's own process holds no resources (entrypoint_num_cpus=0)
-        with (
-            ledger_kept(api, plan.owner),
-            admitted(plan.lease_request(plan.owner, {}), plan.resource_wait_s),
-        ):
-            result = trainer.fit()
-        if result.checkpoint is None:
+        # no retry: a lost task (its node died) fails the job, which the controller submits
+        # again, and the Train run of the same name resumes from its checkpoint
+        fit = ray.remote(num_cpus=0, max_retries=0)(fit_final_run)
+        metrics, checkpoint = ray.get(fit.remote(job))
+        if checkpoint is None:
             raise RuntimeError("the final run ended without a checkpoint")
-        test_metrics, fingerprint = evaluate_on_test(job.spec, job.config, result.checkpoint)
-        uri = artifact_uri(settings.storage_root, result.checkpoint.path)
+        test_metrics, fingerprint = evaluate_on_test(job.spec, job.config, checkpoint)
+        uri = artifact_uri(settings.storage_root, checkpoint.path)
         outcome = FinalRunOutcome(
-            reported_metrics(result.metrics or {}),
+            reported_metrics(metrics),
             uri,
             test_metrics,
             fingerprint,

@@ -4,7 +4,7 @@ and the checks every fault test makes on the stored records."""
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any, TypeVar
 
 import httpx
@@ -239,3 +239,15 @@ def grid_spec(
     }
     spec.update(changes)
     return spec
+
+
+def final_run_where(
+    client: httpx.Client, experiment_id: str, check: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any] | None:
+    """The experiment's first final run that has a job and passes ``check`` (which also sees
+    its last reported ``epoch``, 0 before the first)."""
+    for run in client.get(f"/api/v1/experiments/{experiment_id}/final-runs").json()["items"]:
+        view = {**run, "epoch": (run["metrics"] or {}).get("epoch", 0)}
+        if run["job_id"] and check(view):
+            return run
+    return None

@@ -17,7 +17,14 @@ from raysweep.spec_reader import read_mapping
 from tests.api.test_examples import EXAMPLES
 from tests.client.test_cli import Cli
 from tests.conftest import RAY_TESTS, ServerProcess
-from tests.engine.sweeps import ended_sweep, events_of, trials_of, upload_code
+from tests.engine.sweeps import (
+    ended_sweep,
+    events_of,
+    final_run_where,
+    trials_of,
+    upload_code,
+    wait_for,
+)
 from tests.packages import code_spec, readme_example
 from tests.webhook_receiver import webhook_on
 
@@ -249,27 +256,39 @@ DATASET_CODE = {
         "    return ray.data.from_items([{'x': float(i)} for i in range(48)])\n"
     ),
     "train.py": """
+import json
+import os
+import tempfile
+
 import ray.train
 
 
 def train_loop(config):
     numbers = ray.train.get_dataset_shard("numbers")
     table = ray.train.get_dataset_shard("table")
+    rank = ray.train.get_context().get_world_rank()
     for epoch in range(1, config["epochs"] + 1):
         rows = sum(len(batch["x"]) for batch in numbers.iter_batches(batch_size=8))
         table_rows = sum(len(batch["value"]) for batch in table.iter_batches(batch_size=4))
-        ray.train.report(
-            {"epoch": epoch, "rows": rows, "table_rows": table_rows, "loss": 1.0 / epoch}
-        )
+        metrics = {"epoch": epoch, "rows": rows, "table_rows": table_rows, "loss": 1.0 / epoch}
+        with tempfile.TemporaryDirectory() as directory:
+            saved = None
+            if rank == 0:
+                with open(os.path.join(directory, "state.json"), "w") as file:
+                    json.dump(metrics, file)
+                saved = ray.train.Checkpoint.from_directory(directory)
+            ray.train.report(metrics, checkpoint=saved)
 """,
 }
 
 
-def test_ray_data_datasets_reach_each_worker_as_its_shard(
+def test_ray_data_datasets_reach_each_worker_as_its_shard_in_trials_and_final_runs(
     engine_server: ServerProcess, tmp_path: Path
 ) -> None:
     """``code.datasets``: one dataset a function of the package builds, one read from a Parquet
-    file; Ray Train splits each over the two workers, every epoch."""
+    file; Ray Train splits each over the two workers, every epoch. The sweep's trial is then
+    promoted: its final run imports the package's function and entrypoint as the trial did (a
+    final run of user code, registered as a model version)."""
     table = tmp_path / "table.parquet"
     pyarrow.parquet.write_table(pyarrow.table({"value": list(range(10))}), table)
     sha = upload_code(engine_server, DATASET_CODE)
@@ -291,6 +310,24 @@ def test_ray_data_datasets_reach_each_worker_as_its_shard(
         assert created.status_code == 201, created.text
         experiment, (trial,) = ended_sweep(client, created.json()["id"], 300, metric="loss")
         results = client.get(f"/api/v1/trials/{trial['id']}/results").json()["items"]
-    assert experiment["state"] == "completed", experiment.get("error")
+        assert experiment["state"] == "completed", experiment.get("error")
+        promoted = client.post(
+            f"/api/v1/experiments/{experiment['id']}/promote", json={"num_workers": 2}
+        )
+        assert promoted.status_code == 201, promoted.text
+        final = wait_for(
+            lambda: final_run_where(
+                client, experiment["id"], lambda r: r["state"] in ("completed", "failed")
+            ),
+            300,
+            "the final run to end",
+        )
+        final_results = client.get(f"/api/v1/final-runs/{final['id']}/results").json()["items"]
+        version = client.get(f"/api/v1/models/{spec['name']}/versions/1")
     # what rank 0 reported: its half of each dataset, in each of the two epochs
     assert [(r["metrics"]["rows"], r["metrics"]["table_rows"]) for r in results] == [(24, 5)] * 2
+    assert final["state"] == "completed", final["error"]
+    assert [(r["metrics"]["rows"], r["metrics"]["table_rows"]) for r in final_results] == [
+        (24, 5)
+    ] * 2
+    assert version.status_code == 200 and version.json()["final_run_id"] == final["id"]

@@ -17,7 +17,7 @@ finds the trial's checkpoint.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -37,6 +37,7 @@ from tests.engine.sweeps import (
     all_pages,
     driver_pid,
     ended_sweep,
+    final_run_where,
     kill,
     kill_a_train_worker,
     ray_job_id,
@@ -357,18 +358,6 @@ def deployment_in(client: httpx.Client, *states: str) -> dict[str, Any] | None:
         return {"state": "deleted"}
     body: dict[str, Any] = response.json()
     return body if body["state"] in states else None
-
-
-def final_run_where(
-    client: httpx.Client, experiment_id: str, check: Callable[[dict[str, Any]], bool]
-) -> dict[str, Any] | None:
-    """The experiment's first final run that has a job and passes ``check`` (which also sees
-    its last reported ``epoch``, 0 before the first)."""
-    for run in client.get(f"/api/v1/experiments/{experiment_id}/final-runs").json()["items"]:
-        view = {**run, "epoch": (run["metrics"] or {}).get("epoch", 0)}
-        if run["job_id"] and check(view):
-            return run
-    return None
 
 
 MODEL = "digits-retrain"
