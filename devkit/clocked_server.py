@@ -1,7 +1,8 @@
 """``python -m devkit.clocked_server CLOCK_FILE``: ``python -m service serve`` whose schedules
 take the time written in ``CLOCK_FILE`` (ISO-8601, timezone-aware) as now, read at every use,
-so a test moves time forward for every server process reading the file instead of waiting
-for real minutes. A test tool: it is not installed with the service."""
+so a test moves time forward for every such server reading the file instead of waiting for real
+minutes (the API-only processes ``RAYSWEEP_API_WORKERS`` > 1 starts keep the system's clock). A
+test tool: it is not installed with the service."""
 
 from __future__ import annotations
 

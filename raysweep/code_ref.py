@@ -45,9 +45,9 @@ class DatasetSource(StrictModel):
         default=None,
         min_length=1,
         max_length=1024,
-        description="A file or directory every node of the sweep's cluster reads (a shared "
-        "filesystem, or a `s3://`/`gs://` URI with the nodes' credentials), read with Ray "
-        "Data's `read_parquet`, `read_csv` or `read_json`.",
+        description="A file or directory every node of the sweep's cluster (and of its final "
+        "runs' cluster) reads: a shared filesystem, or a `s3://`/`gs://` URI with the nodes' "
+        "credentials; read with Ray Data's `read_parquet`, `read_csv` or `read_json`.",
     )
     format: DatasetFormat | None = Field(
         default=None,
@@ -137,9 +137,9 @@ class CodeRef(StrictModel):
         description="Ray Data datasets given to Ray Train (its `datasets=`), by name: each "
         "worker reads its shard with `ray.train.get_dataset_shard(name)` (an iterator: "
         "`iter_torch_batches`, `iter_batches`). Ray Train splits them over the workers each "
-        "epoch; Ray Data's read and transform tasks run beside the worker group, on CPUs it "
-        "does not hold, so leave the cluster some free. Bundled trainers load their own data "
-        "and take none.",
+        "epoch. Ray Data's read and transform tasks run beside the worker group, on CPUs it "
+        "does not hold: the resource gate keeps one CPU free beside each running trial (and "
+        "final run) given datasets. Bundled trainers load their own data and take none.",
     )
     checkpoints: StrictBool = Field(
         default=True,

@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 
 # a Tune function trial cannot ask for zero resources; its Train workers get their own group
 TRIAL_FUNCTION_RESOURCES = {"CPU": 0.01}
+# kept free beside a run given Ray Data datasets (code.datasets) while it runs: Ray Data's read
+# and transform tasks run outside the worker group, a read task on a whole CPU, and a cluster
+# whose every CPU the leases hold would leave them waiting, and the run with them
+RAY_DATA_HEADROOM = {"CPU": 1.0}
 EPSILON = 1e-9
 Resources = Mapping[str, float]
 
@@ -62,6 +66,9 @@ class ResourceRequest:
     # its next checkpoint when another project is below its share, lower rungs first; None: it
     # cannot (it runs to its end)
     rung: int | None = None
+    # what the run needs free beside its group while it runs, held by nothing in Ray (Ray Data's
+    # tasks: RAY_DATA_HEADROOM); leases leave it free, quotas and the compute ledger do not count it
+    beside: dict[str, float] = field(default_factory=dict)
 
     @property
     def workers_total(self) -> dict[str, float]:
@@ -71,23 +78,35 @@ class ResourceRequest:
         return {k: v * count for k, v in self.bundle.items()}
 
     def fitting(self, free: Resources) -> int:
-        """How many workers, up to ``max_count``, the ``free`` resources hold (may be fewer
-        than ``count``)."""
+        """How many workers, up to ``max_count``, the ``free`` resources hold beside what the
+        run needs free beside them (may be fewer than ``count``)."""
+        room = {k: free.get(k, 0.0) - self.beside.get(k, 0.0) for k in {*free, *self.beside}}
+        if any(v < -EPSILON for v in room.values()):
+            return 0
         most = self.max_count or self.count
         for key, value in self.bundle.items():
             if value > EPSILON:
-                most = min(most, int((free.get(key, 0.0) + EPSILON) // value))
+                most = min(most, int((room.get(key, 0.0) + EPSILON) // value))
         return max(most, 0)
+
+    def running(self, count: int) -> dict[str, float]:
+        """What the run takes from the cluster with ``count`` workers: their bundles and what
+        it needs free beside them."""
+        taken = self.workers(count)
+        for key, value in self.beside.items():
+            taken[key] = taken.get(key, 0.0) + value
+        return taken
 
     def describe(self) -> str:
         counted = f"{self.count}-{self.max_count}" if self.max_count else str(self.count)
-        return f"{counted} worker(s) x {describe(self.bundle)}"
+        beside = f" and {describe(self.beside)} free beside them" if self.beside else ""
+        return f"{counted} worker(s) x {describe(self.bundle)}{beside}"
 
     def unplaceable(self, capacity: Capacity) -> str | None:
         """Why the cluster as it is can never place this request, or None."""
         total = capacity.total
         need = dict(self.own)
-        for key, value in self.workers_total.items():
+        for key, value in self.running(self.count).items():
             need[key] = need.get(key, 0.0) + value
         short = {k: v for k, v in need.items() if v > total.get(k, 0.0) + EPSILON}
         if short:

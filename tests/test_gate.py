@@ -5,6 +5,7 @@ The real-Ray behaviour is tested in tests/engine/test_contention.py."""
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import replace
 
 import pytest
 
@@ -36,6 +37,48 @@ def test_two_trials_that_do_not_fit_together_run_one_after_the_other() -> None:
     ledger.release("a")
     assert ledger.request("b", trial("b"), TWO_CPU, 0).state == "granted"
     assert ledger.waiting("exp") == {}
+
+
+def test_a_run_given_datasets_keeps_a_cpu_free_beside_its_group_while_it_runs() -> None:
+    """Ray Data's reads run outside the worker group: two such trials whose groups alone would
+    fit together run one at a time, each leaving a CPU free; plain trials fill what is left."""
+    with_data = ResourceRequest("exp", "d1", {"CPU": 0.25}, 2, {"CPU": 0.01}, beside={"CPU": 1.0})
+    ledger = Ledger(ManualClock(100.0))
+    assert ledger.request("d1", with_data, TWO_CPU, 0).state == "granted"
+    second = ledger.request("d2", replace(with_data, label="d2"), TWO_CPU, 0)
+    assert second.state == "waiting"
+    assert "needs 2 worker(s) x {CPU: 0.25} and {CPU: 1} free beside them" in second.message
+    # 2 - 0.5 (d1's workers) - 1 (kept free beside them) - 0.02 (both functions)
+    assert "free {CPU: 0.48} of {CPU: 2}" in second.message
+    ledger.release("d1")
+    assert ledger.request("d2", replace(with_data, label="d2"), TWO_CPU, 0).state == "granted"
+    # a run that could never have its CPU free beside its group is refused, saying so
+    whole = ResourceRequest("exp", "w", {"CPU": 1.0}, 2, {"CPU": 0.01}, beside={"CPU": 1.0})
+    refused = Ledger(ManualClock(100.0)).request("w", whole, TWO_CPU, 0)
+    assert refused.state == "refused" and "{CPU: 3.01} in all" in refused.message
+    # the plan asks for it where the spec names datasets, and only there
+    plain = ExperimentSpec.model_validate(
+        minimal_spec(search_space={"lr": {"type": "constant", "value": 0.1}})
+    )
+    spec = ExperimentSpec.model_validate(
+        {
+            **minimal_spec(search_space={"lr": {"type": "constant", "value": 0.1}}),
+            "trainer": None,
+            "code": {
+                "package": "a" * 64,
+                "entrypoint": "train:loop",
+                "metrics": {"loss": "min", "epoch": "max"},
+                "datasets": {"train": {"path": "/data/train.parquet"}},
+            },
+            "metric": "loss",
+            "mode": "min",
+        }
+    )
+    for source, beside in ((spec, {"CPU": 1.0}), (plain, {})):
+        plan = TrialPlan.from_spec(
+            source, epochs=1, num_workers=2, storage_path="/s", owner="e", resource_wait_s=0
+        )
+        assert plan.lease_request("t", {"CPU": 0.01}).beside == beside
 
 
 def test_grants_follow_arrival_order_so_a_large_run_is_not_starved() -> None:

@@ -75,7 +75,7 @@ class FairShare:
         for entry in self.entries.values():
             used = dict(entry.request.own)
             if entry.granted:
-                for k, v in entry.request.workers(entry.workers).items():
+                for k, v in entry.request.running(entry.workers).items():
                     used[k] = used.get(k, 0.0) + v
             for k, v in used.items():
                 free[k] = free.get(k, 0.0) - v
@@ -127,7 +127,7 @@ class FairShare:
                 return
             entry.granted, entry.workers = True, workers
             entry.granted_at = entry.renewed_at = self.wall()
-            for k, v in entry.request.workers(workers).items():
+            for k, v in entry.request.running(workers).items():
                 free[k] = free.get(k, 0.0) - v
             waiting.remove(entry)
 
@@ -154,8 +154,9 @@ class FairShare:
             if project not in held:
                 held[project] = self.held(project)
             if entry.yield_to is not None:
-                for k, v in entry.request.workers(entry.workers).items():
+                for k, v in entry.request.running(entry.workers).items():
                     freed[k] = freed.get(k, 0.0) + v
+                for k, v in entry.request.workers(entry.workers).items():
                     held[project][k] = held[project].get(k, 0.0) - v
         gaining = dict(wanted_held)
         for k, v in request.workers_total.items():
@@ -196,6 +197,6 @@ class FairShare:
             )
             victim.yield_to = request.project
             held[victim.request.project] = without(victim)
-            for k, v in victim.request.workers(victim.workers).items():
+            for k, v in victim.request.running(victim.workers).items():
                 freed[k] = freed.get(k, 0.0) + v
             candidates.remove(victim)

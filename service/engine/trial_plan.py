@@ -12,6 +12,7 @@ from raysweep.code_ref import DatasetSource
 from raysweep.spec import ExperimentSpec
 from service.resources import (
     PRIORITIES,
+    RAY_DATA_HEADROOM,
     ResourceRequest,
     min_workers,
     worker_bundle,
@@ -109,6 +110,7 @@ class TrialPlan:
             project=self.project,
             priority=self.priority,
             rung=rung,
+            beside=dict(RAY_DATA_HEADROOM) if self.datasets else {},
         )
 
     def with_workers(self, granted: int) -> TrialPlan:

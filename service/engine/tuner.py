@@ -15,7 +15,12 @@ from service.engine.callback import RecordingCallback, SweepStopper
 from service.engine.search import param_space, scheduler, search_algorithm
 from service.engine.trial import BUDGET_KEY, run_trial
 from service.engine.trial_plan import TrialPlan
-from service.resources import TRIAL_FUNCTION_RESOURCES, min_workers, worker_bundle
+from service.resources import (
+    RAY_DATA_HEADROOM,
+    TRIAL_FUNCTION_RESOURCES,
+    min_workers,
+    worker_bundle,
+)
 from service.settings import Settings
 from service.storage import code_package_uri, experiment_uri, train_runs_uri
 from service.usecases.decisions import promotion_milestones
@@ -67,7 +72,9 @@ def trial_slots(spec: ExperimentSpec) -> int:
     workers = min_workers(resources.num_workers)
     bundle = worker_bundle(resources.cpus_per_worker, resources.gpus_per_worker, resources.use_gpu)
     per_trial = {name: amount * workers for name, amount in bundle.items()}
-    for name, amount in TRIAL_FUNCTION_RESOURCES.items():  # the trial's own function
+    # the trial's own function, and what a run given Ray Data datasets keeps free beside it
+    beside = RAY_DATA_HEADROOM if spec.code is not None and spec.code.datasets else {}
+    for name, amount in [*TRIAL_FUNCTION_RESOURCES.items(), *beside.items()]:
         per_trial[name] = per_trial.get(name, 0.0) + amount
     fits = [int(total.get(name, 0.0) // amount) for name, amount in per_trial.items() if amount]
     return max(1, min(fits, default=1))
