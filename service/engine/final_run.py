@@ -2,10 +2,10 @@
 
 Trains a promoted trial's (scaled) config with the promotion's workers as one Ray Train run named
 ``final-<id>`` under the experiment's storage, so a resubmitted job continues from the run's
-latest checkpoint. The Train run is started from a Ray task of the job (where user code imports,
-``fit_final_run``), not from the job's driver. Every epoch's report is stored as it happens; at
-the end a bundled trainer's model is scored on the held-out test split, and the run becomes a
-model version with lineage.
+latest checkpoint. User code's Train run is started from a Ray task of the job (where the code
+imports, ``fit_final_run``), not from the job's driver. Every epoch's report is stored as it
+happens; at the end a bundled trainer's model is scored on the held-out test split, and the run
+becomes a model version with lineage.
 A retrain (a schedule's) then challenges the alias it was retrained for (champion/challenger).
 """
 
@@ -167,11 +167,12 @@ def ledger_kept(api: JobApi, owner: str) -> Iterator[None]:
 
 def fit_final_run(job: FinalRunJob) -> tuple[dict[str, Any], Checkpoint | None]:
     """The final run's Train run, its lease and its ledger; the metrics of its last report and
-    its last checkpoint. Runs in a Ray task of the job, not in its driver: Ray starts the task
-    where the spec's code package is importable (ray.init's working_dir, with the code's
-    requirements), which it never makes the driver's own process, and a final run imports the
-    code's training function and dataset functions before its workers start (the sweep's
-    trials do the same in Tune's trial actors)."""
+    its last checkpoint. A final run imports its training function (and dataset functions)
+    before its workers start; for user code that import happens in a Ray task of the job
+    (``run``), which Ray starts where the package imports (ray.init's working_dir, with the
+    code's requirements), as the sweep's trials do in Tune's trial actors: Ray never makes the
+    job's driver process such a place. A bundled trainer imports anywhere, and runs here in
+    the driver, without a task's process start."""
     settings = get_settings()
     api = JobApi.from_environment()
     try:
@@ -201,10 +202,13 @@ def run(final_run_id: int) -> int:
     outcome, error = None, None
     try:
         ray.init(runtime_env=runtime_env(job.spec, settings))
-        # no retry: a lost task (its node died) fails the job, which the controller submits
-        # again, and the Train run of the same name resumes from its checkpoint
-        fit = ray.remote(num_cpus=0, max_retries=0)(fit_final_run)
-        metrics, checkpoint = ray.get(fit.remote(job))
+        if job.spec.code is None:
+            metrics, checkpoint = fit_final_run(job)
+        else:
+            # no retry: a lost task (its node died) fails the job, which the controller
+            # submits again, and the Train run of the same name resumes from its checkpoint
+            fit = ray.remote(num_cpus=0, max_retries=0)(fit_final_run)
+            metrics, checkpoint = ray.get(fit.remote(job))
         if checkpoint is None:
             raise RuntimeError("the final run ended without a checkpoint")
         test_metrics, fingerprint = evaluate_on_test(job.spec, job.config, checkpoint)

@@ -253,9 +253,11 @@ def test_a_completed_sweep_promotes_its_winner_into_a_registered_model_and_serve
     assert final_logs["running"] is False
     # the sweep's driver ran on the sweep cluster only, the final run's jobs on the final one
     sweep_job = engine_server_experiment["driver_job_id"]
-    assert sweep_job in jobs_of(ray_cluster) and sweep_job not in jobs_of(final_cluster)
-    assert {running["job_id"], final["job_id"]} <= jobs_of(final_cluster)
-    assert not {running["job_id"], final["job_id"]} & jobs_of(ray_cluster)
+    assert sweep_job in jobs_of(ray_cluster, engine_server) and sweep_job not in jobs_of(
+        final_cluster, engine_server
+    )
+    assert {running["job_id"], final["job_id"]} <= jobs_of(final_cluster, engine_server)
+    assert not {running["job_id"], final["job_id"]} & jobs_of(ray_cluster, engine_server)
     # the ledger counts the final run's worker group (across its job's restart) to its sweep,
     # beside the trials'
     final_held = usage["total"]["worker_seconds"] - sum(
@@ -348,8 +350,17 @@ def applications(cluster: RayConnection) -> dict[str, Any]:
         return {}
 
 
-def jobs_of(cluster: RayConnection) -> set[str]:
-    return {job.submission_id for job in cluster.jobs.list_jobs() if job.submission_id}
+def jobs_of(cluster: RayConnection, server: ServerProcess) -> set[str]:
+    """The cluster's jobs that ``server`` submitted: those whose storage is under its home.
+    Other tests' servers use the same Ray heads with databases of their own, whose final runs
+    are numbered from 1 too (``raysweep-final-1-0`` may be another test's)."""
+    home = str(server.home.resolve())
+    return {
+        job.submission_id
+        for job in cluster.jobs.list_jobs()
+        if job.submission_id
+        and home in str(((job.runtime_env or {}).get("env_vars") or {}).get("RAYSWEEP_STORAGE_URI"))
+    }
 
 
 def deployment_in(client: httpx.Client, *states: str) -> dict[str, Any] | None:

@@ -6,10 +6,19 @@ tests/engine/test_faults.py."""
 
 from __future__ import annotations
 
+import re
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
 from ray.exceptions import ActorDiedError, ActorUnavailableError, RayTaskError
 
+from raysweep.code_ref import DatasetSource
 from service.engine.callback import SweepStopper, process_lost, requirements_message
 from service.engine.driver_context import DriverContext, failure_fingerprint
+from service.engine.trial import CodeLoadError, build_datasets, load_training_function
+from service.engine.trial_plan import TrialPlan
 
 
 def test_a_lost_actor_is_a_restart_and_an_error_of_the_trials_own_is_final() -> None:
@@ -103,3 +112,46 @@ def test_a_requirement_pip_cannot_install_fails_the_sweep_in_pips_words() -> Non
         "ERROR: No matching distribution found for surely-not-a-package==9.9"
     )
     assert requirements_message("ValueError: bad batch") is None
+
+
+PLAN = TrialPlan(
+    trainer=None,
+    entrypoint="train:train_loop",
+    epochs=1,
+    checkpoint_frequency=1,
+    max_failures=0,
+    num_workers=1,
+    use_gpu=False,
+    cpus_per_worker=0.5,
+    gpus_per_worker=0.0,
+    storage_path="/unused",
+    seed=0,
+)
+
+
+def test_code_that_cannot_load_or_build_its_datasets_is_a_code_load_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the trial actor (or a final run's task) raises before its workers start; the driver
+    fails the sweep on the first such trial (on Ray: tests/engine/test_code.py)."""
+    (tmp_path / "train.py").write_text("def other(config):\n    pass\n")
+    (tmp_path / "data.py").write_text(
+        "def rows():\n    return [1, 2]\n\n\ndef broken():\n    1 / 0\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    # the two modules this test imports go again after it (another test's may share a name)
+    for module in ("train", "data"):
+        monkeypatch.setitem(sys.modules, module, sys.modules.get(module))
+        del sys.modules[module]
+    with pytest.raises(CodeLoadError, match="'train:train_loop': AttributeError"):
+        load_training_function(PLAN)
+    cases = {
+        "data:rows": "dataset 'd': data:rows returned a list, not a ray.data.Dataset",
+        "data:broken": "cannot build dataset 'd' from function data:broken: ZeroDivisionError",
+        "nowhere:make": "from function nowhere:make: ModuleNotFoundError",
+    }
+    for function, message in cases.items():
+        plan = replace(PLAN, datasets=(("d", DatasetSource(function=function)),))
+        with pytest.raises(CodeLoadError, match=re.escape(message)):
+            build_datasets(plan)
+    assert build_datasets(PLAN) is None  # no datasets: Ray Data is not even imported
