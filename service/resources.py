@@ -16,6 +16,12 @@ EPSILON = 1e-9
 Resources = Mapping[str, float]
 
 
+def kept_free_beside(has_datasets: bool) -> dict[str, float]:
+    """What a run keeps free beside its worker group while it runs (``ResourceRequest.beside``):
+    Ray Data's headroom when it is given datasets, else nothing."""
+    return dict(RAY_DATA_HEADROOM) if has_datasets else {}
+
+
 def describe(resources: Resources) -> str:
     """``{CPU: 0.5, GPU: 1}``: resources as people read them (Ray's own keys, no memory noise)."""
     shown = {

@@ -12,8 +12,8 @@ from raysweep.code_ref import DatasetSource
 from raysweep.spec import ExperimentSpec
 from service.resources import (
     PRIORITIES,
-    RAY_DATA_HEADROOM,
     ResourceRequest,
+    kept_free_beside,
     min_workers,
     worker_bundle,
 )
@@ -110,7 +110,7 @@ class TrialPlan:
             project=self.project,
             priority=self.priority,
             rung=rung,
-            beside=dict(RAY_DATA_HEADROOM) if self.datasets else {},
+            beside=kept_free_beside(bool(self.datasets)),
         )
 
     def with_workers(self, granted: int) -> TrialPlan:

@@ -16,8 +16,8 @@ from service.engine.search import param_space, scheduler, search_algorithm
 from service.engine.trial import BUDGET_KEY, run_trial
 from service.engine.trial_plan import TrialPlan
 from service.resources import (
-    RAY_DATA_HEADROOM,
     TRIAL_FUNCTION_RESOURCES,
+    kept_free_beside,
     min_workers,
     worker_bundle,
 )
@@ -73,7 +73,7 @@ def trial_slots(spec: ExperimentSpec) -> int:
     bundle = worker_bundle(resources.cpus_per_worker, resources.gpus_per_worker, resources.use_gpu)
     per_trial = {name: amount * workers for name, amount in bundle.items()}
     # the trial's own function, and what a run given Ray Data datasets keeps free beside it
-    beside = RAY_DATA_HEADROOM if spec.code is not None and spec.code.datasets else {}
+    beside = kept_free_beside(spec.code is not None and bool(spec.code.datasets))
     for name, amount in [*TRIAL_FUNCTION_RESOURCES.items(), *beside.items()]:
         per_trial[name] = per_trial.get(name, 0.0) + amount
     fits = [int(total.get(name, 0.0) // amount) for name, amount in per_trial.items() if amount]

@@ -13,10 +13,10 @@ from service.db.base import utcnow
 from service.db.models.sweeps import ClusterCapacityRow
 from service.errors import InvalidInput
 from service.resources import (
-    RAY_DATA_HEADROOM,
     TRIAL_FUNCTION_RESOURCES,
     Capacity,
     ResourceRequest,
+    kept_free_beside,
     min_workers,
     worker_bundle,
 )
@@ -65,7 +65,7 @@ def trial_request(spec: ExperimentSpec) -> ResourceRequest:
         ),
         count=min_workers(resources.num_workers),
         own=dict(TRIAL_FUNCTION_RESOURCES),
-        beside=dict(RAY_DATA_HEADROOM) if spec.code is not None and spec.code.datasets else {},
+        beside=kept_free_beside(spec.code is not None and bool(spec.code.datasets)),
     )
 
 
