@@ -26,8 +26,9 @@ from service.usecases.job_tokens import driver_job_id
 
 log = logging.getLogger(__name__)
 
-# detached actors that serve the whole cluster, whichever job created them
-CLUSTER_SINGLETONS = frozenset({"ResourceGate", "_AutoscalingCoordinatorActor"})
+# detached actors that serve the whole cluster, whichever job created them (Ray Data's stats
+# actor: the first job on the cluster to run a dataset makes it, and it stays for every later one)
+CLUSTER_SINGLETONS = frozenset({"ResourceGate", "_AutoscalingCoordinatorActor", "_StatsActor"})
 STATE_LIMIT = 10_000
 GONE_TIMEOUT_S = 60.0
 

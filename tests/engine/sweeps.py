@@ -12,11 +12,11 @@ from ray.util.state import list_actors, list_placement_groups
 
 from devkit.harness import ServerProcess, alive_actors, kill, wait_for
 from service.engine.cluster import RayConnection
+from service.engine.leftovers import CLUSTER_SINGLETONS
 from tests.packages import SCRIPTED_TRAINER, scripted_code, zip_of
 
 T = TypeVar("T")
 # detached actors Ray creates once per cluster, owned by whichever job needed them first
-CLUSTER_SINGLETONS = {"_AutoscalingCoordinatorActor", "ResourceGate"}
 TRAIN_WORKER = "RayTrainWorker"
 
 

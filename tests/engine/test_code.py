@@ -14,6 +14,7 @@ import pytest
 
 from raysweep.client import pack_directory
 from raysweep.spec_reader import read_mapping
+from service.engine.cluster import RayConnection
 from tests.api.test_examples import EXAMPLES
 from tests.client.test_cli import Cli
 from tests.conftest import RAY_TESTS, ServerProcess
@@ -24,6 +25,7 @@ from tests.engine.sweeps import (
     trials_of,
     upload_code,
     wait_for,
+    wait_released,
 )
 from tests.packages import code_spec, readme_example
 from tests.webhook_receiver import webhook_on
@@ -284,7 +286,7 @@ def train_loop(config):
 
 
 def test_ray_data_datasets_reach_each_worker_as_its_shard_in_trials_and_final_runs(
-    engine_server: ServerProcess, tmp_path: Path
+    engine_server: ServerProcess, ray_cluster: RayConnection, tmp_path: Path
 ) -> None:
     """``code.datasets``: one dataset a function of the package builds, one read from a Parquet
     file; Ray Train splits each over the two workers, every epoch. The sweep's trial is then
@@ -332,3 +334,6 @@ def test_ray_data_datasets_reach_each_worker_as_its_shard_in_trials_and_final_ru
         (24, 5)
     ] * 2
     assert version.status_code == 200 and version.json()["final_run_id"] == final["id"]
+    # neither job left anything in Ray (Ray Data's coordinator and tasks included)
+    for job in (experiment["driver_job_id"], final["job_id"]):
+        wait_released(ray_cluster, job)
