@@ -102,7 +102,6 @@ chromium:
 bench: $(STAMP_DEV) web chromium
 	$(PY) bench/overhead.py
 	$(PY) bench/startup.py
-	$(PY) bench/warm_group.py
 	$(PY) bench/trial_logs.py
 	$(PY) bench/recovery.py
 	$(PY) bench/ui_scale.py

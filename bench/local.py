@@ -27,17 +27,33 @@ def local_raysweep(
     a recovery time depends on)."""
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        with RayConnection(Settings(home=root / "ray", local_ray_cpus=2)) as ray:
-            db_url = f"sqlite:///{root / 'bench.db'}"
-            migrate.upgrade(db_url)
-            env = {"RAYSWEEP_RAY_ADDRESS": str(ray.address)}
-            if controller_interval_s is not None:
-                env["RAYSWEEP_CONTROLLER_INTERVAL_S"] = str(controller_interval_s)
-            server = ServerProcess(root / "home", db_url, env).start()
-            try:
-                yield root, ray, server
-            finally:
-                server.stop()
+        with (
+            RayConnection(Settings(home=root / "ray", local_ray_cpus=2)) as ray,
+            server_on(root, ray, "bench", controller_interval_s) as server,
+        ):
+            yield root, ray, server
+
+
+@contextmanager
+def server_on(
+    root: Path,
+    ray: RayConnection,
+    name: str,
+    controller_interval_s: float | None = 0.5,
+    extra_env: dict[str, str] | None = None,
+) -> Iterator[ServerProcess]:
+    """A raysweep server of its own (database ``<name>.db``, home ``<name>-home``) on the
+    Ray head, with ``extra_env`` in its settings: another configuration, side by side."""
+    db_url = f"sqlite:///{root / f'{name}.db'}"
+    migrate.upgrade(db_url)
+    env = {"RAYSWEEP_RAY_ADDRESS": str(ray.address), **(extra_env or {})}
+    if controller_interval_s is not None:
+        env["RAYSWEEP_CONTROLLER_INTERVAL_S"] = str(controller_interval_s)
+    server = ServerProcess(root / f"{name}-home", db_url, env).start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def completed_sweep(client: httpx.Client, spec: dict[str, Any], poll_s: float) -> dict[str, Any]:

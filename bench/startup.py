@@ -1,12 +1,14 @@
-"""Trial start-up and where its seconds go: raysweep against a plain Ray Tune + Train script,
-side by side on one 2-CPU Ray head, and raysweep's trials of code that sets up no process group.
+"""Trial start-up, side by side on one 2-CPU Ray head: raysweep with warm worker groups (its
+default), raysweep with a group per trial (RAYSWEEP_WARM_GROUPS=false), and a plain Ray Tune +
+Train V2 script; then the README's curl sweep (6 trials of digits_mlp, TPE, ASHA to 4 epochs,
+2 at a time), submit -> completed on both raysweeps, against the plain script on the same 6
+configurations.
 
-The first two paths run the same training function (bench/startup_probe.py: one step of a tiny
-DDP model; uploaded to raysweep as code) for N trials one after the other, 2 workers x 0.5 CPU;
-the third runs the probe's torch-free function with ``code.process_group: none``.
+The start-up paths run the same training function (bench/startup_probe.py: one step of a tiny
+DDP model; uploaded to raysweep as code) for N trials one after the other, 2 workers x 0.5 CPU.
 Each trial's one report says when its rank-0 worker process started, when Ray Train called the
-function and when its DDP model was ready, so a trial's start-up (trial start -> first result)
-splits into:
+function and when its DDP model was ready, so a cold trial's start-up (trial start -> first
+result) splits into:
 
     before the workers : trial start -> a worker process exists (Tune's trial actor, raysweep's
                          gate, Ray Train's controller actor, the placement group, the spawn)
@@ -16,10 +18,11 @@ splits into:
     first report       : the model ready -> the result seen (one step, Train's poll, Tune; for
                          raysweep also the recorder's write)
 
-Prints each path's per-trial start-ups, the medians of each phase (the first, cold trial
-apart) and the ratio of the medians.
+A warm trial's worker started before the trial (with the first), so only its start-up is shown.
+Prints each path's per-trial start-ups, the medians (the first, cold trial apart), the ratios,
+and the README sweep's wall times and ratios.
 
-    .venv/bin/python bench/startup.py [--trials 4]
+    .venv/bin/python bench/startup.py [--trials 4] [--no-readme-sweep]
 """
 
 from __future__ import annotations
@@ -101,7 +104,7 @@ def plain(gcs_address: str, trials: int, storage: str) -> list[dict[str, float]]
 PROBE_KEYS = ("worker_started", "entered", "ready")
 
 
-def through_raysweep(server: Any, trials: int, torch: bool = True) -> list[dict[str, float]]:
+def through_raysweep(server: Any, trials: int) -> list[dict[str, float]]:
     from bench.local import completed_sweep
     from tests.packages import zip_of
 
@@ -117,9 +120,8 @@ def through_raysweep(server: Any, trials: int, torch: bool = True) -> list[dict[
             "name": "startup",
             "code": {
                 "package": uploaded.json()["sha256"],
-                "entrypoint": "startup_probe:train_loop" + ("" if torch else "_without_torch"),
+                "entrypoint": "startup_probe:train_loop",
                 "metrics": {"loss": "min", "epoch": "max"},
-                "process_group": "torch" if torch else "none",
             },
             "metric": "loss",
             "mode": "min",
@@ -144,64 +146,155 @@ def through_raysweep(server: Any, trials: int, torch: bool = True) -> list[dict[
     return measured
 
 
+# the README's curl sweep (README.md, "A first sweep with curl")
+README_SWEEP = {
+    "name": "digits-asha",
+    "trainer": "digits_mlp",
+    "search_space": "digits_mlp",
+    "metric": "val_accuracy",
+    "mode": "max",
+    "search": {"algorithm": "tpe", "num_samples": 6, "max_concurrent_trials": 2, "seed": 0},
+    "early_stopping": {"scheduler": "asha", "max_t": 4, "grace_period": 1, "reduction_factor": 2},
+    "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
+}
+
+
+def readme_sweep(server: Any) -> tuple[float, list[dict[str, Any]]]:
+    """The README sweep through raysweep: (submit -> completed seconds, its 6 configurations)."""
+    from bench.local import completed_sweep
+
+    with server.client() as client:
+        began = time.monotonic()
+        experiment_id = completed_sweep(client, README_SWEEP, 0.5)["id"]
+        wall = time.monotonic() - began
+        rows = client.get(f"/api/v1/experiments/{experiment_id}/trials").json()["items"]
+    return wall, [row["config"] for row in sorted(rows, key=lambda r: r["number"])]
+
+
+def plain_readme(gcs_address: str, storage: str, configs: list[dict[str, Any]]) -> float:
+    """Runs in a fresh process (``--plain-readme``): the same configurations through Tune +
+    Train V2 with the same ASHA, 2 at a time; the Tuner's wall time."""
+    import ray
+    from ray import tune
+    from ray.train import RunConfig, ScalingConfig
+    from ray.train.torch import TorchTrainer
+    from ray.tune.integration.ray_train import TuneReportCallback
+    from ray.tune.schedulers import ASHAScheduler
+
+    from trainers.kit import train_loop_per_worker
+    from trainers.registry import TASK_KEY, TRAINERS
+
+    info = TRAINERS["digits_mlp"]
+
+    def trial(config: dict[str, Any]) -> None:
+        TorchTrainer(
+            train_loop_per_worker,
+            train_loop_config={
+                **info.defaults,
+                TASK_KEY: info.task,
+                **config["sampled"],
+                "epochs": 4,
+                "checkpoint_frequency": 1,
+            },
+            scaling_config=ScalingConfig(num_workers=2, resources_per_worker={"CPU": 0.5}),
+            run_config=RunConfig(
+                name=tune.get_context().get_trial_id(),
+                storage_path=f"{storage}/train",
+                callbacks=[TuneReportCallback()],
+            ),
+        ).fit()
+
+    ray.init(address=gcs_address)
+    began = time.monotonic()
+    tune.Tuner(
+        tune.with_resources(trial, TRIAL_RESOURCES),
+        param_space={"sampled": tune.grid_search(configs)},
+        tune_config=tune.TuneConfig(
+            metric="val_accuracy",
+            mode="max",
+            scheduler=ASHAScheduler(max_t=4, grace_period=1, reduction_factor=2),
+            max_concurrent_trials=2,
+        ),
+        run_config=tune.RunConfig(name="plain-readme", storage_path=storage),
+    ).fit()
+    return time.monotonic() - began
+
+
 def _time(stamp: str) -> float:
     return datetime.fromisoformat(stamp).timestamp()
 
 
-def report(label: str, trials: list[dict[str, float]]) -> float:
-    """Prints a path's figures; returns its median warm start-up (the first trial apart)."""
+def report(label: str, trials: list[dict[str, float]], split: bool = True) -> float:
+    """Prints a path's figures; returns its median start-up (the first, cold trial apart)."""
     startups = [t["seen"] - t["started"] for t in trials]
     warm = trials[1:] or trials
     print(f"{label}: {len(trials)} trials, start-ups " + ", ".join(f"{s:.1f}" for s in startups))
     print(f"  first (cold) trial {startups[0]:5.1f} s; the others, medians:")
-    split = [phases(t) for t in warm]
-    for phase in PHASES:
-        print(f"    {phase:<20} {statistics.median(p[phase] for p in split):5.1f} s")
+    if split:
+        for phase in PHASES:
+            print(f"    {phase:<20} {statistics.median(phases(t)[phase] for t in warm):5.1f} s")
     median = statistics.median(t["seen"] - t["started"] for t in warm)
-    print(f"    {'trial start-up':<20} {median:5.1f} s")
+    print(f"    {'trial start-up':<20} {median:5.2f} s")
     return median
+
+
+def run_plain(args: list[str]) -> Any:
+    output = subprocess.run(
+        [sys.executable, __file__, *args], capture_output=True, text=True, cwd=REPO
+    )
+    if output.returncode != 0:
+        raise SystemExit(f"the plain Tune + Train script failed:\n{output.stderr[-3000:]}")
+    return json.loads(output.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=4, help="trials per path, one at a time")
+    parser.add_argument(
+        "--no-readme-sweep", action="store_true", help="only the start-ups (a quick run)"
+    )
     parser.add_argument("--plain", nargs=2, metavar=("GCS", "STORAGE"), help=argparse.SUPPRESS)
+    parser.add_argument("--plain-readme", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.plain:  # the plain script's own process
         print(json.dumps(plain(args.plain[0], args.trials, args.plain[1])))
         return
+    if args.plain_readme:
+        gcs, storage, configs = args.plain_readme
+        print(json.dumps(plain_readme(gcs, storage, json.loads(configs))))
+        return
 
-    from bench.local import local_raysweep
+    from bench.local import local_raysweep, server_on
 
-    with local_raysweep() as (root, ray, server):
-        output = subprocess.run(
-            [
-                sys.executable,
-                __file__,
-                "--trials",
-                str(args.trials),
-                "--plain",
-                str(ray.gcs_address),
-                str(root / "plain"),
-            ],
-            capture_output=True,
-            text=True,
-            cwd=REPO,
-        )
-        if output.returncode != 0:
-            raise SystemExit(f"the plain Tune + Train script failed:\n{output.stderr[-3000:]}")
-        plain_trials = json.loads(output.stdout.strip().splitlines()[-1])
-        raysweep_trials = through_raysweep(server, args.trials)
-        torch_free_trials = through_raysweep(server, args.trials, torch=False)
+    cold_env = {"RAYSWEEP_WARM_GROUPS": "false"}
+    with (
+        local_raysweep() as (root, ray, server),
+        server_on(root, ray, "cold", 0.5, cold_env) as cold,
+    ):
+        gcs = str(ray.gcs_address)
+        plain_trials = run_plain(["--trials", str(args.trials), "--plain", gcs, str(root / "p")])
+        warm_trials = through_raysweep(server, args.trials)
+        cold_trials = through_raysweep(cold, args.trials)
+        sweeps: dict[str, float] = {}
+        if not args.no_readme_sweep:
+            sweeps["raysweep, warm groups"], configs = readme_sweep(server)
+            sweeps["raysweep, a group per trial"], _ = readme_sweep(cold)
+            sweeps["plain Tune + Train"] = run_plain(
+                ["--plain-readme", gcs, str(root / "pr"), json.dumps(configs)]
+            )
     print("2-worker trials (0.5 CPU each), one at a time, on a 2-CPU Ray head")
     plain_median = report("plain Tune + Train", plain_trials)
-    raysweep_median = report("raysweep", raysweep_trials)
-    torch_free_median = report("raysweep, code.process_group: none", torch_free_trials)
-    print(f"ratio raysweep / plain (median start-up): {raysweep_median / plain_median:.2f}")
-    print(
-        "ratio raysweep without torch.distributed / with it (median start-up): "
-        f"{torch_free_median / raysweep_median:.2f}"
-    )
+    cold_median = report("raysweep, a group per trial (RAYSWEEP_WARM_GROUPS=false)", cold_trials)
+    warm_median = report("raysweep, warm groups", warm_trials, split=False)
+    print(f"ratio raysweep cold / plain (median start-up): {cold_median / plain_median:.2f}")
+    print(f"ratio raysweep warm / plain (median start-up): {warm_median / plain_median:.3f}")
+    if sweeps:
+        print("the README sweep (6 trials, TPE, ASHA max_t 4, 2 at a time), submit -> completed")
+        for label, wall in sweeps.items():
+            print(f"  {label:<30} {wall:6.1f} s")
+        baseline = sweeps["plain Tune + Train"]
+        for label in ("raysweep, warm groups", "raysweep, a group per trial"):
+            print(f"ratio {label} / plain: {sweeps[label] / baseline:.2f}")
 
 
 if __name__ == "__main__":

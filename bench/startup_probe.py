@@ -1,7 +1,6 @@
-"""The training functions bench/startup.py runs (imported by the plain script, uploaded to
+"""The training function bench/startup.py runs (imported by the plain script, uploaded to
 raysweep as code): one epoch of a tiny DDP model, reporting when each step of its start
-happened; and the same report with no model and no torch, for code swept with
-``code.process_group: none``. Standard library and torch only, so it uploads as one file."""
+happened. Standard library and torch only, so it uploads as one file."""
 
 from __future__ import annotations
 
@@ -38,23 +37,6 @@ def train_loop(config: dict[str, Any]) -> None:
             "worker_started": process_started_at(),
             "entered": entered,
             "ready": ready,
-            "reported": time.time(),
-        }
-    )
-
-
-def train_loop_without_torch(config: dict[str, Any]) -> None:
-    """What a function that does not use torch.distributed reports: no model to build."""
-    entered = time.time()
-    import ray.train
-
-    ray.train.report(
-        {
-            "loss": float(config.get("lr", 0.1)),
-            "epoch": 1,
-            "worker_started": process_started_at(),
-            "entered": entered,
-            "ready": time.time(),
             "reported": time.time(),
         }
     )

@@ -229,6 +229,31 @@ class Settings(BaseSettings):
         description="What each worker of a trial or final run keeps of its output per attempt "
         "(its first quarter and its latest lines; the lines between are dropped and counted).",
     )
+    warm_groups: bool = Field(
+        default=True,
+        description="Run a sweep's trials one after another on Ray Train worker groups that "
+        "stay up (warm groups), instead of starting a group per trial. Off, every trial is a "
+        "Train run of its own: for code that cannot share a process with the trials before it "
+        "(see the README). Sweeps of elastic workers or Ray Data datasets always start a group "
+        "per trial.",
+    )
+    warm_group_trials: int = Field(
+        default=20,
+        ge=1,
+        description="Trials a warm worker group runs before it is replaced by a new one.",
+    )
+    warm_group_max_rss_mb: int = Field(
+        default=4096,
+        ge=0,
+        description="A warm worker group whose worker uses more memory than this after a trial "
+        "is replaced by a new one (0: no bound).",
+    )
+    warm_group_idle_s: float = Field(
+        default=30.0,
+        gt=0,
+        description="A warm worker group without a trial for this long gives its resources "
+        "back (at once when a run of another sweep or a final run waits for them).",
+    )
     views_at_once: int = Field(
         default=2,
         ge=1,

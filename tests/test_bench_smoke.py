@@ -64,7 +64,6 @@ NEEDS_RAY_OR_A_BROWSER = [
     "bench.plain_tune",
     "bench.startup",
     "bench.startup_probe",
-    "bench.warm_group",
     "bench.ui_scale",
 ]
 

@@ -551,3 +551,39 @@ def test_a_long_wait_names_what_holds_the_resources_outside_the_leases() -> None
     assert ledger2.request("exp/b/bbbb", trial("b"), placed, 0).state == "waiting"
     clock.now += 25
     assert not ledger2.unexplained_waits(placed)
+
+
+def test_a_warm_groups_lease_passes_to_its_sweeps_next_trial_unless_another_owner_waits() -> None:
+    """service/engine/warm_group.py: the lease moves with the group (its reservations too), the
+    ledger's segments say which trial held it when, and a run of another sweep waiting for
+    resources makes the group give its lease up instead."""
+    wall = ManualClock(1000.0)
+    ledger = Ledger(ManualClock(100.0), wall)
+    assert ledger.request("exp/a/actor1", trial("a"), TWO_CPU, 0).state == "granted"
+    ledger.register_group("exp/a/actor1", "group1", "controller1")
+    assert not ledger.contended("exp/a/actor1")
+    wall.advance(10)
+    assert ledger.handover("exp/a/actor1", "exp/b/actor1", trial("b"))
+    assert list(ledger.entries) == ["exp/b/actor1"]
+    assert ledger.entries["exp/b/actor1"].groups == {"group1": "controller1"}
+    assert ledger.take_removals() == []  # the group stays: it runs the next trial
+    segments = {s.label: (s.started, s.ended, s.holding) for s in ledger.usage("exp")}
+    assert segments == {"a": (1000.0, 1010.0, False), "b": (1010.0, 1010.0, True)}
+    # another shape of group is not this group
+    assert not ledger.handover("exp/b/actor1", "exp/c/actor1", trial("c", workers=1))
+    assert "exp/b/actor1" in ledger.entries
+    # another sweep's run waits: the group is contended and its lease does not pass on
+    assert ledger.request("other/x/actor2", trial("x", owner="other"), TWO_CPU, 0).state == (
+        "waiting"
+    )
+    assert ledger.contended("exp/b/actor1")
+    assert not ledger.handover("exp/b/actor1", "exp/c/actor1", trial("c"))
+    # the group gives it up; the waiting run is granted
+    ledger.release("exp/b/actor1")
+    assert [r.group for r in ledger.take_removals()] == ["group1"]
+    assert ledger.request("other/x/actor2", trial("x", owner="other"), TWO_CPU, 0).state == (
+        "granted"
+    )
+    # a lease the ledger no longer holds is contended and passes to nobody
+    assert ledger.contended("exp/b/actor1")
+    assert not ledger.handover("exp/b/actor1", "exp/c/actor1", trial("c"))

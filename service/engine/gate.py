@@ -142,6 +142,15 @@ class ResourceGate:
             self.ledger.release(key)
         self._remove_ended()
 
+    def handover(self, old: str, new: str, request: ResourceRequest) -> bool:
+        with self._lock:
+            self._learn_owner(new, request)
+            return self.ledger.handover(old, new, request)
+
+    def contended(self, key: str) -> bool:
+        with self._lock:
+            return self.ledger.contended(key)
+
     def release_holders(self, actor_ids: list[str]) -> int:
         with self._lock:
             released = self.ledger.release_holders(actor_ids)
@@ -305,40 +314,83 @@ def yield_via(request: ResourceRequest) -> dict[str, str]:
     return {"actor": GATE_NAME, "namespace": GATE_NAMESPACE, "key": lease_key(request)}
 
 
+class HeldLease:
+    """A granted lease, renewed on a thread of its own until released. A warm worker group's
+    passes from one trial of its owner to the next (``handover``)."""
+
+    def __init__(self, handle: Any, key: str, held: ResourceRequest) -> None:
+        self.handle, self.key, self.held = handle, key, held
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        threading.Thread(target=self._renew, name="raysweep-lease", daemon=True).start()
+
+    @classmethod
+    def acquire(cls, request: ResourceRequest, wait_s: float) -> HeldLease:
+        """Wait for the gate to grant the request (``ResourcesUnavailable`` if it refuses)."""
+        handle = gate()
+        key = lease_key(request)
+        last = ""
+        while True:
+            decision: Decision = ray.get(handle.request.remote(key, request, wait_s))
+            if decision.state == "granted":
+                return cls(handle, key, replace(request, count=decision.workers, max_count=None))
+            if decision.state == "refused":
+                raise ResourcesUnavailable(decision.message)
+            if decision.message != last:  # the driver shows it on the trial; this is the log
+                log.info("%s: %s", request.label, decision.message)
+                last = decision.message
+            time.sleep(POLL_INTERVAL_S)
+
+    @property
+    def count(self) -> int:
+        """The granted worker group's size, which the run must not exceed."""
+        return self.held.count
+
+    def _renew(self) -> None:
+        while not self._stop.wait(RENEW_INTERVAL_S):
+            with self._lock:
+                key, held = self.key, self.held
+            try:
+                ray.get(self.handle.renew.remote(key, held), timeout=RENEW_INTERVAL_S)
+            except Exception:  # the gate restarts; the next renewal re-registers the lease
+                log.warning("could not renew the resource lease %s", key, exc_info=True)
+
+    def handover(self, request: ResourceRequest) -> bool:
+        """Hold the lease for ``request`` (the owner's next run on the same worker group)
+        instead; False when the gate refuses (``Ledger.handover``) or does not answer."""
+        key = lease_key(request)
+        held = replace(request, count=self.held.count, max_count=None)
+        try:
+            taken = bool(ray.get(self.handle.handover.remote(self.key, key, held), timeout=10))
+        except Exception:
+            log.warning("the gate did not answer a handover of %s", self.key, exc_info=True)
+            return False
+        if taken:
+            with self._lock:
+                self.key, self.held = key, held
+        return taken
+
+    def contended(self) -> bool:
+        """Whether a run of another owner waits for resources (or the lease is gone)."""
+        try:
+            return bool(ray.get(self.handle.contended.remote(self.key), timeout=10))
+        except Exception:
+            return True
+
+    def release(self) -> None:
+        self._stop.set()
+        try:
+            ray.get(self.handle.release.remote(self.key), timeout=10)
+        except Exception:  # it expires on its own once renewals stop
+            log.warning("could not release the resource lease %s", self.key, exc_info=True)
+
+
 @contextmanager
 def admitted(request: ResourceRequest, wait_s: float) -> Iterator[int]:
     """Hold a lease for the request's worker group while the block runs; wait for it first.
     Yields the group's granted size, which the run must not exceed."""
-    handle = gate()
-    key = lease_key(request)
-    last = ""
-    while True:
-        decision: Decision = ray.get(handle.request.remote(key, request, wait_s))
-        if decision.state == "granted":
-            held = replace(request, count=decision.workers, max_count=None)
-            break
-        if decision.state == "refused":
-            raise ResourcesUnavailable(decision.message)
-        if decision.message != last:  # the driver shows it on the trial; this is the log
-            log.info("%s: %s", request.label, decision.message)
-            last = decision.message
-        time.sleep(POLL_INTERVAL_S)
-    stop = threading.Event()
-
-    def renew() -> None:
-        while not stop.wait(RENEW_INTERVAL_S):
-            try:
-                ray.get(handle.renew.remote(key, held), timeout=RENEW_INTERVAL_S)
-            except Exception:  # the gate restarts; the next renewal re-registers the lease
-                log.warning("could not renew the resource lease %s", key, exc_info=True)
-
-    renewer = threading.Thread(target=renew, name="raysweep-lease", daemon=True)
-    renewer.start()
+    lease = HeldLease.acquire(request, wait_s)
     try:
-        yield held.count
+        yield lease.count
     finally:
-        stop.set()
-        try:
-            ray.get(handle.release.remote(key), timeout=10)
-        except Exception:  # it expires on its own once renewals stop
-            log.warning("could not release the resource lease %s", key, exc_info=True)
+        lease.release()

@@ -70,6 +70,10 @@ class RayJobsLauncher:
             "RAYSWEEP_SEARCH_SPACES_DIR": str(settings.search_spaces_dir),
             "RAYSWEEP_CANCEL_GRACE_S": str(settings.cancel_grace_s),
             "RAYSWEEP_TRIAL_LOG_MAX_BYTES": str(settings.trial_log_max_bytes),
+            "RAYSWEEP_WARM_GROUPS": str(settings.warm_groups).lower(),
+            "RAYSWEEP_WARM_GROUP_TRIALS": str(settings.warm_group_trials),
+            "RAYSWEEP_WARM_GROUP_MAX_RSS_MB": str(settings.warm_group_max_rss_mb),
+            "RAYSWEEP_WARM_GROUP_IDLE_S": str(settings.warm_group_idle_s),
             # how long a run waits for resources the cluster lacks: only a cluster that can
             # grow is worth waiting for
             "RAYSWEEP_TRIAL_RESOURCE_WAIT_S": str(

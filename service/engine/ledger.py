@@ -171,6 +171,49 @@ class Ledger(FairShare):
     def release(self, key: str) -> None:
         self._end(key, self.wall())
 
+    def contended(self, key: str) -> bool:
+        """Whether a run of another owner waits, or the lease is gone: a warm worker group
+        (``service/engine/warm_group.py``) then gives its lease up instead of idling or taking
+        its sweep's next trial."""
+        entry = self.entries.get(key)
+        if entry is None or not entry.granted:
+            return True
+        self._expire(self.clock())
+        return any(
+            not e.granted and e.request.owner != entry.request.owner for e in self.entries.values()
+        )
+
+    def handover(self, old: str, new: str, request: ResourceRequest) -> bool:
+        """A warm worker group's lease passes from the trial it ran to its owner's next trial
+        on the same group: the old segment ends, the new one begins now, and the group's
+        reservations move with it. Refused (the group is then given up and the trial asks in
+        the queue) when the lease is gone or yielding, a run of another owner waits (it goes
+        first), or the next trial asks for another group."""
+        entry = self.entries.get(old)
+        if (
+            entry is None
+            or entry.yielding
+            or self.contended(old)
+            or request.max_count is not None  # an elastic run: not a warm group's
+            or replace(request, label="", rung=None) != replace(entry.request, label="", rung=None)
+        ):
+            return False
+        held = replace(request, count=entry.workers)
+        now, wall = self.clock(), self.wall()
+        self.ended.append(self._segment(old, entry, wall, False))
+        del self.entries[old]
+        self.entries[new] = Lease(
+            held,
+            since=now,
+            seen=now,
+            granted=True,
+            workers=entry.workers,
+            granted_at=wall,
+            renewed_at=wall,
+            groups=entry.groups,
+        )
+        return True
+
     def yield_now(self, key: str) -> str | None:
         """Asked by a yieldable run at a checkpoint: the project it should yield its workers to,
         or None to go on. A yes is final: the run stops there."""

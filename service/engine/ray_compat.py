@@ -32,6 +32,19 @@ try:
 except ImportError as error:
     _moved.append(f"Ray Train V2's callback interfaces ({error})")
 try:
+    # what a warm worker group's trials see as ray.train (Train's documented patch point) and
+    # how the trial registers their checkpoints as Train would (service/engine/warm_*.py)
+    from ray.train.v2._internal.execution.checkpoint.checkpoint_manager import CheckpointManager
+    from ray.train.v2._internal.execution.storage import StorageContext
+    from ray.train.v2._internal.execution.train_fn_utils import (
+        TrainFnUtils,
+        get_train_fn_utils,
+        set_train_fn_utils,
+    )
+    from ray.train.v2._internal.execution.training_report import _TrainingReport as TrainingReport
+except ImportError as error:
+    _moved.append(f"Ray Train V2's per-run user API and checkpoint manager ({error})")
+try:
     import ray._private.state as ray_state
     import ray._raylet as _raylet
     from ray._private.worker import global_worker
@@ -94,6 +107,7 @@ OPTIONAL_NAMES = {
 __all__ = [
     "HEAD_NODE_RESOURCE",
     "ActorID",
+    "CheckpointManager",
     "ControllerCallback",
     "DatasetsCallback",
     "FailureDecision",
@@ -101,9 +115,14 @@ __all__ = [
     "PlacementGroupID",
     "ReportCallback",
     "ServeSubmissionClient",
+    "StorageContext",
+    "TrainFnUtils",
     "TrainRunContext",
+    "TrainingReport",
     "WorkerGroupCallback",
+    "get_train_fn_utils",
     "ray_state",
+    "set_train_fn_utils",
 ]
 
 

@@ -23,7 +23,7 @@ from ray.train.v2.api.config import CheckpointConfig, FailureConfig, RunConfig, 
 from ray.tune.experiment import Trial
 from ray.tune.integration.ray_train import TuneReportCallback
 
-from service.engine.gate import admitted, gate, lease_key, yield_via
+from service.engine.gate import HeldLease, admitted, gate, lease_key, yield_via
 from service.engine.ray_compat import (
     ControllerCallback,
     FailureDecision,
@@ -34,6 +34,7 @@ from service.engine.ray_compat import (
 from service.engine.train_run import LeanTrainer, SnapshotCopy, torch_backend
 from service.engine.trial_logs import LoggedFunction
 from service.engine.trial_plan import TrialPlan, train_config
+from service.engine.warm_group import WarmGroup, WarmTrialFailed
 from service.resources import (
     TRIAL_FUNCTION_RESOURCES,
 )
@@ -300,6 +301,9 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     # run resumes from that checkpoint, here, in the same Tune trial
     rung = int(budget) if budget is not None and plan.entrypoint == KIT_LOOP else None
     request = plan.lease_request(trial_id, TRIAL_FUNCTION_RESOURCES, rung=rung)
+    if plan.warm is not None:
+        run_warm(trial_id, config, plan, request)
+        return
     while True:
         # Train keeps every checkpoint while the trial runs; the driver prunes a finished trial
         # to its latest N plus its best (service.usecases.retention)
@@ -315,3 +319,53 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
             wait_until_tune_has_the_last_result()
             report_again_if_silent(result.metrics)
             return
+
+
+# this trial actor's warm worker group, kept for the next trial Tune reuses the actor for
+_warm_group: WarmGroup | None = None
+
+
+def run_warm(trial_id: str, config: dict[str, Any], plan: TrialPlan, request: Any) -> None:
+    """The trial on this actor's warm worker group (``service/engine/warm_group.py``): the
+    group the actor's last trial left, if the gate lets its lease pass to this one, else a new
+    one once the gate grants it. A worker's error or a lost group costs the group; the trial
+    goes on from its latest checkpoint on a new one, up to ``max_failures`` times."""
+    global _warm_group
+    assert plan.warm is not None
+    load_training_function(plan)  # code that cannot be imported fails the sweep at once
+    failures = relayed = 0
+    while True:
+        group = _warm_group
+        if group is None or not group.take(request):
+            _warm_group = None
+            lease = HeldLease.acquire(request, plan.resource_wait_s)
+            group = _warm_group = WarmGroup(plan, plan.warm, lease)
+        train = train_config(plan, config)
+        if request.rung is not None:
+            train[YIELD_VIA_KEY] = yield_via(request)
+        outcome = group.run(trial_id, plan, train)
+        relayed += outcome.relayed
+        if outcome.kind == "failed":
+            group.close(f"trial {trial_id} failed")
+            _warm_group = None
+            failures += 1
+            if failures > plan.max_failures:
+                raise WarmTrialFailed(
+                    f"Training failed after {failures} attempt(s): {outcome.message}"
+                )
+            first = outcome.message.splitlines()[0] if outcome.message else "a worker failed"
+            tell_gate("notify", plan.owner, trial_id, "restarted", first, uuid.uuid4().hex)
+            continue
+        if outcome.kind == "given_up":  # its group went to another run's waiting trial
+            _warm_group = None
+            continue  # waits for a slot again and resumes from its checkpoint
+        if outcome.kind == "finished" and (outcome.last_metrics or {}).get(YIELDED_KEY):
+            group.close(f"trial {trial_id} yielded its workers")
+            _warm_group = None
+            continue  # waits for a slot again and resumes from its checkpoint
+        if outcome.kind == "finished" and relayed == 0 and outcome.last_metrics:
+            # nothing left to train (see report_again_if_silent; Tune's session counts the
+            # reports of every trial this actor ran, so the run's own count decides here)
+            log.info("the Train run trained no further; reporting its latest result again")
+            tune.report(dict(outcome.last_metrics))
+        return

@@ -22,6 +22,17 @@ from trainers.registry import KIT_LOOP, TASK_KEY, get_trainer
 
 
 @dataclass(frozen=True)
+class WarmPolicy:
+    """How a sweep's trials share warm worker groups (``service/engine/warm_group.py``): a
+    group runs at most ``trials`` trials, ends after a trial that left a worker above
+    ``max_rss_mb``, and is given up after ``idle_s`` without a trial."""
+
+    trials: int = 20
+    max_rss_mb: int = 4096
+    idle_s: float = 30.0
+
+
+@dataclass(frozen=True)
 class TrialPlan:
     """Everything a trial needs besides its sampled config; built by the driver from the spec."""
 
@@ -51,6 +62,8 @@ class TrialPlan:
     torch_process_group: bool = True
     # the Ray Data datasets Ray Train gives the workers (code.datasets), by name
     datasets: tuple[tuple[str, DatasetSource], ...] = ()
+    # the sweep's trials run on warm worker groups (None: each trial starts its own)
+    warm: WarmPolicy | None = None
 
     @classmethod
     def from_spec(

@@ -14,7 +14,8 @@ from raysweep.spec import ExperimentSpec
 from service.engine.callback import RecordingCallback, SweepStopper
 from service.engine.search import param_space, scheduler, search_algorithm
 from service.engine.trial import BUDGET_KEY, run_trial
-from service.engine.trial_plan import TrialPlan
+from service.engine.trial_plan import TrialPlan, WarmPolicy
+from service.engine.warm_group import THREAD_TIMEOUT_S
 from service.resources import (
     TRIAL_FUNCTION_RESOURCES,
     kept_free_beside,
@@ -38,8 +39,14 @@ def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object]:
     pip requirements. The job has a runtime env anyway (the launcher's env vars), so this adds
     no process starts (requirements add their install, once per node)."""
     env: dict[str, object] = {}
+    env_vars: dict[str, str] = {}
     if address := os.environ.get("RAY_ADDRESS"):
-        env["env_vars"] = {"RAY_ADDRESS": address}
+        env_vars["RAY_ADDRESS"] = address
+    if warm_policy(spec, settings) is not None:
+        # a trial actor Tune reuses waits for its last trial's function to stop its workers
+        env_vars["TUNE_FUNCTION_THREAD_TIMEOUT_S"] = THREAD_TIMEOUT_S
+    if env_vars:
+        env["env_vars"] = env_vars
     if spec.code is not None:
         env["working_dir"] = code_package_uri(settings.storage_root, spec.code.package)
         if spec.code.requirements:
@@ -48,10 +55,24 @@ def runtime_env(spec: ExperimentSpec, settings: Settings) -> dict[str, object]:
     return env
 
 
+def warm_policy(spec: ExperimentSpec, settings: Settings) -> WarmPolicy | None:
+    """How the sweep's trials share warm worker groups; None when each starts its own (warm
+    groups off, or elastic workers or Ray Data datasets, which a group's fixed run lacks)."""
+    elastic = isinstance(spec.resources.num_workers, tuple)
+    datasets = spec.code is not None and bool(spec.code.datasets)
+    if not settings.warm_groups or elastic or datasets:
+        return None
+    return WarmPolicy(
+        trials=settings.warm_group_trials,
+        max_rss_mb=settings.warm_group_max_rss_mb,
+        idle_s=settings.warm_group_idle_s,
+    )
+
+
 def trial_plan(
     spec: ExperimentSpec, settings: Settings, experiment_id: str, finished: frozenset[str]
 ) -> TrialPlan:
-    return TrialPlan.from_spec(
+    plan = TrialPlan.from_spec(
         spec,
         epochs=spec.early_stopping.max_t,
         num_workers=spec.resources.num_workers,
@@ -61,6 +82,7 @@ def trial_plan(
         finished_trials=finished,
         log_max_bytes=settings.trial_log_max_bytes,
     )
+    return replace(plan, warm=warm_policy(spec, settings))
 
 
 def trial_slots(spec: ExperimentSpec) -> int:
@@ -152,6 +174,8 @@ def build_tuner(
             # Tune's limiter counts paused trials as running: promotion ASHA limits itself
             max_concurrent_trials=None if promotion else spec.search.max_concurrent_trials,
             time_budget_s=spec.stop.time_budget_s,
+            # a trial actor keeps its warm worker group for the sweep's next trial
+            reuse_actors=warm_policy(spec, settings) is not None,
         ),
         run_config=tune.RunConfig(
             name=name,

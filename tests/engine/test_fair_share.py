@@ -44,7 +44,7 @@ pytestmark = RAY_TESTS
 
 
 # A's trials: far longer than the test (they end when A's sweep is cancelled)
-LONG_EPOCHS = 300
+LONG_EPOCHS = 3000
 BUDGET_S = 30  # project B's compute budget, in worker-seconds
 
 

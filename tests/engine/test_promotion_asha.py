@@ -185,6 +185,13 @@ def test_promotion_asha_pauses_promotes_and_survives_a_killed_driver_and_server(
     engine.dispose()
     # paused trials hold no workers: never more live Train workers than trials let run at once
     assert max(workers_seen) <= RUNNING, workers_seen
+    # a trial Tune started within its last state snapshot's period (2 s) before the driver's
+    # death is unknown to the restored Tune, which samples another in its place: it ends
+    # cancelled, untrained (warm groups start a trial at once when another pauses, so the kill
+    # at the first pause can land there)
+    unknown = [t for t in trials if t["iteration"] == 0]
+    assert all(t["state"] == "cancelled" for t in unknown), unknown
+    trials = [t for t in trials if t["iteration"] > 0]
     assert len(trials) == 4
     assert {t["state"] for t in trials} <= {"completed", "pruned"}
     completed = [t for t in trials if t["state"] == "completed"]
