@@ -567,6 +567,10 @@ def test_a_warm_groups_lease_passes_to_its_sweeps_next_trial_unless_another_owne
     assert list(ledger.entries) == ["exp/b/actor1"]
     assert ledger.entries["exp/b/actor1"].groups == {"group1": "controller1"}
     assert ledger.take_removals() == []  # the group stays: it runs the next trial
+    # a registration sent under the old key before the handover, arriving after it
+    assert ledger.register_group("exp/a/actor1", "group1b", "controller1")
+    assert set(ledger.entries["exp/b/actor1"].groups) == {"group1", "group1b"}
+    del ledger.entries["exp/b/actor1"].groups["group1b"]
     segments = {s.label: (s.started, s.ended, s.holding) for s in ledger.usage("exp")}
     assert segments == {"a": (1000.0, 1010.0, False), "b": (1010.0, 1010.0, True)}
     # another shape of group is not this group

@@ -82,6 +82,8 @@ class Ledger(FairShare):
         # node died) and the holder's next renewal brings the lease back, or the run ended just
         # before; lease key -> {group: (its controller, when registered)}
         self.unleased: dict[str, dict[str, tuple[str, float]]] = {}
+        # warm groups' leases that passed to another key: old key -> (new key, when)
+        self.handed: dict[str, tuple[str, float]] = {}
 
     def request(
         self, key: str, request: ResourceRequest, capacity: Capacity, wait_s: float
@@ -202,6 +204,9 @@ class Ledger(FairShare):
         now, wall = self.clock(), self.wall()
         self.ended.append(self._segment(old, entry, wall, False))
         del self.entries[old]
+        # a registration still on its way under the old key finds the lease (register_group)
+        self.handed = {k: v for k, v in self.handed.items() if now - v[1] <= LEASE_TTL_S}
+        self.handed[old] = (new, now)
         self.entries[new] = Lease(
             held,
             since=now,
@@ -243,6 +248,8 @@ class Ledger(FairShare):
         holds no such lease (a restarted gate, before the holder's next renewal brings it
         back): the group waits for it, and is removed if it does not come within the lease
         TTL or its controller dies."""
+        while key in self.handed and key not in self.entries:  # the lease passed on since
+            key = self.handed[key][0]
         entry = self.entries.get(key)
         if entry is None:
             self.unleased.setdefault(key, {})[group] = (controller, self.clock())
