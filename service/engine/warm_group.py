@@ -28,6 +28,7 @@ import threading
 import time
 import traceback
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +96,29 @@ def stop_requested() -> bool:
     session = train_session()
     event = getattr(session, "stop_event", None)
     return bool(event is not None and event.is_set())
+
+
+def idle_for(busy: bool, idle_since: float, tune_since: float | None, now: float) -> float | None:
+    """How long a group has idled: since its last trial ended, or since Tune last left a report
+    of its trial untaken for ``TUNE_SILENT_S`` (a stopped or paused trial whose actor Tune
+    keeps); None while it trains."""
+    if not busy:
+        return now - idle_since
+    if tune_since is not None and now - tune_since > TUNE_SILENT_S:
+        return now - tune_since
+    return None
+
+
+def give_up_why(idle: float | None, idle_s: float, contended: Callable[[], bool]) -> str | None:
+    """Why an idle group gives its lease up now (``contended`` asks the gate whether a run of
+    another owner waits, only of an idle group); None to keep it."""
+    if idle is None:
+        return None
+    if idle > idle_s:
+        return f"idle {idle:.0f}s (RAYSWEEP_WARM_GROUP_IDLE_S)"
+    if contended():
+        return "a run of another owner waits for its resources"
+    return None
 
 
 def register(manager: Any, report: Any) -> None:
@@ -172,19 +196,10 @@ class WarmGroup:
             with self.lock:
                 if self.closed:
                     return
-                now = time.monotonic()
-                if not self.busy:
-                    since: float | None = self.idle_since
-                elif self.tune_since is not None and now - self.tune_since > TUNE_SILENT_S:
-                    since = self.tune_since
-                else:
-                    since = None
-            if since is None:
-                continue
-            if now - since > self.policy.idle_s:
-                self.close(f"idle {now - since:.0f}s", given_up=True)
-            elif self.lease.contended():
-                self.close("a run of another owner waits for its resources", given_up=True)
+                idle = idle_for(self.busy, self.idle_since, self.tune_since, time.monotonic())
+            why = give_up_why(idle, self.policy.idle_s, self.lease.contended)
+            if why is not None:
+                self.close(why, given_up=True)
 
     def take(self, request: Any) -> bool:
         """Claim the idle group for the trial asking ``request``: the lease passes to it."""

@@ -298,6 +298,16 @@ def _upload(local: str, uri: str) -> None:
     )
 
 
+def spent(job: Job, served: int, rss_bytes: int) -> str | None:
+    """Why the group must end after its ``served``-th trial though the worker was put back: it
+    ran its share of trials, or a worker grew past the memory bound; None if neither."""
+    if served >= job.recycle_after:
+        return f"it ran {served} trials (RAYSWEEP_WARM_GROUP_TRIALS)"
+    if job.max_rss_bytes and rss_bytes > job.max_rss_bytes:
+        return f"a worker uses {rss_bytes >> 20} MiB (RAYSWEEP_WARM_GROUP_MAX_RSS_MB)"
+    return None
+
+
 def serve_trials(config: dict[str, Any]) -> None:
     """The warm group's Train function: run the mailbox's trials until it closes or this worker
     can no longer be put back as it was."""
@@ -325,11 +335,7 @@ def serve_trials(config: dict[str, Any]) -> None:
         finally:
             set_train_fn_utils(real)
         served += 1
-        recycle = baseline.restore(job.torch_process_group)
-        if recycle is None and served >= job.recycle_after:
-            recycle = f"it ran {served} trials (RAYSWEEP_WARM_GROUP_TRIALS)"
-        if recycle is None and job.max_rss_bytes and _rss_bytes() > job.max_rss_bytes:
-            recycle = f"a worker uses {_rss_bytes() >> 20} MiB (RAYSWEEP_WARM_GROUP_MAX_RSS_MB)"
+        recycle = baseline.restore(job.torch_process_group) or spent(job, served, _rss_bytes())
         ray.get(mailbox.finish.remote(rank, job.seq, error, recycle))
         if error is not None or recycle is not None:
             return
