@@ -126,6 +126,14 @@ __all__ = [
 ]
 
 
+def contains_tensor(metrics: dict[str, Any]) -> bool:
+    """Whether reported metrics hold a torch tensor (Train refuses those); asked only where torch
+    is loaded: the module imports it."""
+    from ray.air._internal.torch_utils import contains_tensor as found
+
+    return bool(found(metrics))
+
+
 def train_session() -> Any:
     """The Tune/Train session of this process (its report queues), or None."""
     return _get_train_session()

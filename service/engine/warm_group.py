@@ -59,8 +59,9 @@ CHECKPOINT_PATH_KEY = "checkpoint_path"  # what TuneReportCallback adds to a rep
 STOP_WAIT_S = 5.0  # a stopped trial's workers have this long to reach a report
 CLOSE_WAIT_S = 10.0  # a closed group's Train run has this long to end before it is killed
 # a relay waiting this long for Tune to take a report counts as idle: Tune stopped or paused
-# the trial and keeps its actor for a later trial
-TUNE_SILENT_S = 2.0
+# the trial and keeps its actor for a later trial. Long: a loaded driver's Tune takes seconds
+# for a report now and then, and a group given up under a training trial costs it a restart
+TUNE_SILENT_S = 30.0
 # Tune waits this long for a reused trial actor's previous function to end (its default is 2 s,
 # and a reset that times out fails the next trial): above STOP_WAIT_S and a kill
 THREAD_TIMEOUT_S = "30"

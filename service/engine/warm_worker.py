@@ -39,6 +39,7 @@ from pyarrow import fs
 from service.engine.ray_compat import (
     StorageContext,
     TrainFnUtils,
+    contains_tensor,
     get_train_fn_utils,
     set_train_fn_utils,
 )
@@ -232,14 +233,11 @@ class TrialFnUtils(TrainFnUtils):
             raise ValueError(
                 "`validation_config` was not set on the trainer, but a validation was requested."
             )
-        if "torch" in sys.modules:
-            from ray.air._internal.torch_utils import contains_tensor
-
-            if contains_tensor(metrics):
-                raise ValueError(
-                    "Passing objects containing Torch tensors as metrics is not supported; "
-                    "convert them to Python numbers (`.item()`) or save them in the checkpoint."
-                )
+        if "torch" in sys.modules and contains_tensor(metrics):
+            raise ValueError(
+                "Passing objects containing Torch tensors as metrics is not supported; "
+                "convert them to Python numbers (`.item()`) or save them in the checkpoint."
+            )
         # the trial's answer to this worker's last report: a stopped trial stores nothing more
         if not ray.get(self.mailbox.go_on.remote(self.job.seq, self.index)):
             raise TrialStopped(f"trial {self.job.name} was stopped")

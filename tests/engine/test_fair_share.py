@@ -104,8 +104,27 @@ def iso(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 
+def cancel_at_teardown(
+    request: pytest.FixtureRequest, server: ServerProcess, experiment_id: str
+) -> None:
+    """A failing run must not leave its sweep's thousands of epochs holding the shared cluster
+    under the tests after it (a sweep that ended answers 409, which is ignored)."""
+
+    def cancel() -> None:
+        with server.client() as client:
+            client.post(f"/api/v1/experiments/{experiment_id}/cancel")
+            # the server enforces it: it must be up until the sweep has ended
+            ended = ("cancelled", "completed", "failed")
+            wait_for(lambda: experiment_state(client, experiment_id, *ended), 240, "the cancel")
+
+    request.addfinalizer(cancel)
+
+
 def test_two_projects_share_the_cluster_fairly_by_preemption_and_a_budget_ends_a_sweep(
-    shared_server: ServerProcess, ray_cluster: RayConnection, db: sessionmaker[Session]
+    shared_server: ServerProcess,
+    ray_cluster: RayConnection,
+    db: sessionmaker[Session],
+    request: pytest.FixtureRequest,
 ) -> None:
     # B may hold 30 worker-seconds: a few of its trials, not its twelve
     budget = {"worker_hours": BUDGET_S / 3600}
@@ -128,6 +147,7 @@ def test_two_projects_share_the_cluster_fairly_by_preemption_and_a_budget_ends_a
                 },
             ),
         )
+        cancel_at_teardown(request, shared_server, first)
         # A alone: one trial at a time, the next waiting on the quota and saying so
         waits = wait_for(
             lambda: [
