@@ -239,7 +239,12 @@ class WarmGroup:
             recycle_after=self.policy.trials,
             max_rss_bytes=self.policy.max_rss_mb << 20,
         )
-        ray.get(self.mailbox.assign.remote(job))
+        try:
+            ray.get(self.mailbox.assign.remote(job))
+        except ray.exceptions.RayActorError as error:  # lost with its node: as in _take
+            self.failure = f"the worker group's mailbox actor is gone: {error}"
+            self.close("its mailbox actor is gone", kill=True)
+            self.ended.set()
         last = dict(latest.metrics) if latest is not None else None
         relayed = 0
         try:
@@ -296,16 +301,19 @@ class WarmGroup:
                 self.idle_since = time.monotonic()
 
     def _take(self, seq: int, wait_s: float) -> tuple[list[Complete], dict[int, Ended]]:
-        """``Mailbox.take``; nothing once the group was closed (its mailbox is gone)."""
+        """``Mailbox.take``; nothing once the group was closed (its mailbox is gone). A mailbox
+        lost otherwise (its node died) ends the group: its trial goes on on a new one."""
         try:
             taken: tuple[list[Complete], dict[int, Ended]] = ray.get(
                 self.mailbox.take.remote(seq, wait_s)
             )
             return taken
-        except ray.exceptions.RayActorError:
+        except ray.exceptions.RayActorError as error:
             if not self.closed:
-                raise
+                self.failure = f"the worker group's mailbox actor is gone: {error}"
+                self.close("its mailbox actor is gone", kill=True)
             self.ended.wait(CLOSE_WAIT_S)
+            self.ended.set()
             return [], {}
 
     def _wait_stopped(self, seq: int) -> None:
