@@ -588,6 +588,9 @@ def test_a_warm_groups_lease_passes_to_its_sweeps_next_trial_unless_another_owne
     assert ledger.request("other/x/actor2", trial("x", owner="other"), TWO_CPU, 0).state == (
         "granted"
     )
+    # keys that went round (a trial back on the group it left) end a late registration's search
+    ledger.handed.update({"k1": ("k2", 100.0), "k2": ("k1", 100.0)})
+    assert not ledger.register_group("k1", "group9", "controller9")
     # a lease the ledger no longer holds is contended and passes to nobody
     assert ledger.contended("exp/b/actor1")
     assert not ledger.handover("exp/b/actor1", "exp/c/actor1", trial("c"))

@@ -248,8 +248,12 @@ class Ledger(FairShare):
         holds no such lease (a restarted gate, before the holder's next renewal brings it
         back): the group waits for it, and is removed if it does not come within the lease
         TTL or its controller dies."""
+        seen = {key}
         while key in self.handed and key not in self.entries:  # the lease passed on since
             key = self.handed[key][0]
+            if key in seen:  # a trial back on the group it left: the keys went round
+                break
+            seen.add(key)
         entry = self.entries.get(key)
         if entry is None:
             self.unleased.setdefault(key, {})[group] = (controller, self.clock())
