@@ -31,6 +31,7 @@ class Mailbox:
         self.partial: dict[int, dict[int, tuple[dict[str, Any] | None, str | None]]] = {}
         self.complete: list[Complete] = []
         self.answers: dict[int, bool] = {0: False}
+        self.decided: dict[int, bool] = {}  # report index -> the answer the first rank got
         self.stopping = False
         self.finished: dict[int, Ended] = {}
 
@@ -69,7 +70,10 @@ class Mailbox:
                 )
             )
             current = self.job is not None and self.job.seq == seq and not self.closed
-            return current and not self.stopping and not self.answers.get(index, True)
+            go = current and not self.stopping and not self.answers.get(index, True)
+            # every rank gets the first rank's answer: one that stopped while another went on
+            # into the next epoch's collectives would leave that one waiting for it forever
+            return self.decided.setdefault(index, go) and current
 
     def report(
         self,
