@@ -54,27 +54,35 @@ def phases(trial: dict[str, float]) -> dict[str, float]:
     }
 
 
-def plain(gcs_address: str, trials: int, storage: str) -> list[dict[str, float]]:
-    """Runs in a fresh process (``--plain``): Tune + Train V2, no raysweep."""
-    import ray
+def plain_trial(function: Any, config: dict[str, Any], storage: str) -> None:
+    """One Tune trial of the plain script: a TorchTrainer of 2 workers x 0.5 CPU whose reports
+    go to Tune, as Ray's docs write it."""
     from ray import tune
     from ray.train import RunConfig, ScalingConfig
     from ray.train.torch import TorchTrainer
     from ray.tune.integration.ray_train import TuneReportCallback
 
+    TorchTrainer(
+        function,
+        train_loop_config=config,
+        scaling_config=ScalingConfig(num_workers=2, resources_per_worker={"CPU": 0.5}),
+        run_config=RunConfig(
+            name=tune.get_context().get_trial_id(),
+            storage_path=f"{storage}/train",
+            callbacks=[TuneReportCallback()],
+        ),
+    ).fit()
+
+
+def plain(gcs_address: str, trials: int, storage: str) -> list[dict[str, float]]:
+    """Runs in a fresh process (``--plain``): Tune + Train V2, no raysweep."""
+    import ray
+    from ray import tune
+
     from bench.startup_probe import train_loop
 
     def trial(config: dict[str, Any]) -> None:
-        TorchTrainer(
-            train_loop,
-            train_loop_config=config,
-            scaling_config=ScalingConfig(num_workers=2, resources_per_worker={"CPU": 0.5}),
-            run_config=RunConfig(
-                name=tune.get_context().get_trial_id(),
-                storage_path=f"{storage}/train",
-                callbacks=[TuneReportCallback()],
-            ),
-        ).fit()
+        plain_trial(train_loop, config, storage)
 
     class Clock(tune.Callback):
         def __init__(self) -> None:
@@ -176,9 +184,6 @@ def plain_readme(gcs_address: str, storage: str, configs: list[dict[str, Any]]) 
     Train V2 with the same ASHA, 2 at a time; the Tuner's wall time."""
     import ray
     from ray import tune
-    from ray.train import RunConfig, ScalingConfig
-    from ray.train.torch import TorchTrainer
-    from ray.tune.integration.ray_train import TuneReportCallback
     from ray.tune.schedulers import ASHAScheduler
 
     from trainers.kit import train_loop_per_worker
@@ -187,22 +192,8 @@ def plain_readme(gcs_address: str, storage: str, configs: list[dict[str, Any]]) 
     info = TRAINERS["digits_mlp"]
 
     def trial(config: dict[str, Any]) -> None:
-        TorchTrainer(
-            train_loop_per_worker,
-            train_loop_config={
-                **info.defaults,
-                TASK_KEY: info.task,
-                **config["sampled"],
-                "epochs": 4,
-                "checkpoint_frequency": 1,
-            },
-            scaling_config=ScalingConfig(num_workers=2, resources_per_worker={"CPU": 0.5}),
-            run_config=RunConfig(
-                name=tune.get_context().get_trial_id(),
-                storage_path=f"{storage}/train",
-                callbacks=[TuneReportCallback()],
-            ),
-        ).fit()
+        bundled = {**info.defaults, TASK_KEY: info.task, "epochs": 4, "checkpoint_frequency": 1}
+        plain_trial(train_loop_per_worker, {**bundled, **config["sampled"]}, storage)
 
     ray.init(address=gcs_address)
     began = time.monotonic()

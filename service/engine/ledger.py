@@ -157,16 +157,8 @@ class Ledger(FairShare):
         now, wall = self.clock(), self.wall()
         entry = self.entries.get(key)
         if entry is None:
-            self.entries[key] = Lease(
-                request,
-                since=now,
-                seen=now,
-                granted=True,
-                workers=request.count,
-                granted_at=wall,
-                renewed_at=wall,
-                groups={g: c for g, (c, _) in self.unleased.pop(key, {}).items()},
-            )
+            groups = {g: c for g, (c, _) in self.unleased.pop(key, {}).items()}
+            self.entries[key] = self._held_from_now(request, request.count, groups)
         else:
             entry.seen, entry.renewed_at = now, wall
 
@@ -207,17 +199,24 @@ class Ledger(FairShare):
         # a registration still on its way under the old key finds the lease (register_group)
         self.handed = {k: v for k, v in self.handed.items() if now - v[1] <= LEASE_TTL_S}
         self.handed[old] = (new, now)
-        self.entries[new] = Lease(
-            held,
+        self.entries[new] = self._held_from_now(held, entry.workers, entry.groups)
+        return True
+
+    def _held_from_now(
+        self, request: ResourceRequest, workers: int, groups: dict[str, str]
+    ) -> Lease:
+        """A lease granted as of now without a wait (a renewal the gate lost, a handover)."""
+        now, wall = self.clock(), self.wall()
+        return Lease(
+            request,
             since=now,
             seen=now,
             granted=True,
-            workers=entry.workers,
+            workers=workers,
             granted_at=wall,
             renewed_at=wall,
-            groups=entry.groups,
+            groups=groups,
         )
-        return True
 
     def yield_now(self, key: str) -> str | None:
         """Asked by a yieldable run at a checkpoint: the project it should yield its workers to,
