@@ -271,13 +271,15 @@ def reports_so_far() -> int:
         return 1
 
 
-def report_again_if_silent(metrics: dict[str, Any] | None) -> None:
+def report_again_if_silent(metrics: dict[str, Any] | None, reported: int | None = None) -> None:
     """A trial whose Train run had nothing left to train (a segment restored at its rung, or a
     trial restarted after its last epoch's checkpoint) reported nothing in this actor, and
     Tune's final result for it would then hold no metric: Tune fails the whole sweep on that
     ("Trial returned a result which did not include the specified metric"). Its Train run's
-    latest checkpointed result is reported again instead (the recorder stores an epoch once)."""
-    if metrics and reports_so_far() == 0:
+    latest checkpointed result is reported again instead (the recorder stores an epoch once).
+    ``reported``: the trial's own count of reports, where the session's counts others too (a
+    reused actor's); the session's count otherwise."""
+    if metrics and (reports_so_far() if reported is None else reported) == 0:
         log.info("the Train run trained no further; reporting its latest result again")
         tune.report(dict(metrics))
 
@@ -363,9 +365,8 @@ def run_warm(trial_id: str, config: dict[str, Any], plan: TrialPlan, request: An
             group.close(f"trial {trial_id} yielded its workers")
             _warm_group = None
             continue  # waits for a slot again and resumes from its checkpoint
-        if outcome.kind == "finished" and relayed == 0 and outcome.last_metrics:
-            # nothing left to train (see report_again_if_silent; Tune's session counts the
-            # reports of every trial this actor ran, so the run's own count decides here)
-            log.info("the Train run trained no further; reporting its latest result again")
-            tune.report(dict(outcome.last_metrics))
+        if outcome.kind == "finished":
+            # Tune's session counts the reports of every trial this actor ran: the trial's own
+            # count decides
+            report_again_if_silent(outcome.last_metrics, relayed)
         return

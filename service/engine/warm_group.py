@@ -241,10 +241,8 @@ class WarmGroup:
         )
         try:
             ray.get(self.mailbox.assign.remote(job))
-        except ray.exceptions.RayActorError as error:  # lost with its node: as in _take
-            self.failure = f"the worker group's mailbox actor is gone: {error}"
-            self.close("its mailbox actor is gone", kill=True)
-            self.ended.set()
+        except ray.exceptions.RayActorError as error:
+            self._mailbox_lost(error)
         last = dict(latest.metrics) if latest is not None else None
         relayed = 0
         try:
@@ -309,12 +307,17 @@ class WarmGroup:
             )
             return taken
         except ray.exceptions.RayActorError as error:
-            if not self.closed:
-                self.failure = f"the worker group's mailbox actor is gone: {error}"
-                self.close("its mailbox actor is gone", kill=True)
-            self.ended.wait(CLOSE_WAIT_S)
-            self.ended.set()
+            self._mailbox_lost(error)
             return [], {}
+
+    def _mailbox_lost(self, error: Exception) -> None:
+        """The mailbox is gone: closed with the group, or lost with its node, which ends the
+        group as a failure (its trial goes on on a new one)."""
+        if not self.closed:
+            self.failure = f"the worker group's mailbox actor is gone: {error}"
+            self.close("its mailbox actor is gone", kill=True)
+        self.ended.wait(CLOSE_WAIT_S)
+        self.ended.set()
 
     def _wait_stopped(self, seq: int) -> None:
         """Stop the job's workers at their next report; a group whose workers do not get there
