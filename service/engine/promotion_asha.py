@@ -16,6 +16,7 @@ from ray.tune.schedulers import FIFOScheduler, TrialScheduler
 from raysweep.lifecycle import RungDecisionKind as Kind
 from raysweep.mode import Mode
 from service.engine.driver_context import DriverContext
+from service.engine.ray_compat import TrialActorHold
 from service.engine.trial import BUDGET_KEY, named
 from service.usecases.decisions import RungDecided, promotion_milestones, rank_in
 
@@ -62,6 +63,9 @@ class PromotionASHA(FIFOScheduler):
         self._parked: list[str] = []  # new trials waiting for a free slot
         self._rng = random.Random(seed)
         self._restored = False
+        # a paused trial comes back: Tune keeps the actors (and warm worker groups) of stopped
+        # trials for the segments to come while any trial waits at a rung
+        self._actors = TrialActorHold()
 
     # --- Tune's hooks ------------------------------------------------------------------------
 
@@ -126,6 +130,7 @@ class PromotionASHA(FIFOScheduler):
         if step >= self._max_t:
             if due:
                 self._decide(tune_id, bracket, len(marks) - 1, Kind.complete)
+            self._hold_actors(tune_controller, trial)
             return TrialScheduler.STOP
         if step < trial.config.get(BUDGET_KEY, self._max_t):
             return TrialScheduler.CONTINUE
@@ -134,6 +139,7 @@ class PromotionASHA(FIFOScheduler):
         self._paused[tune_id] = rung
         if due:
             self._decide(tune_id, bracket, rung, Kind.pause)
+        self._hold_actors(tune_controller, trial)
         tune_controller.pause_trial(trial, should_checkpoint=False)
         return TrialScheduler.NOOP
 
@@ -164,6 +170,8 @@ class PromotionASHA(FIFOScheduler):
         no_more = tune_controller.search_alg.is_finished() or context.request == "cancel"
         if no_more and self._running(tune_controller) == 0 and not self._parked:
             self._end_paused(tune_controller, trials)
+        if trials:
+            self._hold_actors(tune_controller, next(iter(trials.values())))
         return None
 
     # --- the algorithm -------------------------------------------------------------------------
@@ -227,6 +235,12 @@ class PromotionASHA(FIFOScheduler):
                 kind,
             )
         )
+
+    def _hold_actors(self, tune_controller: Any, trial: Trial) -> None:
+        """One actor per trial slot while a trial waits at a rung for a promotion (or parked for
+        a slot), none once none does (Tune's choice again: the sweep is ending)."""
+        waiting = bool(self._paused or self._parked)
+        self._actors.hold(tune_controller, trial, self._max_running if waiting else 0)
 
     def _running(self, tune_controller: Any, but: Trial | None = None) -> int:
         waiting = self._paused.keys() | set(self._parked)

@@ -119,6 +119,7 @@ __all__ = [
     "TrainFnUtils",
     "TrainRunContext",
     "TrainingReport",
+    "TrialActorHold",
     "WorkerGroupCallback",
     "get_train_fn_utils",
     "ray_state",
@@ -165,19 +166,103 @@ def gcs_placement_group_table() -> list[bytes]:
     return rows
 
 
+class TrialActorHold:
+    """A scheduler's hold on Tune's cache of trial actors (``reuse_actors``), where a warm worker
+    group lives on (``service/engine/warm_group.py``). Tune keeps a stopped trial's actor only
+    for a trial it has already staged, and keeps none at all once its searcher has made every
+    configuration: right for trials that never come back, but promotion ASHA's paused trials
+    do, and an actor Tune ends takes its warm group with it, so every later segment started
+    cold. While a hold is up, Tune keeps up to ``count`` stopped trials' actors for the trials
+    it starts next; a hold of 0 gives the choice back to Tune."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._key: Any = None
+        self._patched: Any = None
+
+    def hold(self, controller: Any, trial: Any, count: int) -> None:
+        """Keep up to ``count`` actors of trials shaped like ``trial`` (its resources)."""
+        tune = getattr(controller, "_tune_controller", controller)  # schedulers get a wrapper
+        cache = tune._actor_cache
+        key = trial.placement_group_factory
+        if self._key is not None and key != self._key:
+            count = 0  # one trial shape per sweep; a change of it is not kept
+        if count != self.count:
+            if count > self.count:
+                cache.increase_max(key, count - self.count)
+            else:
+                cache.decrease_max(self._key, self.count - count)
+            self.count, self._key = count, key if count else None
+        if self._patched is not tune:
+            self._patched = tune
+            tune._maybe_cache_trial_actor = self._cache_while_held(tune)
+
+    def _cache_while_held(self, tune: Any) -> Any:
+        cache_actor = tune._maybe_cache_trial_actor
+
+        def maybe_cache_trial_actor(trial: Any) -> bool:
+            staged = tune._staged_trials
+            if not self.count or trial in staged:
+                return bool(cache_actor(trial))
+            # Tune's "search finished and nothing staged: keep nothing" is the one rule a hold
+            # lifts; the trial counts as staged for that check only (the cache's own bound,
+            # which the hold raised, still applies)
+            staged.add(trial)
+            try:
+                return bool(cache_actor(trial))
+            finally:
+                staged.discard(trial)
+
+        return maybe_cache_trial_actor
+
+
 def missing_private_attributes() -> list[str]:
     """The private attributes the engine reads that this Ray's classes lack (after setting
     them up as the engine does)."""
+    import inspect
+    import re
+
+    from ray.tune.execution.tune_controller import TuneController
     from ray.tune.search.optuna import OptunaSearch
 
     searcher = OptunaSearch(space={"x": _uniform()}, metric="loss", mode="min")
     instances = {"ray.tune.search.optuna.OptunaSearch": searcher}
-    return [
+    missing = [
         f"{owner}.{attribute}"
         for owner, attributes in PRIVATE_ATTRIBUTES.items()
         for attribute in attributes
         if not hasattr(instances[owner], attribute)
     ]
+    # TrialActorHold's: the controller's cache and staged set (set by its constructor: building
+    # one needs a cluster), the method it wraps, and the wrapper schedulers get
+    from ray.tune.execution.tune_controller import TrialRunnerWrapper
+    from ray.tune.utils.object_cache import _ObjectCache
+
+    sources = {
+        "TuneController": inspect.getsource(TuneController.__init__),
+        "TrialRunnerWrapper": inspect.getsource(TrialRunnerWrapper.__init__),
+    }
+    set_in_constructors = {
+        "TuneController": ("_actor_cache", "_staged_trials"),
+        "TrialRunnerWrapper": ("_tune_controller",),
+    }
+    missing += [
+        f"{owner}.{name}"
+        for owner, names in set_in_constructors.items()
+        for name in names
+        if not re.search(rf"self\.{name}\s*(:[^=\n]*)?=", sources[owner])
+    ]
+    methods = {
+        TuneController: ("_maybe_cache_trial_actor",),
+        _ObjectCache: ("increase_max", "decrease_max"),
+    }
+    missing += [
+        f"{owner.__name__}.{name}"
+        for owner, names in methods.items()
+        for name in names
+        if not hasattr(owner, name)
+    ]
+    return missing
 
 
 def _uniform() -> Any:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ray.tune.experiment import Trial
 from ray.tune.schedulers import TrialScheduler
+from ray.tune.utils.object_cache import _ObjectCache
 
 from raysweep.lifecycle import RungDecisionKind as Kind
 from service.engine.driver_context import DriverContext
@@ -48,12 +49,31 @@ class Controller:
     scheduler: PromotionASHA
     search_alg: SearchAlg
     trials: list[Trial] = field(default_factory=list)
+    # Tune's cache of stopped trials' actors (reuse_actors), which the scheduler holds open
+    _actor_cache: _ObjectCache = field(default_factory=_ObjectCache)
+    _staged_trials: set[Trial] = field(default_factory=set)
+    # per pause: whether the trial's actor (its warm worker group) was kept, and whether the
+    # searcher had made every configuration by then
+    kept: list[tuple[bool, bool]] = field(default_factory=list)
 
     def get_trials(self) -> list[Trial]:
         return self.trials
 
+    def _maybe_cache_trial_actor(self, trial: Trial) -> bool:
+        # Tune's rule: none once the searcher is finished and no trial is staged
+        if self.search_alg.is_finished() and not self._staged_trials:
+            return False
+        return self._actor_cache.cache_object(trial.placement_group_factory, trial.trial_id)
+
     def pause_trial(self, trial: Trial, should_checkpoint: bool = True) -> None:
+        kept = self._maybe_cache_trial_actor(trial)
+        self.kept.append((kept, self.search_alg.is_finished()))
         trial.set_status(Trial.PAUSED)
+
+    def start(self, trial: Trial) -> None:
+        """A trial Tune starts takes a kept actor if there is one."""
+        self._actor_cache.pop_cached_object(trial.placement_group_factory)
+        trial.set_status(Trial.RUNNING)
 
     def stop_trial(self, trial: Trial) -> None:
         if trial.status in (Trial.PENDING, Trial.PAUSED):
@@ -116,14 +136,14 @@ def run(
     for _ in range(steps or 10_000):
         chosen = controller.scheduler.choose_trial_to_run(controller)
         if chosen is not None:
-            chosen.set_status(Trial.RUNNING)
+            controller.start(chosen)
         while context.new_trial_slots > 0 and controller.search_alg.remaining:
             context.new_trial_slots -= 1
             controller.search_alg.remaining -= 1
             number = len(controller.trials)
             trial = controller.add(f"{prefix}_{number:05d}", {"lr": number})
             if trial.status == Trial.PENDING:
-                trial.set_status(Trial.RUNNING)  # Tune starts every PENDING trial
+                controller.start(trial)  # Tune starts every PENDING trial
         running = [t for t in controller.trials if t.status == Trial.RUNNING]
         running_seen.append(len(running))
         ended = all(t.status == Trial.TERMINATED for t in controller.trials)
@@ -184,6 +204,11 @@ def test_the_best_trials_are_promoted_rung_by_rung_and_paused_ones_hold_no_slot(
         assert last.decision is Kind.stop and last.milestone == epochs[tune_id]
     # far fewer epochs than running every configuration to max_t
     assert sum(epochs.values()) <= 12 * MAX_T / 2
+    # every paused trial's actor was kept for the next segment, also once the searcher had made
+    # every configuration (Tune alone keeps none then), and the hold ended with the sweep
+    assert any(finished for _, finished in controller.kept)
+    assert all(kept for kept, _ in controller.kept)
+    assert controller._actor_cache.total_max_objects == 0
 
 
 def test_a_restored_driver_rebuilds_the_rungs_and_keeps_paused_trials_waiting() -> None:
