@@ -79,8 +79,8 @@ def train_loop(config):
 FOUND = ("dtype64", "env_set", "list_len", "leaked_threads", "cwd_root", "path_grown", "resumed")
 
 
-def dirty_spec(package: str) -> dict[str, Any]:
-    """Three trials one at a time: the second leaves a thread running."""
+def dirty_spec(package: str, trials: int) -> dict[str, Any]:
+    """Up to three trials one at a time: the second leaves a thread running."""
     points = [
         {"lr": 0.1, "leak_thread": False},
         {"lr": 0.2, "leak_thread": True},
@@ -101,10 +101,10 @@ def dirty_spec(package: str) -> dict[str, Any]:
         },
         "search": {
             "algorithm": "random",
-            "num_samples": 3,
+            "num_samples": trials,
             "max_concurrent_trials": 1,
             "seed": 7,
-            "points_to_evaluate": points,
+            "points_to_evaluate": points[:trials],
         },
         "early_stopping": {"scheduler": "none", "max_t": 2},
         "resources": {"num_workers": 2, "cpus_per_worker": 0.5},
@@ -112,12 +112,12 @@ def dirty_spec(package: str) -> dict[str, Any]:
 
 
 def run_sweep(
-    server: ServerProcess, ray_cluster: RayConnection
+    server: ServerProcess, ray_cluster: RayConnection, trials: int
 ) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    """The dirty sweep; each trial with its results, in the order they ran."""
+    """The dirty sweep of ``trials`` trials; each with its results, in the order they ran."""
     package = upload_code(server, {"dirty.py": DIRTY_TRAINER, "grown.py": "ITEMS = []\n"})
     with server.client() as client:
-        experiment_id = submit_spec(client, dirty_spec(package))
+        experiment_id = submit_spec(client, dirty_spec(package, trials))
         experiment, trials = ended_sweep(client, experiment_id, 300, metric="loss")
         assert experiment["state"] == "completed", experiment.get("error")
         job = client.get(f"/api/v1/experiments/{experiment_id}").json()["driver_job_id"]
@@ -132,7 +132,7 @@ def run_sweep(
 def test_trials_on_one_warm_group_see_none_of_the_state_earlier_trials_left(
     engine_server: ServerProcess, ray_cluster: RayConnection, tmp_path: Path
 ) -> None:
-    warm = run_sweep(engine_server, ray_cluster)
+    warm = run_sweep(engine_server, ray_cluster, 3)
     assert [t["config"]["leak_thread"] for t, _ in warm] == [False, True, False]
     for trial, results in warm:
         assert trial["state"] == "completed" and [r["epoch"] for r in results] == [1, 2]
@@ -148,20 +148,20 @@ def test_trials_on_one_warm_group_see_none_of_the_state_earlier_trials_left(
     # did: the generator was put back as the group's process had it
     assert warm[0][1][0]["draw"] == warm[1][1][0]["draw"]
 
-    # the same sweep with a group per trial: the same configs and, within float tolerance, the
-    # same losses
+    # the same sweep's first two trials with a group per trial: the same configs and, within
+    # float tolerance, the same losses (the second trial ran on the first one's warm group)
     # (a database of its own: the warm server's controller would run its sweeps too)
     cold_db = f"sqlite:///{tmp_path / 'cold.db'}"
     migrate.upgrade(cold_db)
     env = {**engine_env(ray_cluster), "RAYSWEEP_WARM_GROUPS": "false"}
     cold_server = InProcessServer(tmp_path / "cold-home", cold_db, env, controller=True).start()
     try:
-        cold = run_sweep(cold_server, ray_cluster)
+        cold = run_sweep(cold_server, ray_cluster, 2)
     finally:
         cold_server.stop()
-    assert [t["config"] for t, _ in cold] == [t["config"] for t, _ in warm]
-    assert len({results[0]["worker_pid"] for _, results in cold}) == 3
-    for (_, warm_results), (_, cold_results) in zip(warm, cold, strict=True):
+    assert [t["config"] for t, _ in cold] == [t["config"] for t, _ in warm[:2]]
+    assert len({results[0]["worker_pid"] for _, results in cold}) == 2
+    for (_, warm_results), (_, cold_results) in zip(warm[:2], cold, strict=True):
         assert [r["loss"] for r in warm_results] == pytest.approx(
             [r["loss"] for r in cold_results], rel=1e-6
         )
