@@ -79,7 +79,7 @@ class EarlyStopping(StrictModel):
     scheduler: Literal["asha", "asha_promotion", "none"] = Field(
         default="asha",
         description="`asha` stops a trial below its rung's cutoff; `asha_promotion` pauses "
-        "every trial at each rung (its checkpoint kept, its resources freed) and promotes the "
+        "every trial at each rung (its checkpoint kept, its trial slot freed) and promotes the "
         "best paused ones, the top 1/reduction_factor of a rung, when a trial slot frees; "
         "`none` runs every trial to max_t.",
     )

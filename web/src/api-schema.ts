@@ -2008,7 +2008,7 @@ export interface components {
             objective: string | null;
             /**
              * Scheduler
-             * @description `asha` stops a trial below its rung's cutoff; `asha_promotion` pauses every trial at each rung (its checkpoint kept, its resources freed) and promotes the best paused ones, the top 1/reduction_factor of a rung, when a trial slot frees; `none` runs every trial to max_t.
+             * @description `asha` stops a trial below its rung's cutoff; `asha_promotion` pauses every trial at each rung (its checkpoint kept, its trial slot freed) and promotes the best paused ones, the top 1/reduction_factor of a rung, when a trial slot frees; `none` runs every trial to max_t.
              * @default asha
              * @enum {string}
              */
