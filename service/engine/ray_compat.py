@@ -17,6 +17,7 @@ moved.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 # what this Ray lacks of the names the engine cannot work without (raised together below)
@@ -173,47 +174,67 @@ class TrialActorHold:
     configuration: right for trials that never come back, but promotion ASHA's paused trials
     do, and an actor Tune ends takes its warm group with it, so every later segment started
     cold. While a hold is up, Tune keeps up to ``count`` stopped trials' actors for the trials
-    it starts next; a hold of 0 gives the choice back to Tune."""
+    it starts next; a hold of 0 gives the choice back to Tune.
+
+    Tune pickles the scheduler, and the controller's attributes, into its experiment state: the
+    hold keeps no reference to the controller (a registry of weak ones does) and is not saved
+    (a restored driver's controller starts with a cache of its own)."""
 
     def __init__(self) -> None:
         self.count = 0
         self._key: Any = None
-        self._patched: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__()  # type: ignore[misc]
 
     def hold(self, controller: Any, trial: Any, count: int) -> None:
         """Keep up to ``count`` actors of trials shaped like ``trial`` (its resources)."""
         tune = getattr(controller, "_tune_controller", controller)  # schedulers get a wrapper
-        cache = tune._actor_cache
+        _install_actor_holds(type(tune))
         key = trial.placement_group_factory
         if self._key is not None and key != self._key:
             count = 0  # one trial shape per sweep; a change of it is not kept
         if count != self.count:
+            cache = tune._actor_cache
             if count > self.count:
                 cache.increase_max(key, count - self.count)
             else:
                 cache.decrease_max(self._key, self.count - count)
             self.count, self._key = count, key if count else None
-        if self._patched is not tune:
-            self._patched = tune
-            tune._maybe_cache_trial_actor = self._cache_while_held(tune)
+        _actor_holds[tune] = self
 
-    def _cache_while_held(self, tune: Any) -> Any:
-        cache_actor = tune._maybe_cache_trial_actor
 
-        def maybe_cache_trial_actor(trial: Any) -> bool:
-            staged = tune._staged_trials
-            if not self.count or trial in staged:
-                return bool(cache_actor(trial))
-            # Tune's "search finished and nothing staged: keep nothing" is the one rule a hold
-            # lifts; the trial counts as staged for that check only (the cache's own bound,
-            # which the hold raised, still applies)
-            staged.add(trial)
-            try:
-                return bool(cache_actor(trial))
-            finally:
-                staged.discard(trial)
+# each controller's hold (weak: a controller and its hold go together)
+_actor_holds: weakref.WeakKeyDictionary[Any, TrialActorHold] = weakref.WeakKeyDictionary()
 
-        return maybe_cache_trial_actor
+
+def _install_actor_holds(controller_class: type) -> None:
+    """Once per process: Tune's controllers (``TuneController``) consult their hold when they
+    stop a trial (on the class, not the instance: an instance attribute would go into Tune's
+    experiment state)."""
+    cache_actor = controller_class._maybe_cache_trial_actor  # type: ignore[attr-defined]
+    if getattr(cache_actor, "consults_holds", False):
+        return
+
+    def maybe_cache_trial_actor(tune: Any, trial: Any) -> bool:
+        hold = _actor_holds.get(tune)
+        staged = tune._staged_trials
+        if hold is None or not hold.count or trial in staged:
+            return bool(cache_actor(tune, trial))
+        # Tune's "search finished and nothing staged: keep nothing" is the one rule a hold
+        # lifts; the trial counts as staged for that check only (the cache's own bound, which
+        # the hold raised, still applies)
+        staged.add(trial)
+        try:
+            return bool(cache_actor(tune, trial))
+        finally:
+            staged.discard(trial)
+
+    maybe_cache_trial_actor.consults_holds = True  # type: ignore[attr-defined]
+    controller_class._maybe_cache_trial_actor = maybe_cache_trial_actor  # type: ignore[attr-defined]
 
 
 def missing_private_attributes() -> list[str]:

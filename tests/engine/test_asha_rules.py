@@ -6,6 +6,7 @@ this one covers the rule, the slot accounting and a restored driver in well unde
 from __future__ import annotations
 
 import math
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,7 +43,7 @@ class SearchAlg:
         return self.remaining == 0
 
 
-@dataclass
+@dataclass(eq=False)  # hashable by identity, as Tune's is
 class Controller:
     """What Tune's controller offers a scheduler, as Tune does it for these calls."""
 
@@ -219,6 +220,11 @@ def test_a_restored_driver_rebuilds_the_rungs_and_keeps_paused_trials_waiting() 
     run(first, epochs, steps=6)  # stop midway, some trials paused at a rung
     paused = {t.trial_id for t in first.trials if t.status == Trial.PAUSED}
     assert paused
+    # Tune pickles its scheduler into the experiment state: the actor hold (up now) takes no
+    # controller along, and a restored one holds nothing (the new controller's cache is new)
+    assert first.scheduler._actors.count == RUNNING
+    saved = pickle.dumps(first.scheduler)
+    assert b"Controller" not in saved and pickle.loads(saved)._actors.count == 0
 
     # a new driver: Tune restores every unfinished trial as PENDING with its last result; the
     # scheduler is a fresh one (Tune does not save it) and reads the stored decisions
