@@ -62,3 +62,4 @@ def test_schedulers_pickled_before_asha_split_still_load() -> None:
     assert isinstance(stopping, StoppingASHA) and isinstance(promotion, PromotionASHA)
     assert [milestone for milestone, _ in stopping._brackets[0].rungs] == [9, 3, 1]
     assert promotion._milestones == [[1, 3, 9]]
+    assert promotion._actors.count == 0  # an attribute added since: a restored one has it

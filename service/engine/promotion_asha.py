@@ -67,6 +67,11 @@ class PromotionASHA(FIFOScheduler):
         # trials for the segments to come while any trial waits at a rung
         self._actors = TrialActorHold()
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # a scheduler Tune pickled (tuner.pkl) before the actor hold existed restores with one
+        self.__dict__.update(state)
+        self.__dict__.setdefault("_actors", TrialActorHold())
+
     # --- Tune's hooks ------------------------------------------------------------------------
 
     def set_search_properties(self, metric: str | None, mode: str | None, **spec: Any) -> bool:
