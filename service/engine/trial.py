@@ -8,7 +8,7 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -139,12 +139,21 @@ def build_datasets(plan: TrialPlan) -> dict[str, Any] | None:
     return built
 
 
-def failure_summary(worker_exceptions: dict[int, Exception]) -> str:
-    return "; ".join(
-        f"rank {rank}: {type(error).__name__}: {str(error).strip().splitlines()[0][:300]}"
-        if str(error).strip()
-        else f"rank {rank}: {type(error).__name__}"
-        for rank, error in sorted(worker_exceptions.items())
+def failure_summary(errors: Mapping[int, BaseException | str]) -> str:
+    """``rank N: Type: first line of the message`` for each failed rank: from Train's worker
+    exceptions, or from a warm worker's error text (``Type: message`` and its traceback)."""
+    return "; ".join(f"rank {rank}: {first_line(error)}" for rank, error in sorted(errors.items()))
+
+
+def first_line(error: BaseException | str) -> str:
+    if isinstance(error, str):
+        lines = error.strip().splitlines()
+        return lines[0][:300] if lines else "an error with no message"
+    message = str(error).strip()
+    return (
+        f"{type(error).__name__}: {message.splitlines()[0][:300]}"
+        if message
+        else type(error).__name__
     )
 
 

@@ -217,6 +217,8 @@ class WarmGroup:
 
     def run(self, name: str, plan: TrialPlan, config: dict[str, Any]) -> Outcome:
         """Run one trial on the group, relaying its reports to Tune."""
+        from service.engine.trial import failure_summary  # trial.py imports this module
+
         storage = StorageContext(storage_path=plan.storage_path, experiment_dir_name=name)
         run_uri = f"{plan.storage_path}/{name}"
         repair_snapshot(run_uri)
@@ -278,10 +280,7 @@ class WarmGroup:
                 errors = {rank: e for rank, (e, _) in finished.items() if e is not None}
                 if errors:
                     self.close("a worker's training function raised", kill=True)
-                    summary = "; ".join(
-                        f"rank {rank}: {text.splitlines()[0][:300]}"
-                        for rank, text in sorted(errors.items())
-                    )
+                    summary = failure_summary(errors)
                     detail = next(iter(errors.values()))
                     return Outcome("failed", f"{summary}\n{detail}", last, relayed)
                 if len(finished) == self.world:

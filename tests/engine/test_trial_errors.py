@@ -17,7 +17,12 @@ from ray.exceptions import ActorDiedError, ActorUnavailableError, RayTaskError
 from raysweep.code_ref import DatasetSource
 from service.engine.callback import SweepStopper, process_lost, requirements_message
 from service.engine.driver_context import DriverContext, failure_fingerprint
-from service.engine.trial import CodeLoadError, build_datasets, load_training_function
+from service.engine.trial import (
+    CodeLoadError,
+    build_datasets,
+    failure_summary,
+    load_training_function,
+)
 from service.engine.trial_plan import TrialPlan
 
 
@@ -155,3 +160,19 @@ def test_code_that_cannot_load_or_build_its_datasets_is_a_code_load_error(
         with pytest.raises(CodeLoadError, match=re.escape(message)):
             build_datasets(plan)
     assert build_datasets(PLAN) is None  # no datasets: Ray Data is not even imported
+
+
+def test_a_failure_names_each_rank_and_the_first_line_of_its_error_however_it_came() -> None:
+    # Train's worker exceptions, and a warm worker's error text ("Type: message", a traceback)
+    warm_text = 'ValueError: bad lr\nTraceback (most recent call last):\n  File "x.py"'
+    errors: dict[int, BaseException | str] = {
+        1: warm_text,
+        0: RuntimeError("CUDA out of memory\nmore detail"),
+        2: KeyError(),
+        3: "   ",
+    }
+    assert failure_summary(errors) == (
+        "rank 0: RuntimeError: CUDA out of memory; rank 1: ValueError: bad lr; "
+        "rank 2: KeyError; rank 3: an error with no message"
+    )
+    assert failure_summary({0: "x" * 400}) == "rank 0: " + "x" * 300
