@@ -21,6 +21,7 @@ from raysweep.experiment import Experiment
 
 T = TypeVar("T")
 MODEL = "e2e-digits"
+KILLED_SWEEP_EPOCHS = 80
 
 
 def small_sweep(name: str, epochs: int) -> dict[str, Any]:
@@ -108,14 +109,16 @@ def run(kill_worker: str, start_worker: str) -> None:
             assert family in scrape.text, f"/metrics lacks {family}"
         steps.done("/metrics")
 
-        second = client.submit(small_sweep("e2e-killed-worker", epochs=10))
+        # a digits_mlp epoch takes ~0.1 s on a warm group: 10 epochs could end before the kill
+        # (polled every 2 s, then podman's) landed, and the sweep then restarted nothing
+        second = client.submit(small_sweep("e2e-killed-worker", epochs=KILLED_SWEEP_EPOCHS))
         wait_for(lambda: any(t.iteration >= 2 for t in second.trials()), 900, "a trial's epoch 2")
         subprocess.run(shlex.split(kill_worker), check=True, capture_output=True)
         steps.done("killed the Ray worker container mid-sweep")
         time.sleep(5)
         subprocess.run(shlex.split(start_worker), check=True, capture_output=True)
         completed(second, 900)
-        check_epochs(client, second, 10)
+        check_epochs(client, second, KILLED_SWEEP_EPOCHS)
         restarts = sum(t.restarts for t in second.trials())
         assert restarts >= 1, "no trial restarted after the worker died"
         steps.done(f"worker back; sweep completed ({restarts} restarts)")
