@@ -220,8 +220,9 @@ def test_a_restored_driver_rebuilds_the_rungs_and_keeps_paused_trials_waiting() 
     run(first, epochs, steps=6)  # stop midway, some trials paused at a rung
     paused = {t.trial_id for t in first.trials if t.status == Trial.PAUSED}
     assert paused
-    # Tune pickles its scheduler into the experiment state: the actor hold (up now) takes no
-    # controller along, and a restored one holds nothing (the new controller's cache is new)
+    # Tune pickles its scheduler (tuner.pkl) and its controller's attributes (the experiment
+    # state): the actor hold (up now) takes no controller along, and an unpickled one holds
+    # nothing (a new controller's cache is new)
     assert first.scheduler._actors.count == RUNNING
     saved = pickle.dumps(first.scheduler)
     assert b"Controller" not in saved and pickle.loads(saved)._actors.count == 0
