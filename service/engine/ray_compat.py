@@ -176,9 +176,9 @@ class TrialActorHold:
     cold. While a hold is up, Tune keeps up to ``count`` stopped trials' actors for the trials
     it starts next; a hold of 0 gives the choice back to Tune.
 
-    Tune pickles the scheduler, and the controller's attributes, into its experiment state: the
-    hold keeps no reference to the controller (a registry of weak ones does) and is not saved
-    (a restored driver's controller starts with a cache of its own)."""
+    Tune pickles the scheduler (``tuner.pkl``) and the controller's attributes (its experiment
+    state): the hold keeps no reference to the controller (a registry of weak ones does) and is
+    not saved (a restored driver's controller starts with a cache of its own)."""
 
     def __init__(self) -> None:
         self.count = 0
