@@ -31,8 +31,6 @@ log = logging.getLogger(__name__)
 CLUSTER_SINGLETONS = frozenset({"ResourceGate", "_AutoscalingCoordinatorActor", "_StatsActor"})
 STATE_LIMIT = 10_000
 GONE_TIMEOUT_S = 60.0
-# how often a finished driver looks again for what its job left in Ray
-LOOK_AGAIN_S = 0.25
 
 
 @dataclass
@@ -134,7 +132,5 @@ def remove_own_leftovers(grace_s: float = 20.0) -> Leftovers:
     own = {ray.get_runtime_context().get_job_id()}
     deadline = time.monotonic() + grace_s
     while find(own) and time.monotonic() < deadline:
-        # the usual wait is Tune's last actors stopping (a warm group ends with its actor):
-        # a second or so, which the sweep's `completed` waits for
-        time.sleep(LOOK_AGAIN_S)
+        time.sleep(1)
     return remove(own)
