@@ -10,6 +10,7 @@ from typing import Any
 
 from raysweep.cli_output import UsageError, console
 from raysweep.client import Client
+from raysweep.errors import NotFound
 from raysweep.logs import LogLine
 
 
@@ -56,6 +57,27 @@ def logs_command(client: Client, args: argparse.Namespace, as_json: bool) -> Any
     path = logs_path(args)
     if args.driver and args.rank is not None:
         raise UsageError("a driver's output has no ranks: leave out --rank")
+    try:
+        return print_logs(client, path, args, as_json)
+    except NotFound:
+        if args.driver or args.final_run or not is_experiment(client, args.id):
+            raise
+        # an experiment id may be all digits (12 hex digits are, about once in 280)
+        raise UsageError(
+            f"{args.id!r} is not a trial id but an experiment's: give --driver for its drivers' "
+            "output, or a trial's id from `raysweep trials`"
+        ) from None
+
+
+def is_experiment(client: Client, experiment_id: str) -> bool:
+    try:
+        client.experiment(experiment_id)
+    except NotFound:
+        return False
+    return True
+
+
+def print_logs(client: Client, path: str, args: argparse.Namespace, as_json: bool) -> None:
     if args.follow:
         followed = client.follow_logs(path, rank=args.rank, attempt=args.attempt, last=args.tail)
         for line in followed:

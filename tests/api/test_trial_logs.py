@@ -23,6 +23,7 @@ from service.db.models.sweeps import TrialRow
 from service.engine import trial_logs
 from service.engine.trial_logs import LoggedFunction
 from service.storage import driver_uri, final_run_uri, train_runs_uri
+from service.usecases import experiments
 from tests.client.test_cli import Cli
 from tests.conftest import InProcessServer, ServerProcess
 from tests.factories import production_model
@@ -243,6 +244,8 @@ def test_a_final_runs_workers_and_a_sweeps_drivers_are_read_the_same_way(
     """A final run's workers write under its Train run, a sweep's drivers (one stream per
     driver job) under the sweep's driver directory; both are served, paged and redacted as a
     trial's are, and printed by ``raysweep logs --final-run`` / ``--driver``."""
+    # an experiment id of 12 hex digits may be all decimal digits (CI drew one): like a trial id
+    monkeypatch.setattr(experiments, "new_experiment_id", lambda: "621834354608")
     sweep = production_model(db)
     with db.begin() as session:
         final = session.scalars(select(FinalRunRow).where(FinalRunRow.experiment_id == sweep)).one()
@@ -282,5 +285,10 @@ def test_a_final_runs_workers_and_a_sweeps_drivers_are_read_the_same_way(
     printed = cli("logs", sweep, "--driver", "--attempt", "2")
     assert printed.returncode == 0, printed.stderr
     assert "raysweep-driver-2" in printed.stdout and "raysweep-driver-1" not in printed.stdout
-    refused = cli("logs", sweep)  # an experiment id is not a trial id
-    assert refused.returncode == 2 and "is not a trial id" in refused.stderr
+    refused = cli("logs", sweep)  # an experiment id is not a trial id, though all digits
+    assert refused.returncode == 2, refused.stderr
+    assert "is not a trial id but an experiment's: give --driver" in refused.stderr
+    refused = cli("logs", "c890f7bb93f5")
+    assert refused.returncode == 2 and "is not a trial id (a number)" in refused.stderr
+    missing = cli("logs", "999999999")  # a number that is neither: the server's 404
+    assert missing.returncode == 1 and "trial 999999999 not found" in missing.stderr

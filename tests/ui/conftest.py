@@ -91,14 +91,16 @@ def box_of(element: Locator, timeout_s: float = 10) -> FloatRect:
 
 
 def canvas_ink(page: Page, selector: str) -> int:
-    """Pixels of the chart's canvas that are not transparent: the curves were really drawn."""
-    return page.eval_on_selector(
-        f"{selector} canvas",
-        """canvas => {
+    """Pixels of the chart's canvas that are not transparent: the curves were really drawn.
+    A live chart is drawn again at any moment and has no canvas in between (CI once looked
+    then), so this waits for the canvas as a locator does rather than looking once."""
+    return page.locator(f"{selector} canvas").first.evaluate(
+        # counted after the next frame: uPlot draws a new canvas in a microtask after creating it
+        """canvas => new Promise(resolve => requestAnimationFrame(() => {
             const context = canvas.getContext('2d');
             const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
             let ink = 0;
             for (let i = 3; i < data.length; i += 4) if (data[i] > 0) ink++;
-            return ink;
-        }""",
+            resolve(ink);
+        }))""",
     )
