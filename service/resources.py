@@ -3,11 +3,17 @@ what a cluster has, and whether the one can ever hold the other. Free of Ray."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-# a Tune function trial cannot ask for zero resources; its Train workers get their own group
+from raysweep.spec import ExperimentSpec
+
+# a Tune function trial cannot ask for zero resources; its Train workers get their own group,
+# each worker's bundle carved by its share of this (``carved_bundle``)
 TRIAL_FUNCTION_RESOURCES = {"CPU": 0.01}
+# the smallest amount of a resource Ray tells apart (it counts in fixed point, 1e-4)
+RAY_RESOURCE_UNIT = 1e-4
 # kept free beside a run given Ray Data datasets (code.datasets) while it runs: Ray Data's read
 # and transform tasks run outside the worker group, a read task on a whole CPU, and a cluster
 # whose every CPU the leases hold would leave them waiting, and the run with them
@@ -57,8 +63,9 @@ class Capacity:
 @dataclass(frozen=True)
 class ResourceRequest:
     """One Train run's need: ``count`` worker bundles (an elastic run: at least ``count``, at
-    most ``max_count``), plus the share of the process that starts it (a Tune trial's
-    function), which is already placed while it waits."""
+    most ``max_count``), and the share of the process that starts it (a Tune trial's function,
+    ``own``), which is already placed while it waits. ``bundle`` is a worker's as the spec
+    asks; Ray places each worker with ``placed_bundle``, ``own`` carved out of it."""
 
     owner: str  # the experiment id, or ``final-<id>``
     label: str  # the Tune trial id, or the final run's name
@@ -77,10 +84,17 @@ class ResourceRequest:
     beside: dict[str, float] = field(default_factory=dict)
 
     @property
-    def workers_total(self) -> dict[str, float]:
-        return self.workers(self.count)
+    def placed_bundle(self) -> dict[str, float]:
+        """One worker's bundle as Ray places it: ``bundle`` less its share of ``own``."""
+        return carved_bundle(self.bundle, self.count, self.own)
 
     def workers(self, count: int) -> dict[str, float]:
+        """What ``count`` workers take in Ray (placed, ``own`` carved out)."""
+        return {k: v * count for k, v in self.placed_bundle.items()}
+
+    def asked(self, count: int) -> dict[str, float]:
+        """What ``count`` workers hold as the spec asks (their function's share in it): what
+        shares, quotas and the compute ledger count."""
         return {k: v * count for k, v in self.bundle.items()}
 
     def fitting(self, free: Resources) -> int:
@@ -90,7 +104,7 @@ class ResourceRequest:
         if any(v < -EPSILON for v in room.values()):
             return 0
         most = self.max_count or self.count
-        for key, value in self.bundle.items():
+        for key, value in self.placed_bundle.items():
             if value > EPSILON:
                 most = min(most, int((room.get(key, 0.0) + EPSILON) // value))
         return max(most, 0)
@@ -103,6 +117,14 @@ class ResourceRequest:
             taken[key] = taken.get(key, 0.0) + value
         return taken
 
+    @property
+    def whole(self) -> dict[str, float]:
+        """All the run holds at its smallest: its workers, ``own`` and what it keeps free."""
+        need = dict(self.own)
+        for key, value in self.running(self.count).items():
+            need[key] = need.get(key, 0.0) + value
+        return need
+
     def describe(self) -> str:
         counted = f"{self.count}-{self.max_count}" if self.max_count else str(self.count)
         beside = f" and {describe(self.beside)} free beside them" if self.beside else ""
@@ -111,14 +133,11 @@ class ResourceRequest:
     def unplaceable(self, capacity: Capacity) -> str | None:
         """Why the cluster as it is can never place this request, or None."""
         total = capacity.total
-        need = dict(self.own)
-        for key, value in self.running(self.count).items():
-            need[key] = need.get(key, 0.0) + value
-        short = {k: v for k, v in need.items() if v > total.get(k, 0.0) + EPSILON}
+        short = {k: v for k, v in self.whole.items() if v > total.get(k, 0.0) + EPSILON}
         if short:
             return f"it needs {describe(short)} in all"
         if not any(
-            all(node.get(k, 0.0) + EPSILON >= v for k, v in self.bundle.items())
+            all(node.get(k, 0.0) + EPSILON >= v for k, v in self.placed_bundle.items())
             for node in capacity.nodes
         ):
             return f"no node can take one worker's {describe(self.bundle)}"
@@ -138,6 +157,40 @@ def worker_bundle(
     if use_gpu:
         bundle["GPU"] = gpus_per_worker or 1.0
     return bundle
+
+
+def carved_bundle(
+    bundle: Mapping[str, float], count: int, function: Mapping[str, float]
+) -> dict[str, float]:
+    """A Train worker's bundle with its share of the process that starts the run (a Tune
+    trial's function, which Tune places beside the group) taken out, so that function and group
+    together hold what the spec's workers ask. Without it a trial holds 0.01 CPU more than its
+    workers', and on 2 CPUs two trials of 2 x 0.5 CPU never run at once (the second group
+    misses 0.02 CPU and waits for the first trial to end). A resource the workers ask too
+    little of to give a share (under twice it) is left whole, the function's share on top."""
+    carved = dict(bundle)
+    for key, amount in function.items():
+        # rounded up to Ray's unit, so that what Ray places never exceeds what the spec asks
+        share = math.ceil(amount / count / RAY_RESOURCE_UNIT - 1e-6) * RAY_RESOURCE_UNIT
+        if carved.get(key, 0.0) >= 2 * share:
+            carved[key] = round(carved[key] - share, 4)
+    return carved
+
+
+def trial_request(spec: ExperimentSpec) -> ResourceRequest:
+    """One trial's need: its smallest worker group, and its function's share (carved out of
+    the group's workers)."""
+    resources = spec.resources
+    return ResourceRequest(
+        owner="",
+        label="",
+        bundle=worker_bundle(
+            resources.cpus_per_worker, resources.gpus_per_worker, resources.use_gpu
+        ),
+        count=min_workers(resources.num_workers),
+        own=dict(TRIAL_FUNCTION_RESOURCES),
+        beside=kept_free_beside(spec.code is not None and bool(spec.code.datasets)),
+    )
 
 
 PRIORITIES = {"high": 1, "normal": 0, "low": -1}

@@ -49,11 +49,11 @@ def test_a_trial_that_can_never_fit_a_fixed_cluster_is_refused_and_nothing_is_st
     (problem,) = refused.value.details
     assert problem.path == "resources"
     assert "4 worker(s) x {CPU: 0.5, GPU: 1}" in problem.message
-    assert "{CPU: 2.01, GPU: 4} in all" in problem.message
+    assert "it needs {GPU: 4} in all" in problem.message  # its 2 CPU (0.01 its function's) fit
     assert "'local' has {CPU: 2} on 1 node(s)" in problem.message
     assert "does not autoscale" in problem.message
     with pytest.raises(InvalidInput, match="never run one trial"):
-        submit(db, "local", num_workers=3, cpus_per_worker=1.0)  # 3.01 CPU on 2
+        submit(db, "local", num_workers=3, cpus_per_worker=1.0)  # 3 CPU on 2
     assert row_counts(db) == before
 
 

@@ -21,8 +21,26 @@ TWO_CPU = Capacity(({"CPU": 2.0, "memory": 8e9},))
 TWO_NODES = Capacity(({"CPU": 1.0}, {"CPU": 1.0}))
 
 
-def trial(label: str, workers: int = 2, cpus: float = 0.5, owner: str = "exp") -> ResourceRequest:
+def trial(label: str, workers: int = 2, cpus: float = 0.6, owner: str = "exp") -> ResourceRequest:
     return ResourceRequest(owner, label, {"CPU": cpus}, workers, {"CPU": 0.01})
+
+
+def test_two_trials_that_fill_the_cluster_exactly_run_at_once() -> None:
+    """Each trial's function (0.01 CPU, placed by Tune beside its group) is carved out of its
+    workers' bundles: two trials of 2 x 0.5 CPU run together on 2 CPUs. With the function's
+    share on top the second group missed 0.02 CPU and waited for the first trial to end."""
+    exact = trial("a", cpus=0.5)
+    assert exact.placed_bundle == {"CPU": 0.495} and exact.whole == {"CPU": 1.0}
+    ledger = Ledger(ManualClock(100.0))
+    assert ledger.request("a", exact, TWO_CPU, 0).state == "granted"
+    assert ledger.request("b", trial("b", cpus=0.5), TWO_CPU, 0).state == "granted"
+    assert ledger.free(TWO_CPU)["CPU"] == pytest.approx(0.0, abs=1e-9)
+    # a share finer than Ray's unit is rounded up, so Ray never places more than was asked
+    thirds = ResourceRequest("exp", "c", {"CPU": 0.5}, 3, {"CPU": 0.01})
+    assert thirds.placed_bundle == {"CPU": 0.4966} and thirds.whole["CPU"] <= 1.5
+    # workers that ask too little to give a share keep their bundle; the function's is on top
+    tiny = ResourceRequest("exp", "d", {"CPU": 0.01, "GPU": 1.0}, 1, {"CPU": 0.01})
+    assert tiny.placed_bundle == {"CPU": 0.01, "GPU": 1.0} and tiny.whole["CPU"] == 0.02
 
 
 def test_two_trials_that_do_not_fit_together_run_one_after_the_other() -> None:
@@ -30,9 +48,10 @@ def test_two_trials_that_do_not_fit_together_run_one_after_the_other() -> None:
     assert ledger.request("a", trial("a"), TWO_CPU, 0).state == "granted"
     waiting = ledger.request("b", trial("b"), TWO_CPU, 0)
     assert waiting.state == "waiting"
-    # what it needs and what is free: 2 - 1.0 (a's workers) - 0.02 (both functions)
-    assert "needs 2 worker(s) x {CPU: 0.5}" in waiting.message
-    assert "free {CPU: 0.98} of {CPU: 2}" in waiting.message
+    # what it needs (as the spec asks) and what is free: 2 - 1.19 (a's workers, its function's
+    # share carved out) - 0.02 (both functions)
+    assert "needs 2 worker(s) x {CPU: 0.6}" in waiting.message
+    assert "free {CPU: 0.79} of {CPU: 2}" in waiting.message
     assert ledger.waiting("exp") == {"b": waiting.message}
     ledger.release("a")
     assert ledger.request("b", trial("b"), TWO_CPU, 0).state == "granted"
@@ -48,14 +67,14 @@ def test_a_run_given_datasets_keeps_a_cpu_free_beside_its_group_while_it_runs() 
     second = ledger.request("d2", replace(with_data, label="d2"), TWO_CPU, 0)
     assert second.state == "waiting"
     assert "needs 2 worker(s) x {CPU: 0.25} and {CPU: 1} free beside them" in second.message
-    # 2 - 0.5 (d1's workers) - 1 (kept free beside them) - 0.02 (both functions)
-    assert "free {CPU: 0.48} of {CPU: 2}" in second.message
+    # 2 - 0.49 (d1's workers) - 1 (kept free beside them) - 0.02 (both functions)
+    assert "free {CPU: 0.49} of {CPU: 2}" in second.message
     ledger.release("d1")
     assert ledger.request("d2", replace(with_data, label="d2"), TWO_CPU, 0).state == "granted"
     # a run that could never have its CPU free beside its group is refused, saying so
     whole = ResourceRequest("exp", "w", {"CPU": 1.0}, 2, {"CPU": 0.01}, beside={"CPU": 1.0})
     refused = Ledger(ManualClock(100.0)).request("w", whole, TWO_CPU, 0)
-    assert refused.state == "refused" and "{CPU: 3.01} in all" in refused.message
+    assert refused.state == "refused" and "{CPU: 3} in all" in refused.message
     # the plan asks for it where the spec names datasets, and only there
     plain = ExperimentSpec.model_validate(
         minimal_spec(search_space={"lr": {"type": "constant", "value": 0.1}})
@@ -78,7 +97,7 @@ def test_a_run_given_datasets_keeps_a_cpu_free_beside_its_group_while_it_runs() 
         plan = TrialPlan.from_spec(
             source, epochs=1, num_workers=2, storage_path="/s", owner="e", resource_wait_s=0
         )
-        assert plan.lease_request("t", {"CPU": 0.01}).beside == beside
+        assert plan.lease_request("t").beside == beside
 
 
 def test_grants_follow_arrival_order_so_a_large_run_is_not_starved() -> None:
@@ -105,7 +124,7 @@ def test_a_run_the_cluster_can_never_hold_is_refused_after_the_wait_and_blocks_n
     clock.now += 31
     refused = ledger.request("huge", huge, TWO_CPU, wait_s=30)
     assert refused.state == "refused"
-    assert "2 worker(s) x {CPU: 1.5}" in refused.message and "{CPU: 3.01} in all" in refused.message
+    assert "2 worker(s) x {CPU: 1.5}" in refused.message and "{CPU: 3} in all" in refused.message
     assert "it has {CPU: 2} on 1 node(s)" in refused.message
     assert "RAYSWEEP_TRIAL_RESOURCE_WAIT_S" in refused.message
     assert "huge" not in ledger.waiting("exp")
@@ -169,15 +188,16 @@ def test_an_elastic_run_gets_what_is_free_up_to_its_maximum_and_no_more() -> Non
     ledger = Ledger(ManualClock(100.0))
     first = ResourceRequest("exp", "a", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=8)
     granted = ledger.request("a", first, TWO_CPU, 0)
-    assert (granted.state, granted.workers) == ("granted", 3)  # 3 x 0.5 of the 1.99 free
+    # 4 x 0.49 of the 1.99 free: its function's 0.01 is carved out of its minimum's bundles
+    assert (granted.state, granted.workers) == ("granted", 4)
     small = ledger.request("b", trial("b", workers=1), TWO_CPU, 0)
-    assert small.state == "waiting"  # 0.48 free, the 3 workers were granted
-    assert "needs 1 worker(s)" in small.message and "free {CPU: 0.48}" in small.message
+    assert small.state == "waiting"  # 0.02 free, the 4 workers were granted
+    assert "needs 1 worker(s)" in small.message and "free {CPU: 0.02}" in small.message
     ledger.release("a")
     assert ledger.request("b", trial("b", workers=1), TWO_CPU, 0).state == "granted"
     ledger.release("b")
     second = ResourceRequest("exp", "c", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=2)
-    assert ledger.request("c", second, TWO_CPU, 0).workers == 2  # its maximum; 3 would fit
+    assert ledger.request("c", second, TWO_CPU, 0).workers == 2  # its maximum; 4 would fit
     assert "1-2 worker(s)" in second.describe()
 
 
@@ -188,14 +208,14 @@ def test_an_elastic_trial_asks_for_its_bounds_and_runs_pinned_to_its_grant() -> 
     plan = TrialPlan.from_spec(
         spec, epochs=2, num_workers=(1, 4), storage_path="/tmp", owner="exp", resource_wait_s=0
     )
-    request = plan.lease_request("t1", {"CPU": 0.01})
+    request = plan.lease_request("t1")
     assert (request.count, request.max_count) == (1, 4)
     assert plan.with_workers(3).num_workers == (1, 3)  # may shrink to 1, never past 3
     assert plan.with_workers(1).num_workers == 1
     fixed = TrialPlan.from_spec(
         spec, epochs=2, num_workers=2, storage_path="/tmp", owner="exp", resource_wait_s=0
     )
-    assert fixed.lease_request("t2", {}).max_count is None and fixed.with_workers(2) is fixed
+    assert fixed.lease_request("t2").max_count is None and fixed.with_workers(2) is fixed
 
 
 def test_work_the_gate_did_not_admit_holds_its_share() -> None:
@@ -207,8 +227,8 @@ def test_work_the_gate_did_not_admit_holds_its_share() -> None:
     assert waiting.state == "waiting" and "free {CPU: 1} of {CPU: 2}" in waiting.message
     idle = Capacity(TWO_CPU.nodes, available={"CPU": 1.99, "memory": 8e9})  # its function
     assert ledger.request("a", trial("a", workers=2, cpus=0.75), idle, 0).state == "granted"
-    # granted, not placed yet: Ray still shows the 1.5 CPU free, the lease holds them
-    assert ledger.free(idle)["CPU"] == pytest.approx(0.49)
+    # granted, not placed yet: Ray still shows its 1.49 CPU free, the lease holds them
+    assert ledger.free(idle)["CPU"] == pytest.approx(0.5)
 
 
 def in_project(
@@ -287,7 +307,8 @@ def test_every_lease_is_a_segment_from_its_grant_to_its_end() -> None:
     ledger.request("exp/t1/actor1", trial("t1", workers=2), TWO_CPU, 0)
     clock.now += 10
     [held] = ledger.usage("exp")
-    assert held.holding and held.seconds == 10 and held.workers == 2 and held.cpus == 1.0
+    # what the workers hold as the spec asks (their function's share carved out of it)
+    assert held.holding and held.seconds == 10 and held.workers == 2 and held.cpus == 1.2
     clock.now += 5
     ledger.release("exp/t1/actor1")
     [ended] = ledger.usage("exp")
@@ -546,7 +567,7 @@ def test_a_long_wait_names_what_holds_the_resources_outside_the_leases() -> None
     assert "held outside raysweep's leases: placement group 01ab {CPU: 1.8}" in later.message
     # where the leases explain what is held, nothing is looked up
     ledger2 = Ledger(clock)
-    placed = Capacity(TWO_CPU.nodes, {"CPU": 0.98})  # a's group and both functions placed
+    placed = Capacity(TWO_CPU.nodes, {"CPU": 0.79})  # a's group and both functions placed
     assert ledger2.request("exp/a/aaaa", trial("a"), TWO_CPU, 0).state == "granted"
     assert ledger2.request("exp/b/bbbb", trial("b"), placed, 0).state == "waiting"
     clock.now += 25

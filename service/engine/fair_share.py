@@ -54,7 +54,7 @@ class FairShare:
         for entry in self.entries.values():
             if entry.granted and entry.request.project == project:
                 held["workers"] += entry.workers
-                for k, v in entry.request.workers(entry.workers).items():
+                for k, v in entry.request.asked(entry.workers).items():
                     held[k] = held.get(k, 0.0) + v
         return held
 
@@ -156,10 +156,10 @@ class FairShare:
             if entry.yield_to is not None:
                 for k, v in entry.request.running(entry.workers).items():
                     freed[k] = freed.get(k, 0.0) + v
-                for k, v in entry.request.workers(entry.workers).items():
+                for k, v in entry.request.asked(entry.workers).items():
                     held[project][k] = held[project].get(k, 0.0) - v
         gaining = dict(wanted_held)
-        for k, v in request.workers_total.items():
+        for k, v in request.asked(request.count).items():
             gaining[k] = gaining.get(k, 0.0) + v
         floor = self.dominant_share(request.project, total, gaining)
         candidates = [
@@ -174,7 +174,7 @@ class FairShare:
         def without(entry: Lease) -> dict[str, float]:
             """What the entry's project would hold without it."""
             left = dict(held[entry.request.project])
-            for k, v in entry.request.workers(entry.workers).items():
+            for k, v in entry.request.asked(entry.workers).items():
                 left[k] = left.get(k, 0.0) - v
             return left
 

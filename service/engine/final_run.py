@@ -180,7 +180,7 @@ def fit_final_run(job: FinalRunJob) -> tuple[dict[str, Any], Checkpoint | None]:
         # the task holds no resources (num_cpus=0), its workers hold the lease's
         with (
             ledger_kept(api, plan.owner),
-            admitted(plan.lease_request(plan.owner, {}), plan.resource_wait_s),
+            admitted(plan.lease_request(plan.owner), plan.resource_wait_s),
         ):
             result = trainer.fit()
         return dict(result.metrics or {}), result.checkpoint

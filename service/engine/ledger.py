@@ -354,7 +354,7 @@ class Ledger(FairShare):
                     other.yield_to = None
 
     def _segment(self, key: str, entry: Lease, until: float, holding: bool) -> HeldSegment:
-        held = entry.request.workers(entry.workers)
+        held = entry.request.asked(entry.workers)
         return HeldSegment(
             key=key,
             owner=entry.request.owner,

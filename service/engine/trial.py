@@ -35,9 +35,6 @@ from service.engine.train_run import LeanTrainer, SnapshotCopy, torch_backend
 from service.engine.trial_logs import LoggedFunction
 from service.engine.trial_plan import TrialPlan, train_config
 from service.engine.warm_group import WarmGroup, WarmTrialFailed
-from service.resources import (
-    TRIAL_FUNCTION_RESOURCES,
-)
 from service.train_snapshot import repair_snapshot
 from trainers.registry import (
     KIT_LOOP,
@@ -311,7 +308,7 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     # share at a checkpoint (the loop asks the gate); it then waits for a slot again and its Train
     # run resumes from that checkpoint, here, in the same Tune trial
     rung = int(budget) if budget is not None and plan.entrypoint == KIT_LOOP else None
-    request = plan.lease_request(trial_id, TRIAL_FUNCTION_RESOURCES, rung=rung)
+    request = plan.lease_request(trial_id, rung=rung)
     if plan.warm is not None:
         run_warm(trial_id, config, plan, request)
         return

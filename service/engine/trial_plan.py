@@ -5,7 +5,7 @@ workers get. Free of Ray, so the server and its tests read it without importing 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from raysweep.code_ref import DatasetSource
@@ -13,6 +13,7 @@ from raysweep.spec import ExperimentSpec
 from service.resources import (
     PRIORITIES,
     ResourceRequest,
+    carved_bundle,
     kept_free_beside,
     min_workers,
     worker_bundle,
@@ -64,6 +65,9 @@ class TrialPlan:
     datasets: tuple[tuple[str, DatasetSource], ...] = ()
     # the sweep's trials run on warm worker groups (None: each trial starts its own)
     warm: WarmPolicy | None = None
+    # what the process that starts each run holds beside its group (a trial's Tune function:
+    # TRIAL_FUNCTION_RESOURCES; a final run's job driver: nothing), carved out of the workers'
+    function_share: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def from_spec(
@@ -104,11 +108,11 @@ class TrialPlan:
         )
 
     def resources_per_worker(self) -> dict[str, float]:
-        return worker_bundle(self.cpus_per_worker, self.gpus_per_worker, self.use_gpu)
+        """One worker's bundle as Ray places it (``ResourceRequest.placed_bundle``)."""
+        asked = worker_bundle(self.cpus_per_worker, self.gpus_per_worker, self.use_gpu)
+        return carved_bundle(asked, min_workers(self.num_workers), self.function_share)
 
-    def lease_request(
-        self, label: str, own: dict[str, float], rung: int | None = None
-    ) -> ResourceRequest:
+    def lease_request(self, label: str, rung: int | None = None) -> ResourceRequest:
         """The worker group the gate must admit before this run starts; an elastic run at
         least at its minimum size, at most at its maximum. ``rung``: it may yield its workers
         at a checkpoint (see ``ResourceRequest.rung``)."""
@@ -116,9 +120,9 @@ class TrialPlan:
         return ResourceRequest(
             self.owner,
             label,
-            self.resources_per_worker(),
+            worker_bundle(self.cpus_per_worker, self.gpus_per_worker, self.use_gpu),
             min_workers(self.num_workers),
-            own,
+            dict(self.function_share),
             max_count=elastic[1] if elastic else None,
             project=self.project,
             priority=self.priority,

@@ -16,12 +16,7 @@ from service.engine.search import param_space, scheduler, search_algorithm
 from service.engine.trial import BUDGET_KEY, run_trial
 from service.engine.trial_plan import TrialPlan, WarmPolicy
 from service.engine.warm_group import THREAD_TIMEOUT_S
-from service.resources import (
-    TRIAL_FUNCTION_RESOURCES,
-    kept_free_beside,
-    min_workers,
-    worker_bundle,
-)
+from service.resources import EPSILON, TRIAL_FUNCTION_RESOURCES, trial_request
 from service.settings import Settings
 from service.storage import code_package_uri, experiment_uri, train_runs_uri
 from service.usecases.decisions import promotion_milestones
@@ -82,7 +77,9 @@ def trial_plan(
         finished_trials=finished,
         log_max_bytes=settings.trial_log_max_bytes,
     )
-    return replace(plan, warm=warm_policy(spec, settings))
+    return replace(
+        plan, warm=warm_policy(spec, settings), function_share=dict(TRIAL_FUNCTION_RESOURCES)
+    )
 
 
 def trial_slots(spec: ExperimentSpec) -> int:
@@ -90,15 +87,14 @@ def trial_slots(spec: ExperimentSpec) -> int:
     many worker groups as the cluster's resources hold (paused trials hold none)."""
     if spec.search.max_concurrent_trials:
         return spec.search.max_concurrent_trials
-    resources, total = spec.resources, ray.cluster_resources()
-    workers = min_workers(resources.num_workers)
-    bundle = worker_bundle(resources.cpus_per_worker, resources.gpus_per_worker, resources.use_gpu)
-    per_trial = {name: amount * workers for name, amount in bundle.items()}
-    # the trial's own function, and what a run given Ray Data datasets keeps free beside it
-    beside = kept_free_beside(spec.code is not None and bool(spec.code.datasets))
-    for name, amount in [*TRIAL_FUNCTION_RESOURCES.items(), *beside.items()]:
-        per_trial[name] = per_trial.get(name, 0.0) + amount
-    fits = [int(total.get(name, 0.0) // amount) for name, amount in per_trial.items() if amount]
+    total = ray.cluster_resources()
+    # its workers, its function, and what a run given Ray Data datasets keeps free beside them
+    per_trial = trial_request(spec).whole
+    fits = [
+        int((total.get(name, 0.0) + EPSILON) // amount)
+        for name, amount in per_trial.items()
+        if amount
+    ]
     return max(1, min(fits, default=1))
 
 

@@ -12,14 +12,7 @@ from raysweep.spec import ExperimentSpec
 from service.db.base import utcnow
 from service.db.models.sweeps import ClusterCapacityRow
 from service.errors import InvalidInput
-from service.resources import (
-    TRIAL_FUNCTION_RESOURCES,
-    Capacity,
-    ResourceRequest,
-    kept_free_beside,
-    min_workers,
-    worker_bundle,
-)
+from service.resources import Capacity, trial_request
 
 # which cluster a project's sweeps run on, by its name, when that cluster does not autoscale (a
 # trial it cannot place now never runs); None: it autoscales, or nothing is known
@@ -54,21 +47,6 @@ def observed_capacity(session: Session, name: str) -> Capacity | None:
     return Capacity(tuple(row.nodes)) if row is not None and row.nodes else None
 
 
-def trial_request(spec: ExperimentSpec) -> ResourceRequest:
-    """One trial's need: its function's share and its smallest worker group."""
-    resources = spec.resources
-    return ResourceRequest(
-        owner="",
-        label="",
-        bundle=worker_bundle(
-            resources.cpus_per_worker, resources.gpus_per_worker, resources.use_gpu
-        ),
-        count=min_workers(resources.num_workers),
-        own=dict(TRIAL_FUNCTION_RESOURCES),
-        beside=kept_free_beside(spec.code is not None and bool(spec.code.datasets)),
-    )
-
-
 def trial_never_fits(session: Session, spec: ExperimentSpec, cluster: str | None) -> str | None:
     """Why one trial of ``spec`` can never be placed on ``cluster``, a fixed-size cluster whose
     capacity the controller has seen; None when it can, or when ``cluster`` is None (it
@@ -81,9 +59,8 @@ def trial_never_fits(session: Session, spec: ExperimentSpec, cluster: str | None
     if reason is None:
         return None
     return (
-        f"one trial needs {request.describe()} plus {TRIAL_FUNCTION_RESOURCES['CPU']} CPU for "
-        f"its function: {reason}, but the sweep cluster {cluster!r} has "
-        f"{capacity.describe()} and does not autoscale"
+        f"one trial needs {request.describe()}: {reason}, but the sweep cluster {cluster!r} "
+        f"has {capacity.describe()} and does not autoscale"
     )
 
 

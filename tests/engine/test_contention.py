@@ -2,11 +2,11 @@
 deterministic, with three sweeps at once, a CPU-stressed machine and a trial no cluster of this
 size can hold.
 
-On the 2-CPU head two trials of 2 x 0.5 CPU (plus 0.01 for each trial function) cannot run
-together. Ray Train's worker-group start timeout is cut to 5 s, far below a trial's length, so
-a Train run that Ray started without room for its workers would time out, and (before the gate)
-retry without end. With the gate each trial waits for its lease, visibly, and runs when one
-ends."""
+On the 2-CPU head three trials of 2 x 0.5 CPU (each 1 CPU with its function's share) from two
+sweeps cannot all run at once. Ray Train's worker-group start timeout is cut to 5 s, far below a
+trial's length, so a Train run that Ray started without room for its workers would time out,
+and (before the gate) retry without end. With the gate each trial waits for its lease, visibly,
+and runs when one ends."""
 
 from __future__ import annotations
 

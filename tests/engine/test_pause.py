@@ -115,6 +115,6 @@ def test_pause_stops_after_a_checkpoint_resume_continues_and_cancel_ends_the_swe
     assert len(trials) == 2 and all(t["state"] == "cancelled" for t in trials), trials
     assert refused.status_code == 422, refused.text
     (problem,) = refused.json()["error"]["details"]
-    assert problem["path"] == "resources" and "{CPU: 3.01} in all" in problem["message"], problem
+    assert problem["path"] == "resources" and "{CPU: 3} in all" in problem["message"], problem
     assert "has {CPU: 2} on 1 node(s)" in problem["message"] and listed == 1
     wait_released(ray_cluster, running["driver_job_id"])
