@@ -119,9 +119,15 @@ class ResourceRequest:
 
     @property
     def whole(self) -> dict[str, float]:
-        """All the run holds at its smallest: its workers, ``own`` and what it keeps free."""
-        need = dict(self.own)
-        for key, value in self.running(self.count).items():
+        """All the run holds at its smallest, as the spec asks: its workers (``own`` in them
+        where carved out of them, on top where not) and what it keeps free beside them. What
+        Ray places is never more (the carve rounds the share up)."""
+        need = self.asked(self.count)
+        placed = self.placed_bundle
+        for key, value in self.own.items():
+            if placed.get(key, 0.0) >= self.bundle.get(key, 0.0):  # not carved
+                need[key] = need.get(key, 0.0) + value
+        for key, value in self.beside.items():
             need[key] = need.get(key, 0.0) + value
         return need
 

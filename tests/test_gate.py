@@ -37,7 +37,7 @@ def test_two_trials_that_fill_the_cluster_exactly_run_at_once() -> None:
     assert ledger.free(TWO_CPU)["CPU"] == pytest.approx(0.0, abs=1e-9)
     # a share finer than Ray's unit is rounded up, so Ray never places more than was asked
     thirds = ResourceRequest("exp", "c", {"CPU": 0.5}, 3, {"CPU": 0.01})
-    assert thirds.placed_bundle == {"CPU": 0.4966} and thirds.whole["CPU"] <= 1.5
+    assert thirds.placed_bundle == {"CPU": 0.4966} and thirds.whole == {"CPU": 1.5}  # as asked
     # workers that ask too little to give a share keep their bundle; the function's is on top
     tiny = ResourceRequest("exp", "d", {"CPU": 0.01, "GPU": 1.0}, 1, {"CPU": 0.01})
     assert tiny.placed_bundle == {"CPU": 0.01, "GPU": 1.0} and tiny.whole["CPU"] == 0.02

@@ -1,7 +1,7 @@
 """Two projects on one cluster, on real Ray: a quota, fair share with preemption, the compute
 ledger and a compute budget, in one run (each trial's start costs seconds on this machine).
 
-The 2-CPU head holds two trials of 1 worker x 0.9 CPU (and their 0.01-CPU functions). Project A
+The 2-CPU head holds two trials of 1 worker x 0.9 CPU (their functions' 0.01 CPU in it). Project A
 submits first a promotion-ASHA sweep of long trials (one rung, at the end: each trial is one
 segment, checkpointed every epoch) and a quota of 1 worker: it runs one trial, the next waiting
 on its quota, visibly. Its quota is then lifted (A takes both slots) and project B submits short
