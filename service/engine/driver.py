@@ -231,16 +231,18 @@ def drive(experiment_id: str, settings: Settings) -> int:
     except Exception:
         error = traceback.format_exc(limit=20)
         log.exception("the sweep failed")
+    try:  # no trial of this driver runs now: its leases end (a killed trial's at its last
+        # renewal), the ledger gets them as they ended, and the gate removes their worker
+        # groups at once (the last warm group's, whose trial actor Tune just stopped, would
+        # otherwise wait for the gate's reaper to see its holder dead: ~2 s of every sweep)
+        ray.get(gate().end_owner.remote(experiment_id), timeout=10)
+    except Exception:
+        log.warning("could not end the sweep's leases at the gate", exc_info=True)
     try:
         if leaked := remove_own_leftovers():
             record_leftovers(api, "ray_leak", "removed what the sweep left in Ray", leaked)
     except Exception:  # the state API being unreachable is no reason to fail a finished sweep
         log.warning("could not check Ray for leftovers of this sweep", exc_info=True)
-    try:  # no trial of this driver runs now: its leases end (a killed trial's at its last
-        # renewal) and the ledger gets them as they ended
-        ray.get(gate().end_owner.remote(experiment_id), timeout=10)
-    except Exception:
-        log.warning("could not end the sweep's leases at the gate", exc_info=True)
     context.report_usage(force=True)
     context.report_notices()
     if not recorder.close(RECORDER_DRAIN_TIMEOUT_S):

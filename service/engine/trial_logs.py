@@ -276,6 +276,11 @@ def kept_output(run_uri: str, attempt: str, rank: int, max_bytes: int) -> Iterat
             _upload(directory, filesystem, path)
 
 
+class TrialStopped(BaseException):
+    """Raised in a trial's training function at its report once its trial was stopped (a
+    BaseException, as SystemExit: the user's ``except Exception`` must not catch it)."""
+
+
 class LoggedFunction:
     """The training function Ray Train runs on each worker, with the worker's output kept in
     ``<run_uri>/logs``. Picklable (Train ships it to the workers). Keeping the logs never fails
@@ -291,6 +296,8 @@ class LoggedFunction:
         with kept_output(self.run_uri, attempt, rank, self.max_bytes):
             try:
                 return self.function(config) if self.takes_config else self.function()
+            except TrialStopped:  # the service stopped it (pruned, a warm group's next
+                raise  # trial): no error, so no traceback in its logs and the driver's
             except BaseException:
                 # Train reports the error, but the worker prints no traceback of it
                 with contextlib.suppress(Exception):

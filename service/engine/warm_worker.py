@@ -43,18 +43,13 @@ from service.engine.ray_compat import (
     get_train_fn_utils,
     set_train_fn_utils,
 )
-from service.engine.trial_logs import LoggedFunction
+from service.engine.trial_logs import LoggedFunction, TrialStopped
 from trainers.registry import load_reference
 
 MAILBOX_KEY = "raysweep_mailbox"
 # a thread the trial left is given this long to end before the group is recycled
 THREAD_GRACE_S = 1.0
 NEXT_JOB_WAIT_S = 5.0
-
-
-class TrialStopped(BaseException):
-    """Raised in a trial's training function at its report once its trial was stopped (a
-    BaseException, as SystemExit: the user's ``except Exception`` must not catch it)."""
 
 
 @dataclass(frozen=True)

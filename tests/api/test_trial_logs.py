@@ -21,7 +21,7 @@ from raysweep import Client
 from service.db.models.registry import FinalRunRow
 from service.db.models.sweeps import TrialRow
 from service.engine import trial_logs
-from service.engine.trial_logs import LoggedFunction
+from service.engine.trial_logs import LoggedFunction, TrialStopped
 from service.storage import driver_uri, final_run_uri, train_runs_uri
 from service.usecases import experiments
 from tests.client.test_cli import Cli
@@ -111,6 +111,28 @@ def test_logs_keep_every_workers_lines_by_attempt_and_rank_with_secrets_replaced
     assert {line["rank"] for line in rank_one["lines"]} == {1}
     assert newer["lines"] == [] and newer["cursor"] == everything["cursor"]
     assert bad_cursor.status_code == 422
+
+
+def test_a_trial_the_service_stopped_leaves_no_traceback_in_its_logs(
+    server: ServerProcess, db: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warm group's trial stopped at its report (pruned, or its sweep ended) ends with
+    ``TrialStopped``: no error, so neither its logs nor the driver's (Ray forwards the workers'
+    output) show a traceback, as they do for an error of its own."""
+    trial = running_trial(db)
+    as_worker(monkeypatch, "pgstopped", 0)
+
+    def stopped(config: dict[str, Any]) -> None:
+        print("epoch 1 loss 0.5")
+        raise TrialStopped("trial 1 was stopped")
+
+    with pytest.raises(TrialStopped):
+        LoggedFunction(stopped, run_dir(server, trial), 1 << 20)({})
+    with server.client() as client:
+        texts = [
+            line["text"] for line in client.get(f"/api/v1/trials/{trial.id}/logs").json()["lines"]
+        ]
+    assert texts == ["epoch 1 loss 0.5"]
 
 
 def test_a_long_output_keeps_its_head_and_latest_lines_and_says_how_many_went(
