@@ -26,7 +26,14 @@ class Resources(StrictModel):
         "many workers as are free, between the two, and never grows past that start.",
     )
     use_gpu: StrictBool = False
-    cpus_per_worker: StrictFloat = Field(default=1.0, gt=0, le=1024)
+    cpus_per_worker: StrictFloat = Field(
+        default=1.0,
+        gt=0,
+        le=1024,
+        description="CPUs each Train worker holds: a trial holds num_workers times this in all "
+        "(its Tune function's 0.01 CPU comes out of its workers' share where each asks at "
+        "least 0.02, and is added where they ask less).",
+    )
     gpus_per_worker: StrictFloat = Field(default=0, ge=0, le=64)
 
     @field_validator("num_workers")
