@@ -30,9 +30,9 @@ class Resources(StrictModel):
         default=1.0,
         gt=0,
         le=1024,
-        description="CPUs each Train worker holds: a trial holds num_workers times this in all "
-        "(its Tune function's 0.01 CPU comes out of its workers' share where each asks at "
-        "least 0.02, and is added where they ask less).",
+        description="CPUs each Train worker holds. A trial's Tune function holds 0.01 CPU "
+        "more; on a cluster whose CPUs are on one node that comes out of the workers' share "
+        "(where each asks at least 0.02), so a trial holds num_workers times this in all.",
     )
     gpus_per_worker: StrictFloat = Field(default=0, ge=0, le=64)
 

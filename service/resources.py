@@ -4,7 +4,7 @@ what a cluster has, and whether the one can ever hold the other. Free of Ray."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from raysweep.spec import ExperimentSpec
@@ -65,7 +65,8 @@ class ResourceRequest:
     """One Train run's need: ``count`` worker bundles (an elastic run: at least ``count``, at
     most ``max_count``), and the share of the process that starts it (a Tune trial's function,
     ``own``), which is already placed while it waits. ``bundle`` is a worker's as the spec
-    asks; Ray places each worker with ``placed_bundle``, ``own`` carved out of it."""
+    asks; Ray places each worker with ``placed_bundle``: ``own`` carved out of it where
+    ``carved`` (see ``carves``), else ``bundle``, ``own`` on top."""
 
     owner: str  # the experiment id, or ``final-<id>``
     label: str  # the Tune trial id, or the final run's name
@@ -82,11 +83,15 @@ class ResourceRequest:
     # what the run needs free beside its group while it runs, held by nothing in Ray (Ray Data's
     # tasks: RAY_DATA_HEADROOM); leases leave it free, quotas and the compute ledger do not count it
     beside: dict[str, float] = field(default_factory=dict)
+    carved: bool = False
 
     @property
     def placed_bundle(self) -> dict[str, float]:
-        """One worker's bundle as Ray places it: ``bundle`` less its share of ``own``."""
-        return carved_bundle(self.bundle, self.count, self.own)
+        """One worker's bundle as Ray places it: ``bundle``, less its share of ``own`` where
+        ``carved``."""
+        return (
+            carved_bundle(self.bundle, self.count, self.own) if self.carved else dict(self.bundle)
+        )
 
     def workers(self, count: int) -> dict[str, float]:
         """What ``count`` workers take in Ray (placed, ``own`` carved out)."""
@@ -183,9 +188,19 @@ def carved_bundle(
     return carved
 
 
-def trial_request(spec: ExperimentSpec) -> ResourceRequest:
+def carves(nodes: Sequence[Mapping[str, float]]) -> bool:
+    """Whether a trial's function share is carved out of its workers' bundles on a cluster of
+    these nodes: only where one node has CPUs. There a trial's function and workers share the
+    node and the carve is exact; across nodes the function sits on one node and each worker's
+    slack on its own, so a group the totals admit could have a worker no node can take (nodes
+    filled by whole-node workers: the function's 0.01 CPU is on one of them), and the
+    function's share stays on top, as the totals then say."""
+    return sum(1 for node in nodes if node.get("CPU", 0.0) > EPSILON) == 1
+
+
+def trial_request(spec: ExperimentSpec, carved: bool) -> ResourceRequest:
     """One trial's need: its smallest worker group, and its function's share (carved out of
-    the group's workers)."""
+    the group's workers where ``carved``)."""
     resources = spec.resources
     return ResourceRequest(
         owner="",
@@ -196,6 +211,7 @@ def trial_request(spec: ExperimentSpec) -> ResourceRequest:
         count=min_workers(resources.num_workers),
         own=dict(TRIAL_FUNCTION_RESOURCES),
         beside=kept_free_beside(spec.code is not None and bool(spec.code.datasets)),
+        carved=carved,
     )
 
 

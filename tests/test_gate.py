@@ -13,7 +13,7 @@ from raysweep.spec import ExperimentSpec
 from service.engine.driver_context import DriverContext
 from service.engine.ledger import ENDED_KEPT_S, LEASE_TTL_S, Ledger, Notice
 from service.engine.trial_plan import TrialPlan
-from service.resources import Capacity, ProjectShare, ResourceRequest
+from service.resources import Capacity, ProjectShare, ResourceRequest, carves, trial_request
 from service.usecases.reports import Op, ReservationReclaimed, TrialRestarted
 from tests.conftest import ManualClock, minimal_spec
 
@@ -22,7 +22,8 @@ TWO_NODES = Capacity(({"CPU": 1.0}, {"CPU": 1.0}))
 
 
 def trial(label: str, workers: int = 2, cpus: float = 0.6, owner: str = "exp") -> ResourceRequest:
-    return ResourceRequest(owner, label, {"CPU": cpus}, workers, {"CPU": 0.01})
+    """A trial on a single-node cluster: its function's share carved out of its workers'."""
+    return ResourceRequest(owner, label, {"CPU": cpus}, workers, {"CPU": 0.01}, carved=True)
 
 
 def test_two_trials_that_fill_the_cluster_exactly_run_at_once() -> None:
@@ -36,11 +37,29 @@ def test_two_trials_that_fill_the_cluster_exactly_run_at_once() -> None:
     assert ledger.request("b", trial("b", cpus=0.5), TWO_CPU, 0).state == "granted"
     assert ledger.free(TWO_CPU)["CPU"] == pytest.approx(0.0, abs=1e-9)
     # a share finer than Ray's unit is rounded up, so Ray never places more than was asked
-    thirds = ResourceRequest("exp", "c", {"CPU": 0.5}, 3, {"CPU": 0.01})
+    thirds = ResourceRequest("exp", "c", {"CPU": 0.5}, 3, {"CPU": 0.01}, carved=True)
     assert thirds.placed_bundle == {"CPU": 0.4966} and thirds.whole == {"CPU": 1.5}  # as asked
     # workers that ask too little to give a share keep their bundle; the function's is on top
-    tiny = ResourceRequest("exp", "d", {"CPU": 0.01, "GPU": 1.0}, 1, {"CPU": 0.01})
+    tiny = ResourceRequest("exp", "d", {"CPU": 0.01, "GPU": 1.0}, 1, {"CPU": 0.01}, carved=True)
     assert tiny.placed_bundle == {"CPU": 0.01, "GPU": 1.0} and tiny.whole["CPU"] == 0.02
+
+
+def test_the_function_share_is_carved_only_where_one_node_has_cpus() -> None:
+    """Across nodes a trial's function sits on one node and each worker's slack on its own: on
+    3 nodes of 8 CPUs a trial of 3 whole-node workers carved to 7.9967 would be admitted by the
+    totals and never placed (the node holding the function has 7.99 left). There the share
+    stays on top and the submit check refuses the trial, as before the carve."""
+    assert carves(TWO_CPU.nodes) and carves([{"CPU": 0.0}, {"CPU": 2.0}])  # a CPU-less head
+    assert not carves(TWO_NODES.nodes)
+    three = Capacity(({"CPU": 8.0},) * 3)
+    whole_nodes = ResourceRequest("exp", "w", {"CPU": 8.0}, 3, {"CPU": 0.01}, carved=False)
+    assert whole_nodes.placed_bundle == {"CPU": 8.0} and whole_nodes.whole == {"CPU": 24.01}
+    assert whole_nodes.unplaceable(three) == "it needs {CPU: 24.01} in all"
+    spec = ExperimentSpec.model_validate(
+        minimal_spec(resources={"num_workers": 2, "cpus_per_worker": 0.5})
+    )
+    assert trial_request(spec, carves(TWO_CPU.nodes)).placed_bundle == {"CPU": 0.495}
+    assert trial_request(spec, carves(TWO_NODES.nodes)).placed_bundle == {"CPU": 0.5}
 
 
 def test_two_trials_that_do_not_fit_together_run_one_after_the_other() -> None:
@@ -61,7 +80,9 @@ def test_two_trials_that_do_not_fit_together_run_one_after_the_other() -> None:
 def test_a_run_given_datasets_keeps_a_cpu_free_beside_its_group_while_it_runs() -> None:
     """Ray Data's reads run outside the worker group: two such trials whose groups alone would
     fit together run one at a time, each leaving a CPU free; plain trials fill what is left."""
-    with_data = ResourceRequest("exp", "d1", {"CPU": 0.25}, 2, {"CPU": 0.01}, beside={"CPU": 1.0})
+    with_data = ResourceRequest(
+        "exp", "d1", {"CPU": 0.25}, 2, {"CPU": 0.01}, beside={"CPU": 1.0}, carved=True
+    )
     ledger = Ledger(ManualClock(100.0))
     assert ledger.request("d1", with_data, TWO_CPU, 0).state == "granted"
     second = ledger.request("d2", replace(with_data, label="d2"), TWO_CPU, 0)
@@ -72,7 +93,9 @@ def test_a_run_given_datasets_keeps_a_cpu_free_beside_its_group_while_it_runs() 
     ledger.release("d1")
     assert ledger.request("d2", replace(with_data, label="d2"), TWO_CPU, 0).state == "granted"
     # a run that could never have its CPU free beside its group is refused, saying so
-    whole = ResourceRequest("exp", "w", {"CPU": 1.0}, 2, {"CPU": 0.01}, beside={"CPU": 1.0})
+    whole = ResourceRequest(
+        "exp", "w", {"CPU": 1.0}, 2, {"CPU": 0.01}, beside={"CPU": 1.0}, carved=True
+    )
     refused = Ledger(ManualClock(100.0)).request("w", whole, TWO_CPU, 0)
     assert refused.state == "refused" and "{CPU: 3} in all" in refused.message
     # the plan asks for it where the spec names datasets, and only there
@@ -186,7 +209,7 @@ def test_an_elastic_run_gets_what_is_free_up_to_its_maximum_and_no_more() -> Non
     """Granted between its minimum and maximum by what is free; the lease (and so its Train
     run) holds that many, and the next run is admitted into the rest."""
     ledger = Ledger(ManualClock(100.0))
-    first = ResourceRequest("exp", "a", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=8)
+    first = ResourceRequest("exp", "a", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=8, carved=True)
     granted = ledger.request("a", first, TWO_CPU, 0)
     # 4 x 0.49 of the 1.99 free: its function's 0.01 is carved out of its minimum's bundles
     assert (granted.state, granted.workers) == ("granted", 4)
@@ -196,7 +219,7 @@ def test_an_elastic_run_gets_what_is_free_up_to_its_maximum_and_no_more() -> Non
     ledger.release("a")
     assert ledger.request("b", trial("b", workers=1), TWO_CPU, 0).state == "granted"
     ledger.release("b")
-    second = ResourceRequest("exp", "c", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=2)
+    second = ResourceRequest("exp", "c", {"CPU": 0.5}, 1, {"CPU": 0.01}, max_count=2, carved=True)
     assert ledger.request("c", second, TWO_CPU, 0).workers == 2  # its maximum; 4 would fit
     assert "1-2 worker(s)" in second.describe()
 

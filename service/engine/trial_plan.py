@@ -66,8 +66,10 @@ class TrialPlan:
     # the sweep's trials run on warm worker groups (None: each trial starts its own)
     warm: WarmPolicy | None = None
     # what the process that starts each run holds beside its group (a trial's Tune function:
-    # TRIAL_FUNCTION_RESOURCES; a final run's job driver: nothing), carved out of the workers'
+    # TRIAL_FUNCTION_RESOURCES; a final run's job driver: nothing), and whether it is carved out
+    # of the workers' bundles (service.resources.carves: on a single-node cluster)
     function_share: dict[str, float] = field(default_factory=dict)
+    carve_function: bool = False
 
     @classmethod
     def from_spec(
@@ -110,6 +112,8 @@ class TrialPlan:
     def resources_per_worker(self) -> dict[str, float]:
         """One worker's bundle as Ray places it (``ResourceRequest.placed_bundle``)."""
         asked = worker_bundle(self.cpus_per_worker, self.gpus_per_worker, self.use_gpu)
+        if not self.carve_function:
+            return asked
         return carved_bundle(asked, min_workers(self.num_workers), self.function_share)
 
     def lease_request(self, label: str, rung: int | None = None) -> ResourceRequest:
@@ -128,6 +132,7 @@ class TrialPlan:
             priority=self.priority,
             rung=rung,
             beside=kept_free_beside(bool(self.datasets)),
+            carved=self.carve_function,
         )
 
     def with_workers(self, granted: int) -> TrialPlan:

@@ -12,11 +12,12 @@ from ray import tune
 
 from raysweep.spec import ExperimentSpec
 from service.engine.callback import RecordingCallback, SweepStopper
+from service.engine.gate import cluster_capacity
 from service.engine.search import param_space, scheduler, search_algorithm
 from service.engine.trial import BUDGET_KEY, run_trial
 from service.engine.trial_plan import TrialPlan, WarmPolicy
 from service.engine.warm_group import THREAD_TIMEOUT_S
-from service.resources import EPSILON, TRIAL_FUNCTION_RESOURCES, trial_request
+from service.resources import EPSILON, TRIAL_FUNCTION_RESOURCES, carves, trial_request
 from service.settings import Settings
 from service.storage import code_package_uri, experiment_uri, train_runs_uri
 from service.usecases.decisions import promotion_milestones
@@ -78,7 +79,10 @@ def trial_plan(
         log_max_bytes=settings.trial_log_max_bytes,
     )
     return replace(
-        plan, warm=warm_policy(spec, settings), function_share=dict(TRIAL_FUNCTION_RESOURCES)
+        plan,
+        warm=warm_policy(spec, settings),
+        function_share=dict(TRIAL_FUNCTION_RESOURCES),
+        carve_function=carves(cluster_capacity().nodes),
     )
 
 
@@ -89,7 +93,7 @@ def trial_slots(spec: ExperimentSpec) -> int:
         return spec.search.max_concurrent_trials
     total = ray.cluster_resources()
     # its workers, its function, and what a run given Ray Data datasets keeps free beside them
-    per_trial = trial_request(spec).whole
+    per_trial = trial_request(spec, carves(cluster_capacity().nodes)).whole
     fits = [
         int((total.get(name, 0.0) + EPSILON) // amount)
         for name, amount in per_trial.items()

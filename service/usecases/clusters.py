@@ -12,7 +12,7 @@ from raysweep.spec import ExperimentSpec
 from service.db.base import utcnow
 from service.db.models.sweeps import ClusterCapacityRow
 from service.errors import InvalidInput
-from service.resources import Capacity, trial_request
+from service.resources import Capacity, carves, trial_request
 
 # which cluster a project's sweeps run on, by its name, when that cluster does not autoscale (a
 # trial it cannot place now never runs); None: it autoscales, or nothing is known
@@ -54,7 +54,7 @@ def trial_never_fits(session: Session, spec: ExperimentSpec, cluster: str | None
     capacity = observed_capacity(session, cluster) if cluster is not None else None
     if capacity is None:
         return None
-    request = trial_request(spec)
+    request = trial_request(spec, carves(capacity.nodes))
     reason = request.unplaceable(capacity)
     if reason is None:
         return None

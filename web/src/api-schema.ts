@@ -3407,7 +3407,7 @@ export interface components {
             use_gpu: boolean;
             /**
              * Cpus Per Worker
-             * @description CPUs each Train worker holds: a trial holds num_workers times this in all (its Tune function's 0.01 CPU comes out of its workers' share where each asks at least 0.02, and is added where they ask less).
+             * @description CPUs each Train worker holds. A trial's Tune function holds 0.01 CPU more; on a cluster whose CPUs are on one node that comes out of the workers' share (where each asks at least 0.02), so a trial holds num_workers times this in all.
              * @default 1
              */
             cpus_per_worker: number;
