@@ -179,9 +179,13 @@ class WorkerGroupWatch(ControllerCallback, WorkerGroupCallback):
     groups: each group's placement group, registered under the run's lease so the gate removes
     it when the run ends, whoever ends it (a trial stopped by the scheduler loses its controller
     before the controller removes its group), and each restart Ray Train decides on, with the
-    failure it restarts after, for the driver to count and store as an event."""
+    failure it restarts after, for the driver to count and store as an event. ``label``: the
+    trial the restarts are told for; None (a warm group) tells none: a warm group runs many
+    trials, Train retries only its start (a start that timed out), and a worker's error ends the
+    group and reaches its trial through the group's relay. (A label of its own, "warm group",
+    was once stored as a trial of that name.)"""
 
-    def __init__(self, lease: str, owner: str, label: str) -> None:
+    def __init__(self, lease: str, owner: str, label: str | None) -> None:
         self.lease, self.owner, self.label = lease, owner, label
         self.controller = ""
         self.last_failure = "a worker group failure"
@@ -198,7 +202,7 @@ class WorkerGroupWatch(ControllerCallback, WorkerGroupCallback):
             self.last_failure = failure_summary(worker_group_status.errors)
 
     def before_controller_execute_failure_decision(self, failure_decision: Any) -> None:
-        if failure_decision == FailureDecision.RETRY:
+        if failure_decision == FailureDecision.RETRY and self.label is not None:
             once = uuid.uuid4().hex  # retried while the gate restarts: counted once
             tell_gate("notify", self.owner, self.label, "restarted", self.last_failure, once)
 

@@ -172,7 +172,7 @@ class WarmGroup:
                     storage_path=f"/tmp/{WARM_GROUPS_DIR}",
                     failure_config=FailureConfig(max_failures=0),
                     callbacks=[
-                        WorkerGroupWatch(self.lease.key, plan.owner, "warm group"),  # type: ignore[list-item]
+                        WorkerGroupWatch(self.lease.key, plan.owner, None),  # type: ignore[list-item]
                         MailboxWatch(self.mailbox),  # type: ignore[list-item]
                     ],
                 ),

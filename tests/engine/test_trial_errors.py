@@ -15,15 +15,35 @@ import pytest
 from ray.exceptions import ActorDiedError, ActorUnavailableError, RayTaskError
 
 from raysweep.code_ref import DatasetSource
+from service.engine import trial as trial_module
 from service.engine.callback import SweepStopper, process_lost, requirements_message
 from service.engine.driver_context import DriverContext, failure_fingerprint
+from service.engine.ray_compat import FailureDecision
 from service.engine.trial import (
     CodeLoadError,
+    WorkerGroupWatch,
     build_datasets,
     failure_summary,
     load_training_function,
 )
 from service.engine.trial_plan import TrialPlan
+
+
+def test_a_trials_worker_group_restart_is_told_for_it_and_a_warm_groups_for_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Train retrying a trial's worker group is the trial's restart; a warm group's (only its
+    start is retried) is no trial's: under CPU stress CI once stored it as a trial named "warm
+    group"."""
+    told: list[tuple[str, ...]] = []
+    monkeypatch.setattr(trial_module, "tell_gate", lambda method, *args: told.append(args))
+    WorkerGroupWatch("exp/t1/a", "exp", "t1").before_controller_execute_failure_decision(
+        FailureDecision.RETRY
+    )
+    WorkerGroupWatch("exp/t2/a", "exp", None).before_controller_execute_failure_decision(
+        FailureDecision.RETRY
+    )
+    assert [args[:3] for args in told] == [("exp", "t1", "restarted")]
 
 
 def test_a_lost_actor_is_a_restart_and_an_error_of_the_trials_own_is_final() -> None:
