@@ -60,8 +60,8 @@ def phases(trial: dict[str, float]) -> dict[str, float]:
 def plain_trial(
     function: Any, config: dict[str, Any], storage: str, cpus_per_worker: float = 0.5
 ) -> None:
-    """One Tune trial of the plain script: a TorchTrainer of 2 workers x 0.5 CPU whose reports
-    go to Tune, as Ray's docs write it."""
+    """One Tune trial of the plain script: a TorchTrainer of 2 workers x ``cpus_per_worker``
+    (0.5, as Ray's docs write it) whose reports go to Tune."""
     from ray import tune
     from ray.train import RunConfig, ScalingConfig
     from ray.train.torch import TorchTrainer

@@ -13,7 +13,6 @@ from raysweep.spec import ExperimentSpec
 from service.resources import (
     PRIORITIES,
     ResourceRequest,
-    carved_bundle,
     kept_free_beside,
     min_workers,
     worker_bundle,
@@ -110,11 +109,9 @@ class TrialPlan:
         )
 
     def resources_per_worker(self) -> dict[str, float]:
-        """One worker's bundle as Ray places it (``ResourceRequest.placed_bundle``)."""
-        asked = worker_bundle(self.cpus_per_worker, self.gpus_per_worker, self.use_gpu)
-        if not self.carve_function:
-            return asked
-        return carved_bundle(asked, min_workers(self.num_workers), self.function_share)
+        """One worker's bundle as Ray places it: its lease request's, so the Train run and the
+        gate's arithmetic never differ."""
+        return self.lease_request("").placed_bundle
 
     def lease_request(self, label: str, rung: int | None = None) -> ResourceRequest:
         """The worker group the gate must admit before this run starts; an elastic run at

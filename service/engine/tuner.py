@@ -7,7 +7,6 @@ import logging
 import os
 from dataclasses import replace
 
-import ray
 from ray import tune
 
 from raysweep.spec import ExperimentSpec
@@ -91,9 +90,10 @@ def trial_slots(spec: ExperimentSpec) -> int:
     many worker groups as the cluster's resources hold (paused trials hold none)."""
     if spec.search.max_concurrent_trials:
         return spec.search.max_concurrent_trials
-    total = ray.cluster_resources()
+    capacity = cluster_capacity()
+    total = capacity.total
     # its workers, its function, and what a run given Ray Data datasets keeps free beside them
-    per_trial = trial_request(spec, carves(cluster_capacity().nodes)).whole
+    per_trial = trial_request(spec, carves(capacity.nodes)).whole
     fits = [
         int((total.get(name, 0.0) + EPSILON) // amount)
         for name, amount in per_trial.items()
