@@ -113,6 +113,7 @@ bench: $(STAMP_DEV) web chromium
 	$(PY) bench/views_load.py
 	$(PY) bench/scaling.py
 	$(PY) bench/asha_efficiency.py
+	$(PY) bench/pbt.py
 	$(PY) bench/searcher.py
 	$(PY) bench/amp_gpu.py
 

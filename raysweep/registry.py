@@ -32,6 +32,11 @@ class FinalRunRead(ReadModel):
         "sweep's.",
     )
     epochs: int
+    schedule: list[dict[str, Any]] | None = Field(
+        default=None,
+        description="A PBT trial's config changes, replayed: each {epoch, config} trained from "
+        "the epoch after `epoch` (scaled as `config`); null: `config` throughout.",
+    )
     warm_start_uri: str | None = Field(
         description="The checkpoint its weights start from (the trial's best), or null."
     )

@@ -177,6 +177,24 @@ class RungDecisionRead(ReadModel):
     decided_at: datetime
 
 
+class ExploitRead(ReadModel):
+    """One exploit of population-based training: at ``epoch`` the trial continued from a copy
+    of the source trial's checkpoint with ``new_config``."""
+
+    trial_id: int
+    trial_number: int | None = Field(default=None, description="The trial's number (1 first).")
+    source_trial_id: int = Field(description="The trial whose checkpoint was copied.")
+    source_trial_number: int | None = Field(default=None, description="Its number (1 first).")
+    epoch: int = Field(description="The epoch both had reached; training went on after it.")
+    value: float | None = Field(description="The trial's metric at the epoch.")
+    source_value: float | None = Field(description="The source trial's metric at the epoch.")
+    old_config: dict[str, Any] = Field(description="The trial's config until the epoch.")
+    new_config: dict[str, Any] = Field(
+        description="Its config after: the source's, with the mutated parameters perturbed."
+    )
+    decided_at: datetime
+
+
 class ResultRead(ReadModel):
     iteration: int
     metrics: dict[str, Any]

@@ -29,6 +29,7 @@ from raysweep.compute import Resources
 from raysweep.errors import Problem
 from raysweep.mode import ModeName
 from raysweep.names import DEFAULT_PROJECT, LABEL_KEY_PATTERN, NAME_PATTERN, PROJECT_PATTERN
+from raysweep.population_spec import PopulationConfig
 from raysweep.promotion_spec import Promotion
 from raysweep.search_space import (
     Scalar,
@@ -76,11 +77,14 @@ class EarlyStopping(StrictModel):
         description="With `objectives`: the one ASHA judges trials by (and stop.target, "
         "best_metric, importance and retention read); default the first. Without: the metric.",
     )
-    scheduler: Literal["asha", "asha_promotion", "none"] = Field(
+    scheduler: Literal["asha", "asha_promotion", "pbt", "none"] = Field(
         default="asha",
         description="`asha` stops a trial below its rung's cutoff; `asha_promotion` pauses "
         "every trial at each rung (its checkpoint kept, its trial slot freed) and promotes the "
         "best paused ones, the top 1/reduction_factor of a rung, when a trial slot frees; "
+        "`pbt` is population-based training (the `pbt` block; num_samples is the population): "
+        "every trial trains to max_t, and every perturbation_interval epochs the bottom "
+        "quantile continues from a copy of a top trial's checkpoint with a perturbed config; "
         "`none` runs every trial to max_t.",
     )
     time_attr: str | None = Field(
@@ -90,12 +94,36 @@ class EarlyStopping(StrictModel):
     grace_period: StrictInt = Field(default=1, ge=1, le=100_000)
     reduction_factor: StrictFloat = Field(default=2, gt=1, le=100)
     brackets: StrictInt = Field(default=1, ge=1, le=10)
+    pbt: PopulationConfig | None = Field(
+        default=None,
+        description="Population-based training's settings, with `scheduler: pbt` only "
+        "(defaults when left out).",
+    )
 
     @model_validator(mode="after")
     def _grace_within_budget(self) -> EarlyStopping:
         if self.grace_period > self.max_t:
             raise ValueError("grace_period must be <= max_t")
+        if self.pbt is not None and self.scheduler != "pbt":
+            raise ValueError("pbt: applies to scheduler pbt only")
+        interval = self.population.perturbation_interval
+        if self.scheduler == "pbt" and interval >= self.max_t:
+            raise ValueError(
+                f"pbt.perturbation_interval ({interval}) must be < max_t ({self.max_t}): "
+                "no trial would ever exploit another"
+            )
         return self
+
+    @property
+    def segmented(self) -> bool:
+        """Whether trials train in segments, pausing between them with a checkpoint (promotion
+        ASHA's rungs, PBT's exploit steps): the scheduler then bounds how many train at once."""
+        return self.scheduler in ("asha_promotion", "pbt")
+
+    @property
+    def population(self) -> PopulationConfig:
+        """The PBT settings in force (the defaults when the spec gives none)."""
+        return self.pbt or PopulationConfig()
 
 
 class FaultTolerance(StrictModel):

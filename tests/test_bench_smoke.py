@@ -3,7 +3,7 @@ unnoticed (``bench/recorder.py`` had stopped running when submit began to take a
 ``bench/seed_scale.py`` could not start without the UI bench's playwright). Their figures are
 not checked here (`make bench` prints them): this proves each still runs, prints its table and
 never imports playwright. The benches that need a Ray cluster (overhead, recovery, scaling,
-asha_efficiency, plain_tune, startup) or Chromium (ui_scale) are only imported, which still
+asha_efficiency, pbt, plain_tune, startup) or Chromium (ui_scale) are only imported, which still
 catches a helper they name that is gone."""
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ NEEDS_RAY_OR_A_BROWSER = [
     "bench.recovery",
     "bench.scaling",
     "bench.asha_efficiency",
+    "bench.pbt",
     "bench.plain_tune",
     "bench.startup",
     "bench.startup_probe",

@@ -207,6 +207,28 @@ def epoch_metrics(
     return metrics
 
 
+def resume_optimizer(
+    optimizer: torch.optim.Optimizer,
+    scheduler: torch.optim.lr_scheduler.LambdaLR,
+    state: dict[str, Any],
+) -> None:
+    """The optimizer's state (its moments) and the schedule's step count from the checkpoint,
+    under this run's hyperparameters (its learning rate, weight decay): a trial population-based
+    training gave another config trains with that config from the state it copied, and a
+    replayed schedule changes them at its epochs. Unchanged hyperparameters resume as saved."""
+    fresh = [{k: v for k, v in group.items() if k != "params"} for group in optimizer.param_groups]
+    optimizer.load_state_dict(state["optimizer"])
+    scheduler.load_state_dict(state["scheduler"])
+    for group, settings in zip(optimizer.param_groups, fresh, strict=True):
+        group.update(settings)
+    scheduler.base_lrs = [float(group["initial_lr"]) for group in optimizer.param_groups]
+    step = scheduler.last_epoch
+    for group, base, factor in zip(
+        optimizer.param_groups, scheduler.base_lrs, scheduler.lr_lambdas, strict=True
+    ):
+        group["lr"] = base * factor(step)
+
+
 def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
     """Train ``task`` for ``config["epochs"]`` epochs on this worker, resuming from the latest
     checkpoint, validating and reporting every epoch."""
@@ -230,8 +252,7 @@ def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
     state = load_checkpoint(config, runtime)
     if state is not None:
         task.model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
+        resume_optimizer(optimizer, scheduler, state)
         amp.load_state_dict(state.get("grad_scaler", {}))
         start_epoch = int(state["epoch"]) + 1
     elif config.get("warm_start_from"):

@@ -54,6 +54,11 @@ def _choice(config: Mapping[str, Any], key: str) -> Any:
     return value
 
 
+def _optional_int(config: Mapping[str, Any], key: str) -> int | None:
+    value = config.get(key)
+    return None if value is None else int(value)
+
+
 def _optional(config: Mapping[str, Any], key: str, kind: Callable[[Any], Any]) -> Any:
     value = config.get(key, KIT_DEFAULTS[key])
     return None if value is None else kind(value)
@@ -65,6 +70,9 @@ class TrainSettings:
 
     epochs: int = 10
     checkpoint_frequency: int = 1
+    # the epochs the LR schedule spans: a run trained in segments (promotion ASHA's rungs,
+    # PBT's steps, a replayed schedule) ends each at ``epochs`` but schedules over its budget
+    lr_schedule_epochs: int | None = None
     seed: int = 0
     batch_size: int = 64
     batch_size_per_worker: int | None = None
@@ -86,6 +94,7 @@ class TrainSettings:
         settings = cls(
             epochs=int(config.get("epochs", 10)),
             checkpoint_frequency=int(config.get("checkpoint_frequency", 1)),
+            lr_schedule_epochs=_optional_int(config, "lr_schedule_epochs"),
             seed=int(config.get("seed", KIT_DEFAULTS["seed"])),
             batch_size=int(config.get("batch_size", KIT_DEFAULTS["batch_size"])),
             batch_size_per_worker=_optional(config, "batch_size_per_worker", int),
@@ -153,10 +162,11 @@ def scaled_lr(base_lr: float, rule: LrScaling, global_batch: int, reference_batc
 
 def lr_factor(settings: TrainSettings, steps_per_epoch: int) -> Callable[[int], float]:
     """The LR multiplier per optimizer step: linear warmup, then cosine to zero, step decay or
-    constant over the remaining steps of ``settings.epochs``."""
-    total = max(settings.epochs * steps_per_epoch, 1)
+    constant over the remaining steps of ``settings.lr_schedule_epochs`` (default ``epochs``)."""
+    epochs = settings.lr_schedule_epochs or settings.epochs
+    total = max(epochs * steps_per_epoch, 1)
     warmup = min(round(settings.warmup_epochs * steps_per_epoch), total)
-    step_every = (settings.lr_step_epochs or max(settings.epochs // 3, 1)) * steps_per_epoch
+    step_every = (settings.lr_step_epochs or max(epochs // 3, 1)) * steps_per_epoch
 
     def factor(step: int) -> float:
         if step < warmup:

@@ -81,6 +81,9 @@ class TrainerInfo:
     default_search_space: str
     time_attr: str = "epoch"
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    # the config keys the model's shape or its optimizer's state depends on: population-based
+    # training copies a checkpoint between trials and never perturbs these by default
+    model_keys: frozenset[str] = frozenset()
 
     def reports(self, metric: str) -> bool:
         return metric in self.metrics
@@ -89,14 +92,20 @@ class TrainerInfo:
         return hyperparameter in self.hyperparameters or hyperparameter in KIT_HYPERPARAMETERS
 
 
+# the kit's keys a checkpoint's state depends on: the optimizer's kind (its state's shape) and
+# the precision (the grad scaler's)
+KIT_MODEL_KEYS = frozenset({"optimizer", "precision"})
+
+
 def _bundled(
     name: str,
     description: str,
     metrics: dict[str, Mode],
     defaults: dict[str, Any],
+    model_keys: frozenset[str],
 ) -> TrainerInfo:
     """A trainer module ``trainers.<name>`` with ``build_task``, run by the kit's loop; every key
-    of ``defaults`` is a hyperparameter."""
+    of ``defaults`` is a hyperparameter; ``model_keys`` shape its model."""
     return TrainerInfo(
         name=name,
         task=f"trainers.{name}:build_task",
@@ -105,6 +114,7 @@ def _bundled(
         hyperparameters=frozenset(defaults),
         default_search_space=name,
         defaults={"seed": 0, "batch_size": 64, **defaults},
+        model_keys=model_keys | KIT_MODEL_KEYS,
     )
 
 
@@ -121,6 +131,7 @@ TRAINERS: dict[str, TrainerInfo] = {
             "MLP classifier on scikit-learn's bundled 8x8 digits.",
             _CLASSIFIER,
             {**_MLP, "optimizer": "adam"},
+            frozenset({"hidden", "depth"}),
         ),
         _bundled(
             "digits_cnn",
@@ -134,6 +145,7 @@ TRAINERS: dict[str, TrainerInfo] = {
                 "weight_decay": 0.0,
                 "optimizer": "adam",
             },
+            frozenset({"channels", "hidden"}),
         ),
         _bundled(
             "tiny_lm",
@@ -149,12 +161,14 @@ TRAINERS: dict[str, TrainerInfo] = {
                 "optimizer": "adamw",
                 "batch_size": 32,
             },
+            frozenset({"d_model", "layers", "heads"}),
         ),
         _bundled(
             "diabetes_regression",
             "MLP regressor on scikit-learn's bundled diabetes data; minimise val_rmse.",
             _REGRESSOR,
             {**_MLP, "optimizer": "adam", "batch_size": 32},
+            frozenset({"hidden", "depth"}),
         ),
     )
 }

@@ -43,6 +43,7 @@ from service.usecases.driving import (
     SweepEnded,
     SweepStart,
 )
+from service.usecases.exploits import ExploitDecided
 from service.usecases.extension import History
 from service.usecases.job_outcomes import DriverOutcome
 from service.usecases.reports import ResultReported, time_attr_of
@@ -194,6 +195,7 @@ def drive(experiment_id: str, settings: Settings) -> int:
             gate().take_notices.remote(experiment_id, list(stored)), timeout=5
         ),
         read_decisions=lambda: api.call("GET", "/sweep/decisions", list[tuple[str, RungDecided]]),
+        read_exploits=lambda: api.call("GET", "/sweep/exploits", list[ExploitDecided]),
         check_convergence=convergence_reader(api, spec),
         read_usage=lambda: ray.get(gate().usage.remote(experiment_id), timeout=5),
         push_project=project_pusher(api, spec.project),

@@ -20,6 +20,7 @@ from service.engine.ledger import Notice
 from service.engine.recorder import Recorder
 from service.resources import HeldSegment
 from service.usecases.decisions import RungDecided
+from service.usecases.exploits import ExploitDecided
 from service.usecases.job_outcomes import error_line
 from service.usecases.reports import (
     ReservationReclaimed,
@@ -82,6 +83,7 @@ class DriverContext:
     # the stored early-stopping decisions (a restored driver's scheduler rebuilds from them)
     # and the trials the database holds as final
     read_decisions: Callable[[], list[tuple[str, RungDecided]]] = list
+    read_exploits: Callable[[], list[ExploitDecided]] = list
     finished_trials: frozenset[str] = frozenset()
     # promotion ASHA: new configurations the searcher may start now (one before it first says)
     new_trial_slots: int = 1

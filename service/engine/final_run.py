@@ -1,11 +1,12 @@
 """A final run: ``python -m service.engine.final_run <id>``, run as a Ray Job.
 
 Trains a promoted trial's (scaled) config with the promotion's workers as one Ray Train run named
-``final-<id>`` under the experiment's storage, so a resubmitted job continues from the run's
-latest checkpoint. User code's Train run is started from a Ray task of the job (where the code
-imports, ``fit_final_run``), not from the job's driver. Every epoch's report is stored as it
-happens; at the end a bundled trainer's model is scored on the held-out test split, and the run
-becomes a model version with lineage.
+``final-<id>`` under the experiment's storage (a PBT trial's schedule of configs replayed as
+that run's segments, each resuming from the one before's checkpoint), so a resubmitted job
+continues from the run's latest checkpoint. User code's Train run is started from a Ray task of
+the job (where the code imports, ``fit_final_run``), not from the job's driver. Every epoch's
+report is stored as it happens; at the end a bundled trainer's model is scored on the held-out
+test split, and the run becomes a model version with lineage.
 A retrain (a schedule's) then challenges the alias it was retrained for (champion/challenger).
 """
 
@@ -84,10 +85,11 @@ class StoreFinalRunResults(UserCallback):
         self.api().call("POST", "/final-run/epochs", body=FinalRunEpoch(epoch, reported))
 
 
-def trainer_for(job: FinalRunJob, settings: Settings, api: JobApi) -> tuple[TrialPlan, LeanTrainer]:
+def plan_for(job: FinalRunJob, settings: Settings, epochs: int) -> TrialPlan:
+    """The final run's plan up to ``epochs`` (one segment of a replayed schedule, or all)."""
     plan = TrialPlan.from_spec(
         job.spec,
-        epochs=job.epochs,
+        epochs=epochs,
         num_workers=job.num_workers,
         storage_path=final_runs_uri(settings.storage_root, job.experiment_id),
         owner=f"final-{job.final_run_id}",
@@ -101,12 +103,22 @@ def trainer_for(job: FinalRunJob, settings: Settings, api: JobApi) -> tuple[Tria
             cpus_per_worker=float(job.resources["cpus_per_worker"]),
             gpus_per_worker=float(job.resources["gpus_per_worker"]),
         )
-    config = train_config(plan, job.config)
+    return plan
+
+
+def trainer_for(
+    job: FinalRunJob, settings: Settings, api: JobApi, epochs: int, config: dict[str, Any]
+) -> LeanTrainer:
+    """The final run's Train run up to ``epochs`` with ``config``."""
+    plan = plan_for(job, settings, epochs)
+    config = train_config(plan, config)
+    if job.schedule and job.spec.trainer is not None:
+        config["lr_schedule_epochs"] = job.epochs  # the LR schedule spans every segment
     if job.warm_start_uri:
         config["warm_start_from"] = job.warm_start_uri
     store = StoreFinalRunResults(job.final_run_id, api.url, api.token)
     name = final_run_name(job.final_run_id)
-    return plan, build_trainer(plan, config, name, CHECKPOINTS_KEPT, [store])
+    return build_trainer(plan, config, name, CHECKPOINTS_KEPT, [store])
 
 
 def evaluate_on_test(
@@ -176,13 +188,15 @@ def fit_final_run(job: FinalRunJob) -> tuple[dict[str, Any], Checkpoint | None]:
     settings = get_settings()
     api = JobApi.from_environment()
     try:
-        plan, trainer = trainer_for(job, settings, api)
+        plan = plan_for(job, settings, job.epochs)
         # the task holds no resources (num_cpus=0), its workers hold the lease's
         with (
             ledger_kept(api, plan.owner),
             admitted(plan.lease_request(plan.owner), plan.resource_wait_s),
         ):
-            result = trainer.fit()
+            for epochs, config in job.segments():
+                # each segment's Train run (one name) resumes from the one before's checkpoint
+                result = trainer_for(job, settings, api, epochs, config).fit()
         return dict(result.metrics or {}), result.checkpoint
     finally:
         api.close()

@@ -34,6 +34,7 @@ from raysweep.search_space import (
 )
 from raysweep.spec import Constraint, ExperimentSpec
 from service.engine.driver_context import DriverContext
+from service.engine.pbt import PopulationTraining
 from service.engine.promotion_asha import PromotionASHA
 from service.engine.stopping_asha import StoppingASHA
 from service.engine.trial import RUN_KEY
@@ -239,11 +240,11 @@ def search_algorithm(
         # Tune ignores max_concurrent_trials for a generator passed in: it carries the limit,
         # except under promotion ASHA, which parks what it cannot run yet (paused trials would
         # count against the generator's limit)
-        promotion = spec.early_stopping.scheduler == "asha_promotion"
+        segmented = spec.early_stopping.segmented
         return BasicVariantGenerator(
             points_to_evaluate=points,
             random_state=search.seed,
-            max_concurrent=0 if promotion else search.max_concurrent_trials or 0,
+            max_concurrent=0 if segmented else search.max_concurrent_trials or 0,
         )
     objectives = spec.all_objectives if spec.multi_objective else None
     optuna = ObjectiveSearch(
@@ -259,11 +260,30 @@ def search_algorithm(
     return SweepSearcher(optuna, promotion, history or History())
 
 
-def scheduler(spec: ExperimentSpec, time_attr: str, max_running: int) -> TrialScheduler:
-    """``max_running``: how many trials promotion ASHA lets train at once."""
+def scheduler(
+    spec: ExperimentSpec, time_attr: str, max_running: int, storage_path: str = ""
+) -> TrialScheduler:
+    """``max_running``: how many trials promotion ASHA and PBT let train at once;
+    ``storage_path``: where the trials' Train runs live (PBT copies checkpoints there)."""
     early = spec.early_stopping
     if early.scheduler == "none":
         return FIFOScheduler()
+    if early.scheduler == "pbt":
+        population = early.population
+        return PopulationTraining(
+            time_attr=time_attr,
+            metric=spec.primary.metric,
+            mode=spec.primary.mode,
+            max_t=early.max_t,
+            interval=population.perturbation_interval,
+            quantile_fraction=population.quantile_fraction,
+            resample_probability=population.resample_probability,
+            space=spec.search_space if isinstance(spec.search_space, dict) else {},
+            mutate=list(population.mutate or []),
+            max_running=max_running,
+            storage_path=storage_path,
+            seed=spec.search.seed,
+        )
     if early.scheduler == "asha_promotion":
         return PromotionASHA(
             time_attr=time_attr,

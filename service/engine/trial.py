@@ -306,7 +306,10 @@ def run_trial(config: dict[str, Any], plan: TrialPlan) -> None:
     config = {k: v for k, v in config.items() if k not in CONTROL_KEYS}
     if budget is not None:
         # one segment: the Train run of the same name resumes from its checkpoint and ends,
-        # with a checkpoint, at the rung the scheduler set
+        # with a checkpoint, at the rung or step the scheduler set; a bundled trainer's LR
+        # schedule spans the whole budget, not the segment
+        if plan.trainer is not None:
+            config["lr_schedule_epochs"] = plan.epochs
         plan = replace(plan, epochs=min(int(budget), plan.epochs))
     # a promotion-ASHA segment of the kit's loop may yield its workers to a project below its
     # share at a checkpoint (the loop asks the gate); it then waits for a slot again and its Train

@@ -19,7 +19,7 @@ from service.engine.warm_group import THREAD_TIMEOUT_S
 from service.resources import EPSILON, TRIAL_FUNCTION_RESOURCES, carves, trial_request
 from service.settings import Settings
 from service.storage import code_package_uri, experiment_uri, train_runs_uri
-from service.usecases.decisions import promotion_milestones
+from service.usecases.decisions import pbt_steps, promotion_milestones
 from service.usecases.extension import History
 from service.usecases.reports import time_attr_of
 
@@ -86,8 +86,8 @@ def trial_plan(
 
 
 def trial_slots(spec: ExperimentSpec) -> int:
-    """How many trials promotion ASHA lets train at once: ``max_concurrent_trials``, else as
-    many worker groups as the cluster's resources hold (paused trials hold none)."""
+    """How many trials promotion ASHA and PBT let train at once: ``max_concurrent_trials``,
+    else as many worker groups as the cluster's resources hold (paused trials hold none)."""
     if spec.search.max_concurrent_trials:
         return spec.search.max_concurrent_trials
     capacity = cluster_capacity()
@@ -111,9 +111,13 @@ def tune_run(settings: Settings, experiment_id: str, extensions: int) -> tuple[s
 
 
 def with_budgets(spec: ExperimentSpec, history: History) -> History:
-    """Under promotion ASHA a continuing trial trains first to the rung after its epoch."""
+    """Under promotion ASHA a continuing trial trains first to the rung after its epoch; under
+    PBT to the next step."""
     early = spec.early_stopping
-    marks = promotion_milestones(early.grace_period, early.reduction_factor, early.max_t, 0)
+    if early.scheduler == "pbt":
+        marks = pbt_steps(early.population.perturbation_interval, early.max_t)
+    else:
+        marks = promotion_milestones(early.grace_period, early.reduction_factor, early.max_t, 0)
     return replace(
         history,
         continuing=[
@@ -150,10 +154,10 @@ def build_tuner(
         # past max_failures stays failed, one pruned after Tune's last snapshot stays pruned
         return tune.Tuner.restore(path, trainable, resume_unfinished=True, resume_errored=True)
     time_attr = time_attr_of(spec)
-    promotion = spec.early_stopping.scheduler == "asha_promotion"
+    segmented = spec.early_stopping.segmented
     num_samples = spec.search.num_samples
     if history is not None:
-        history = with_budgets(spec, history) if promotion else history
+        history = with_budgets(spec, history) if segmented else history
         num_samples = len(history.continuing) + history.new_samples
         log.info(
             "extension %d: %d trial(s) continue, %d known to the searcher, %d new",
@@ -169,10 +173,16 @@ def build_tuner(
             metric=spec.primary.metric,
             mode=spec.primary.mode,
             search_alg=search_algorithm(spec, history),
-            scheduler=scheduler(spec, time_attr, trial_slots(spec) if promotion else 0),
+            scheduler=scheduler(
+                spec,
+                time_attr,
+                trial_slots(spec) if segmented else 0,
+                train_runs_uri(settings.storage_root, experiment_id),
+            ),
             num_samples=num_samples,
-            # Tune's limiter counts paused trials as running: promotion ASHA limits itself
-            max_concurrent_trials=None if promotion else spec.search.max_concurrent_trials,
+            # Tune's limiter counts paused trials as running: promotion ASHA and PBT limit
+            # themselves
+            max_concurrent_trials=None if segmented else spec.search.max_concurrent_trials,
             time_budget_s=spec.stop.time_budget_s,
             # a trial actor keeps its warm worker group for the sweep's next trial
             reuse_actors=warm_policy(spec, settings) is not None,

@@ -16,6 +16,7 @@ from raysweep.search_space import Choice, Constant, Grid, IntRange, LogUniform, 
 from raysweep.spec import MAX_GRID_POINTS, ExperimentSpec
 from raysweep.spec_reader import parse_search_space, parse_spec, read_mapping
 from service.errors import InvalidInput
+from service.specs.population import population_problems, with_mutations
 from service.specs.training import PackageLookup, code_problems, no_packages, trainer_problems
 from trainers.registry import KIT_CHOICES, TRAINERS, TrainerInfo
 
@@ -305,6 +306,7 @@ def check_spec(
         problems += _warm_start_problems(spec, space, experiments)
         problems += _converged_problems(spec, space)
         problems += _objectives_problems(spec)
+        problems += population_problems(spec, space, trainer)
 
     cluster = spec.promotion.cluster if spec is not None else None
     if cluster is not None and final_clusters is not None and cluster not in final_clusters:
@@ -317,4 +319,4 @@ def check_spec(
         )
     if problems or spec is None or space is None:
         raise InvalidInput(f"the experiment spec has {len(problems)} problem(s)", problems)
-    return spec.model_copy(update={"search_space": space})
+    return with_mutations(spec.model_copy(update={"search_space": space}), space, trainer)

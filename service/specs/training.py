@@ -98,6 +98,15 @@ def code_problems(spec_data: dict[str, Any], lookup: PackageLookup) -> list[Prob
                 "false) cannot be promoted; use asha or none",
             )
         )
+    if code.checkpoints is False and early.get("scheduler") == "pbt":
+        problems.append(
+            Problem(
+                path="early_stopping.scheduler",
+                message="pbt copies a trial's checkpoint into another and resumes both from "
+                "their checkpoints: code that saves no checkpoints (code.checkpoints: false) "
+                "cannot take part; use asha or none",
+            )
+        )
     # early stopping judges trials at each value of the time attribute (default `epoch`, the
     # contract in trainers/README.md): code that does not report it would run unjudged
     scheduler = early.get("scheduler", "asha")

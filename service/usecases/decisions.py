@@ -60,6 +60,11 @@ def promotion_milestones(
     return sorted({mark for mark in marks if mark < max_t} | {max_t})
 
 
+def pbt_steps(interval: int, max_t: int) -> list[int]:
+    """Population-based training's segment ends: every ``interval`` epochs, and ``max_t``."""
+    return [*range(interval, max_t, interval), max_t]
+
+
 def rank_in(recorded: dict[str, float], trial_id: str) -> int:
     """1 + the number of trials with a better (larger, sign-applied) value."""
     mine = recorded[trial_id]

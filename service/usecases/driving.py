@@ -25,6 +25,7 @@ from service.resources import ProjectShare
 from service.storage import train_runs_uri
 from service.usecases.convergence import completed_points
 from service.usecases.decisions import RungDecided, stored_decisions
+from service.usecases.exploits import ExploitDecided
 from service.usecases.extension import History, starting_history
 from service.usecases.job_outcomes import FinalRunOutcome
 from service.usecases.projects import budget_spent, project_share
@@ -64,6 +65,7 @@ OpJson = Annotated[
     | Annotated[TrialYielded, Tag("TrialYielded")]
     | Annotated[TrialWaiting, Tag("TrialWaiting")]
     | Annotated[RungDecided, Tag("RungDecided")]
+    | Annotated[ExploitDecided, Tag("ExploitDecided")]
     | Annotated[TrialHeld, Tag("TrialHeld")],
     Discriminator(_op_kind),
 ]

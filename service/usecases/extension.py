@@ -31,6 +31,7 @@ from service.states import move_experiment, move_trial
 from service.usecases.admission import queue_refusal
 from service.usecases.clusters import FinalClusters
 from service.usecases.experiments import package_files, stored_spec, to_read
+from service.usecases.exploits import latest_configs
 from service.usecases.space_changes import (
     Extended,
     SpecCheck,
@@ -150,8 +151,9 @@ def sweep_history(session: Session, experiment_id: str, spec: ExperimentSpec) ->
     history = History(new_samples=max(0, spec.search.num_samples - len(rows)))
     objectives = spec.all_objectives if spec.multi_objective else []
     left_out = 0
+    exploited = latest_configs(session, experiment_id)  # PBT: a trial's config in force last
     for tune_id, config, state, iteration, value, stored, version in rows:
-        config = in_latest_space(config, version, spaces)
+        config = in_latest_space(exploited.get(tune_id, config), version, spaces)
         # completed below the new max_t, or stopped by a cancel before it
         budget_left = state in (TrialState.completed, TrialState.cancelled) and iteration < max_t
         # trials a paused sweep left open: the extension continues them

@@ -122,6 +122,23 @@ class FinalRunJob:
     warm_start_uri: str | None
     # {use_gpu, cpus_per_worker, gpus_per_worker} of each worker; None: the sweep's
     resources: dict[str, Any] | None = None
+    # a PBT trial's config changes, replayed: [{"epoch": e, "config": ...}]; None: none
+    schedule: list[dict[str, Any]] | None = None
+
+    def segments(self) -> list[tuple[int, dict[str, Any]]]:
+        """(the epoch each segment trains to, its config): the whole run in one, or a replayed
+        schedule's segments, each config trained from the epoch after the change before it
+        (as Ray Tune's PBT replay changes a config at the epochs it changed in the sweep)."""
+        segments: list[tuple[int, dict[str, Any]]] = []
+        config = self.config
+        for change in sorted(self.schedule or [], key=lambda change: int(change["epoch"])):
+            epoch = int(change["epoch"])
+            if epoch >= self.epochs:
+                break
+            if epoch > (segments[-1][0] if segments else 0):
+                segments.append((epoch, config))
+            config = dict(change["config"])
+        return [*segments, (self.epochs, config)]
 
 
 @dataclass(frozen=True)
@@ -154,6 +171,7 @@ def start_final_run(db: sessionmaker[Session], final_run_id: int) -> FinalRunJob
             row.epochs,
             row.warm_start_uri,
             row.resources,
+            row.schedule,
         )
 
 

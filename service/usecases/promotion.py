@@ -31,6 +31,7 @@ from service.errors import Conflict, InvalidInput
 from service.final_config import final_config, final_epochs
 from service.resources import ResourceRequest, worker_bundle
 from service.usecases.clusters import FinalClusters, observed_capacity
+from service.usecases.exploits import schedule_of
 from service.usecases.final_runs import list_final_runs
 from service.usecases.promotion_choice import chosen_trials
 
@@ -110,11 +111,12 @@ def new_final_run(
     rank: int = 1,
 ) -> FinalRunRow:
     """A queued final run of ``trial``: its config scaled for the promotion's workers, on the
-    promotion's resources, warm-started (if asked) from the trial's best checkpoint."""
+    promotion's resources, warm-started (if asked) from the trial's best checkpoint; a PBT
+    trial's schedule of configs replayed at the epochs they changed."""
     warm_start = (
         best_checkpoint_uri(session, trial, spec.primary.mode) if promotion.warm_start else None
     )
-    return queued_final_run(
+    run = queued_final_run(
         trial.experiment_id,
         trial.id,
         final_config(spec, dict(trial.config), promotion),
@@ -126,6 +128,14 @@ def new_final_run(
         warm_start_uri=warm_start,
         resources=final_run_resources(spec, promotion),
     )
+    # a PBT trial's config changed as it trained: the final run replays the changes
+    changes = schedule_of(session, trial)
+    if changes:
+        run.schedule = [
+            {"epoch": epoch, "config": final_config(spec, config, promotion)}
+            for epoch, config in changes
+        ]
+    return run
 
 
 def final_run_resources(spec: ExperimentSpec, asked: FinalRunResources) -> dict[str, Any] | None:

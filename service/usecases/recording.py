@@ -26,6 +26,7 @@ from service.db.models.sweeps import CheckpointRow, RecordBatchRow, ResultRow, T
 from service.resources import HeldSegment
 from service.storage import artifact_uri, train_runs_uri
 from service.usecases.decisions import RungDecided, store_decisions
+from service.usecases.exploits import ExploitDecided, store_exploit
 from service.usecases.projects import store_held
 from service.usecases.reports import (
     BatchSequence,
@@ -172,6 +173,15 @@ class ResultStore:
                             [(trial_ids[op.tune_id], op)],
                             self.metric,
                             self.mode,
+                            self.time_attr,
+                        )
+                    case ExploitDecided():
+                        store_exploit(
+                            session,
+                            self.experiment_id,
+                            trial_ids[op.tune_id],
+                            op,
+                            self.metric,
                             self.time_attr,
                         )
                     case TrialEnded():

@@ -12,6 +12,7 @@ from raysweep.lifecycle import TrialState
 from raysweep.spec import ExperimentSpec
 from service.resources import HeldSegment
 from service.usecases.decisions import RungDecided
+from service.usecases.exploits import ExploitDecided
 from trainers.registry import get_trainer
 
 
@@ -99,6 +100,7 @@ Op = (
     | TrialYielded
     | TrialWaiting
     | RungDecided
+    | ExploitDecided
     | TrialHeld
 )
 

@@ -24,7 +24,7 @@ from raysweep.spec import ExperimentSpec
 from service.db.models.sweeps import CheckpointRow, ResultRow, TrialRow
 from service.storage import delete_tree, subdirectories
 from service.train_snapshot import rewrite_snapshots
-from service.usecases.decisions import promotion_milestones
+from service.usecases.decisions import pbt_steps, promotion_milestones
 from service.usecases.reports import ResultReported
 from service.usecases.studies import metric_in
 
@@ -150,7 +150,9 @@ class KeptResults:
     def of(cls, spec: ExperimentSpec) -> KeptResults:
         early = spec.early_stopping
         marks = {early.max_t}
-        if early.scheduler != "none":
+        if early.scheduler == "pbt":
+            marks.update(pbt_steps(early.population.perturbation_interval, early.max_t))
+        elif early.scheduler != "none":
             for bracket in range(early.brackets):
                 marks.update(
                     promotion_milestones(

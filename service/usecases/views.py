@@ -183,7 +183,7 @@ def rungs(session: Session, experiment: ExperimentRow) -> Rungs:
     and the cutoff its latest decision there applied."""
     early = experiment.spec.get("early_stopping", {})
     scheduler = early.get("scheduler", "asha")
-    if scheduler == "none":
+    if scheduler in ("none", "pbt"):  # PBT's steps are its exploits (list_exploits)
         return Rungs(scheduler=scheduler, reduction_factor=None, rungs=[])
     rf = float(early.get("reduction_factor", 2))
     # counted by the database: one row per milestone and kind, however many trials were judged

@@ -340,6 +340,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/experiments/{experiment_id}/exploits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Population-based training's exploits: the sweep's lineage
+         * @description Under `early_stopping.scheduler: pbt`, each exploit, oldest first: at `epoch` the trial continued from a copy of the source trial's checkpoint with `new_config` (the source's config, perturbed). A trial's exploits are its schedule (its config over epochs) and say where its weights came from; promotion replays that schedule. Empty for other schedulers.
+         */
+        get: operations["exploits_api_v1_experiments__experiment_id__exploits_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/experiments/{experiment_id}/tensorboard": {
         parameters: {
             query?: never;
@@ -1242,6 +1262,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs/sweep/exploits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sweep's stored PBT exploits */
+        get: operations["exploits_api_v1_jobs_sweep_exploits_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs/sweep/history": {
         parameters: {
             query?: never;
@@ -2008,11 +2045,11 @@ export interface components {
             objective: string | null;
             /**
              * Scheduler
-             * @description `asha` stops a trial below its rung's cutoff; `asha_promotion` pauses every trial at each rung (its checkpoint kept, its trial slot freed) and promotes the best paused ones, the top 1/reduction_factor of a rung, when a trial slot frees; `none` runs every trial to max_t.
+             * @description `asha` stops a trial below its rung's cutoff; `asha_promotion` pauses every trial at each rung (its checkpoint kept, its trial slot freed) and promotes the best paused ones, the top 1/reduction_factor of a rung, when a trial slot frees; `pbt` is population-based training (the `pbt` block; num_samples is the population): every trial trains to max_t, and every perturbation_interval epochs the bottom quantile continues from a copy of a top trial's checkpoint with a perturbed config; `none` runs every trial to max_t.
              * @default asha
              * @enum {string}
              */
-            scheduler: "asha" | "asha_promotion" | "none";
+            scheduler: "asha" | "asha_promotion" | "pbt" | "none";
             /**
              * Time Attr
              * @description Progress measure; defaults to the trainer's (usually epoch).
@@ -2040,6 +2077,11 @@ export interface components {
              * @default 1
              */
             brackets: number;
+            /**
+             * @description Population-based training's settings, with `scheduler: pbt` only (defaults when left out).
+             * @default null
+             */
+            pbt: components["schemas"]["PopulationConfig"] | null;
         };
         /**
          * ErrorBody
@@ -2299,6 +2341,90 @@ export interface components {
             more: boolean;
         };
         /**
+         * ExploitDecided
+         * @description At ``epoch``, trial ``tune_id`` continues from a copy of trial ``source``'s checkpoint
+         *     with ``new_config`` (values in the metric's own sign; trials by the name the database knows
+         *     them by).
+         */
+        ExploitDecided: {
+            /** Tune Id */
+            tune_id: string;
+            /** Epoch */
+            epoch: number;
+            /** Source */
+            source: string;
+            /** Value */
+            value: number | null;
+            /** Source Value */
+            source_value: number | null;
+            /** Old Config */
+            old_config: {
+                [key: string]: unknown;
+            };
+            /** New Config */
+            new_config: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * ExploitRead
+         * @description One exploit of population-based training: at ``epoch`` the trial continued from a copy
+         *     of the source trial's checkpoint with ``new_config``.
+         */
+        ExploitRead: {
+            /** Trial Id */
+            trial_id: number;
+            /**
+             * Trial Number
+             * @description The trial's number (1 first).
+             */
+            trial_number?: number | null;
+            /**
+             * Source Trial Id
+             * @description The trial whose checkpoint was copied.
+             */
+            source_trial_id: number;
+            /**
+             * Source Trial Number
+             * @description Its number (1 first).
+             */
+            source_trial_number?: number | null;
+            /**
+             * Epoch
+             * @description The epoch both had reached; training went on after it.
+             */
+            epoch: number;
+            /**
+             * Value
+             * @description The trial's metric at the epoch.
+             */
+            value: number | null;
+            /**
+             * Source Value
+             * @description The source trial's metric at the epoch.
+             */
+            source_value: number | null;
+            /**
+             * Old Config
+             * @description The trial's config until the epoch.
+             */
+            old_config: {
+                [key: string]: unknown;
+            };
+            /**
+             * New Config
+             * @description Its config after: the source's, with the mutated parameters perturbed.
+             */
+            new_config: {
+                [key: string]: unknown;
+            };
+            /**
+             * Decided At
+             * Format: date-time
+             */
+            decided_at: string;
+        };
+        /**
          * ExtendRequest
          * @description More of a finished or paused sweep: any of these, each beyond the sweep's own.
          */
@@ -2396,6 +2522,10 @@ export interface components {
             resources?: {
                 [key: string]: unknown;
             } | null;
+            /** Schedule */
+            schedule?: {
+                [key: string]: unknown;
+            }[] | null;
         };
         /** FinalRunOutcome */
         FinalRunOutcome: {
@@ -2456,6 +2586,13 @@ export interface components {
             } | null;
             /** Epochs */
             epochs: number;
+            /**
+             * Schedule
+             * @description A PBT trial's config changes, replayed: each {epoch, config} trained from the epoch after `epoch` (scaled as `config`); null: `config` throughout.
+             */
+            schedule?: {
+                [key: string]: unknown;
+            }[] | null;
             /**
              * Warm Start Uri
              * @description The checkpoint its weights start from (the trial's best), or null.
@@ -3084,6 +3221,41 @@ export interface components {
             min?: {
                 [key: string]: number;
             };
+        };
+        /**
+         * PopulationConfig
+         * @description Population-based training (``early_stopping.scheduler: pbt``), as Ray Tune's PBT with
+         *     ``synch=True``: the population (``search.num_samples`` trials, sampled by
+         *     ``search.algorithm``) trains in steps of ``perturbation_interval`` epochs; when every live
+         *     trial has reached a step, the worst ``quantile_fraction`` of them each copy the latest
+         *     checkpoint (model and optimizer state, every DDP rank's files) and the config of a trial
+         *     drawn from the best ``quantile_fraction``, then perturb the ``mutate`` parameters.
+         */
+        PopulationConfig: {
+            /**
+             * Perturbation Interval
+             * @description Epochs between exploit steps (< max_t).
+             * @default 2
+             */
+            perturbation_interval: number;
+            /**
+             * Quantile Fraction
+             * @description The share of the population that exploits (the worst) and that is copied from (the best); at least one trial each.
+             * @default 0.25
+             */
+            quantile_fraction: number;
+            /**
+             * Resample Probability
+             * @description The chance a mutated parameter is sampled anew from the search space instead of perturbed (a number x0.8 or x1.2 within its bounds, a choice moved to a neighbouring value).
+             * @default 0.25
+             */
+            resample_probability: number;
+            /**
+             * Mutate
+             * @description The parameters an exploit perturbs; default every numeric and choice parameter of the space except those a bundled trainer's model or optimizer state depends on (its shape: a copied checkpoint would not load). The others are copied from the trial exploited.
+             * @default null
+             */
+            mutate: string[] | null;
         };
         /**
          * Problem
@@ -6207,6 +6379,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RungDecisionRead"][];
+                };
+            };
+            /** @description The body is not valid JSON, or not the content type the route takes */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not allowed in the object's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; every problem is listed in `details` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database did not answer in time or cannot be reached, or the server's view slots stayed taken (`busy`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    exploits_api_v1_experiments__experiment_id__exploits_get: {
+        parameters: {
+            query?: {
+                /** @description Only this trial's exploits. */
+                trial_id?: number | null;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                experiment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExploitRead"][];
                 };
             };
             /** @description The body is not valid JSON, or not the content type the route takes */
@@ -11457,6 +11727,98 @@ export interface operations {
             };
         };
     };
+    exploits_api_v1_jobs_sweep_exploits_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExploitDecided"][];
+                };
+            };
+            /** @description The body is not valid JSON, or not the content type the route takes */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The token's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such object */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not allowed in the object's current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input; every problem is listed in `details` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database did not answer in time or cannot be reached, or the server's view slots stayed taken (`busy`); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     history_api_v1_jobs_sweep_history_get: {
         parameters: {
             query?: never;
@@ -11845,7 +12207,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": (components["schemas"]["TrialStarted"] | components["schemas"]["ResultReported"] | components["schemas"]["TrialEnded"] | components["schemas"]["TrialRestarted"] | components["schemas"]["ReservationReclaimed"] | components["schemas"]["TrialYielded"] | components["schemas"]["TrialWaiting"] | components["schemas"]["RungDecided"] | components["schemas"]["TrialHeld"])[];
+                "application/json": (components["schemas"]["TrialStarted"] | components["schemas"]["ResultReported"] | components["schemas"]["TrialEnded"] | components["schemas"]["TrialRestarted"] | components["schemas"]["ReservationReclaimed"] | components["schemas"]["TrialYielded"] | components["schemas"]["TrialWaiting"] | components["schemas"]["RungDecided"] | components["schemas"]["ExploitDecided"] | components["schemas"]["TrialHeld"])[];
             };
         };
         responses: {

@@ -95,3 +95,6 @@ export interface Comparison {
 export function everyValue<T extends string>(values: Record<T, true>): T[] {
   return Object.keys(values) as T[];
 }
+/** One exploit of population-based training: a trial continued from a copy of another's
+ *  checkpoint with a new config. */
+export type Exploit = Read<"ExploitRead">;

@@ -29,6 +29,7 @@ from service.usecases.driving import (
     SweepStart,
     WorkerFailure,
 )
+from service.usecases.exploits import ExploitDecided, read_exploits
 from service.usecases.extension import History
 from service.usecases.job_outcomes import (
     DriverOutcome,
@@ -59,6 +60,11 @@ def control_request(experiment_id: SweepJob, request: Request) -> ControlRequest
 @router.get("/sweep/decisions", summary="The sweep's stored early-stopping decisions")
 def decisions(experiment_id: SweepJob, request: Request) -> list[tuple[str, RungDecided]]:
     return driving.decisions(app_state(request).db, experiment_id)
+
+
+@router.get("/sweep/exploits", summary="The sweep's stored PBT exploits")
+def exploits(experiment_id: SweepJob, request: Request) -> list[ExploitDecided]:
+    return read_exploits(app_state(request).db, experiment_id)
 
 
 @router.get("/sweep/history", summary="What the sweep's next Tune run starts from")

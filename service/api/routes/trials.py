@@ -1,4 +1,4 @@
-"""Trial routes: an experiment's trials, one trial, its results."""
+"""Trial routes: an experiment's trials, one trial, its results, decisions and exploits."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request, Response
 from raysweep.lifecycle import TrialState
 from raysweep.schemas import (
     CheckpointRead,
+    ExploitRead,
     NotesUpdate,
     Page,
     ResultRead,
@@ -26,8 +27,9 @@ from service.api.deps import (
     TrialViewer,
 )
 from service.api.errors import ERROR_RESPONSES
-from service.db.base import MAX_INT
+from service.db.base import MAX_BIGINT, MAX_INT
 from service.usecases import trials as usecase
+from service.usecases.exploits import list_exploits
 
 router = APIRouter(prefix="/api/v1", tags=["trials"], responses=ERROR_RESPONSES)
 
@@ -115,3 +117,24 @@ def checkpoints(trial_id: RowId, db: Db, _: TrialViewer) -> list[CheckpointRead]
 )
 def decisions(trial_id: RowId, db: Db, _: TrialViewer) -> list[RungDecisionRead]:
     return usecase.list_decisions(db, trial_id)
+
+
+@router.get(
+    "/experiments/{experiment_id}/exploits",
+    summary="Population-based training's exploits: the sweep's lineage",
+    description="Under `early_stopping.scheduler: pbt`, each exploit, oldest first: at `epoch` "
+    "the trial continued from a copy of the source trial's checkpoint with `new_config` (the "
+    "source's config, perturbed). A trial's exploits are its schedule (its config over "
+    "epochs) and say where its weights came from; promotion replays that schedule. Empty for "
+    "other schedulers.",
+)
+def exploits(
+    experiment_id: str,
+    db: Db,
+    _: ExperimentViewer,
+    trial_id: Annotated[
+        int | None, Query(ge=1, le=MAX_BIGINT, description="Only this trial's exploits.")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=10_000)] = 1_000,
+) -> list[ExploitRead]:
+    return list_exploits(db, experiment_id, trial_id, limit)

@@ -43,6 +43,9 @@ class FinalRunRow(Base):
     # {use_gpu, cpus_per_worker, gpus_per_worker} of each worker; None: the sweep's
     resources: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     epochs: Mapped[int] = mapped_column(Integer)
+    # a PBT trial's config changes, replayed: [{"epoch": e, "config": ...}], each config
+    # (scaled as ``config``) trained from the epoch after e; None: ``config`` throughout
+    schedule: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     warm_start_uri: Mapped[str | None] = mapped_column(Text)
     model_name: Mapped[str] = mapped_column(String(128))
     cluster: Mapped[str] = mapped_column(String(64))  # the final cluster record it runs on

@@ -1,5 +1,5 @@
-"""The rows of a sweep: experiments and their labels, trials, rung decisions, results,
-checkpoints, events, the record batches stored once, and the cluster capacity seen."""
+"""The rows of a sweep: experiments and their labels, trials, rung decisions, PBT exploits,
+results, checkpoints, events, the record batches stored once, and the cluster capacity seen."""
 
 from __future__ import annotations
 
@@ -168,6 +168,34 @@ class RungDecisionRow(Base):
         # a re-delivered decision (restored driver, resent batch) is stored once
         UniqueConstraint("trial_id", "milestone", "decision"),
         Index("ix_rung_decisions_experiment_id_milestone", "experiment_id", "milestone"),
+    )
+
+
+class ExploitRow(Base):
+    """One exploit of population-based training, stored when the scheduler made it: at
+    ``epoch`` the trial continued from a copy of ``source_trial_id``'s checkpoint with
+    ``new_config`` (its config until then: ``old_config``). The trial's schedule and the
+    sweep's lineage read these; a restored driver's scheduler rebuilds from them."""
+
+    __tablename__ = "exploits"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    experiment_id: Mapped[str] = mapped_column(ForeignKey("experiments.id", ondelete="CASCADE"))
+    trial_id: Mapped[int] = mapped_column(BigId, ForeignKey("trials.id", ondelete="CASCADE"))
+    trial_number: Mapped[int | None] = trial_number_of(trial_id)
+    source_trial_id: Mapped[int] = mapped_column(BigId, ForeignKey("trials.id", ondelete="CASCADE"))
+    source_trial_number: Mapped[int | None] = trial_number_of(source_trial_id)
+    epoch: Mapped[int] = mapped_column(Integer)
+    value: Mapped[float | None] = mapped_column(Float)
+    source_value: Mapped[float | None] = mapped_column(Float)
+    old_config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    new_config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    decided_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        # a re-delivered exploit (restored driver, resent batch) is stored once
+        UniqueConstraint("trial_id", "epoch"),
+        Index("ix_exploits_experiment_id_epoch", "experiment_id", "epoch"),
     )
 
 

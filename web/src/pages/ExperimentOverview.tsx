@@ -4,6 +4,7 @@ import { Labels, Notes, Progress, Quantity, StateBadge } from "../components";
 import { useChangedLive } from "../hooks";
 import { LEDGER_START, formatAgo, formatConfig, formatValue, hours, plannedTrials } from "../shape";
 import type { EventItem, Experiment, UsageReport } from "../types";
+import { isPbt, Lineage } from "./Lineage";
 import { SpaceVersions } from "./SearchSpaces";
 
 const USAGE_REFRESH_MS = 5000;
@@ -14,7 +15,7 @@ interface Props {
 }
 
 /** The overview tab: the sweep's progress and compute, its notes, best trial,
- *  search-space versions and events (the page's poll brings those). */
+ *  search-space versions, PBT's lineage and events (the page's poll brings those). */
 export function ExperimentOverview({ experiment, events, version, ended, mayAct, onChange, onError }: Props) {
   const { data: usage, error } = useChangedLive(async () =>
     (await api<UsageReport>("/usage", { query: { experiment: experiment.id, from: LEDGER_START } })).total,
@@ -55,6 +56,8 @@ export function ExperimentOverview({ experiment, events, version, ended, mayAct,
       </div>
 
       {experiment.search_spaces && <SpaceVersions versions={experiment.search_spaces} />}
+
+      {isPbt(experiment.spec) && <Lineage experiment={experiment} version={version} ended={ended} />}
 
       <h2>Events</h2>
       <ol class="events" data-testid="events">

@@ -6,6 +6,7 @@ import { duration, formatSpan, waitedFor } from "../clocks";
 import { hashQuery, setHashQuery, useLive, useTitle } from "../hooks";
 import { ENDED_STATES, formatAgo, formatParam, formatValue, metricSeries, SWEEP_ENDED } from "../shape";
 import type { Checkpoint, EventItem, Experiment, Me, Page, ResultItem, Trial } from "../types";
+import { TrialSchedule } from "./Lineage";
 import { LogsView, LogTail } from "./TrialLogs";
 
 type Tab = "overview" | "logs";
@@ -105,6 +106,7 @@ export function TrialPage({ id, me }: { id: number; me: Me }) {
               </div>
             </>
           )}
+          <TrialSchedule trial={trial} version={view.results.length} ended={view.ended} />
           <h2>Metrics</h2>
           <div class="metric-grid" data-testid="metrics" data-count={series.size}>
             {[...series.entries()].map(([name, points]) => <MetricChart key={name} name={name} lines={[{ label: name, points }]} />)}
