@@ -13,7 +13,7 @@ from raysweep.analysis import Importance, Pareto
 from raysweep.errors import WaitTimeout
 from raysweep.lifecycle import TRIAL_ENDED, ExperimentState
 from raysweep.registry import FinalRunRead
-from raysweep.schemas import EventRead, ExperimentRead, TrialRead
+from raysweep.schemas import EventRead, ExperimentRead, ExploitRead, TrialRead
 
 if TYPE_CHECKING:
     import pandas
@@ -212,6 +212,13 @@ class Experiment:
             events.extend(EventRead.model_validate(item) for item in page["items"])
             if len(page["items"]) < 500:
                 return events
+
+    def exploits(self, trial_id: int | None = None) -> list[ExploitRead]:
+        """Population-based training's exploits (``scheduler: pbt``), oldest first: the sweep's
+        lineage, or one trial's schedule (its config after each ``epoch``: ``new_config``)."""
+        params = {"limit": 10_000, **({"trial_id": trial_id} if trial_id is not None else {})}
+        found = self._api.request("GET", f"/experiments/{self.data.id}/exploits", params=params)
+        return [ExploitRead.model_validate(item) for item in found]
 
     def importance(self, evaluator: str = "ped_anova") -> Importance:
         """How much each sampled hyperparameter decided the metric (``ped_anova``, Optuna's

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.errors import Problem
+from raysweep.lifecycle import TrialState
 from raysweep.search_space import Choice, IntRange, LogUniform, Uniform
 from raysweep.spec import ExperimentSpec
 from service.db.models.sweeps import EventRow, ExploitRow, TrialRow
@@ -22,11 +23,12 @@ from service.errors import InvalidInput
 from service.settings import REPO_ROOT
 from service.specs import check_spec
 from service.usecases.exploits import ExploitDecided, list_exploits, stored_exploits
+from service.usecases.extension import sweep_history
 from service.usecases.job_outcomes import FinalRunJob
 from service.usecases.recording import ResultStore
-from service.usecases.reports import TrialStarted
+from service.usecases.reports import TrialEnded, TrialStarted
 from tests.conftest import BOTH_BACKENDS, minimal_spec
-from tests.engine.test_recorder import new_experiment, result
+from tests.engine.test_recorder import SPEC, new_experiment, result
 from trainers.kit import resume_optimizer
 
 SPACES = REPO_ROOT / "search_spaces"
@@ -161,3 +163,28 @@ def test_exploits_are_stored_once_tell_the_trial_and_read_back(
     [read] = list_exploits(db, experiment_id, trial_id=row.trial_id)
     assert (read.trial_number, read.source_trial_number, read.new_config) == (2, 1, {"lr": 0.12})
     assert list_exploits(db, experiment_id, trial_id=row.source_trial_id) == []
+
+
+def test_an_extension_continues_an_exploited_trial_with_its_latest_config(
+    db: sessionmaker[Session],
+) -> None:
+    experiment_id = new_experiment(db)
+    recorder = Recorder(ResultStore(experiment_id, "val_loss", "min").into(db)).start()
+    for name, lr in (("a", 0.1), ("b", 0.2)):
+        recorder.submit(TrialStarted(name, {"lr": lr}))
+        recorder.submit(result(name, 1, 0.5 if name == "a" else 0.9))
+    recorder.submit(ExploitDecided("b", 1, "a", 0.9, 0.5, {"lr": 0.2}, {"lr": 0.12}))
+    for name in ("a", "b"):
+        recorder.submit(result(name, 2, 0.4))
+        recorder.submit(TrialEnded(name, TrialState.completed))
+    assert recorder.close(30)
+    spec = ExperimentSpec.model_validate({**SPEC, "early_stopping": pbt(), "search_space": {}})
+    longer = spec.model_copy(
+        update={"early_stopping": spec.early_stopping.model_copy(update={"max_t": 8})}
+    )
+    with db.begin() as session:
+        history = sweep_history(session, experiment_id, longer)
+    assert sorted((name, config, at) for name, config, at in history.continuing) == [
+        ("a", {"lr": 0.1}, 2),
+        ("b", {"lr": 0.12}, 2),
+    ]

@@ -1,7 +1,7 @@
 """Population-based training in the web UI: the experiment page's lineage (which trial copied
 which, at which epoch, what changed) and a trial's page (where its weights came from, its
-config over epochs). A real server on a seeded database (exploits stored as the recorder stores
-them), headless Chromium."""
+config over epochs), and the SDK's read of the same. A real server on a seeded database
+(exploits stored as the recorder stores them), headless Chromium."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from devkit.demo import seed_sweep
+from raysweep import Client
 from raysweep.lifecycle import ExperimentState
 from service.db.models.sweeps import ExperimentRow, TrialRow
 from service.usecases.exploits import ExploitDecided, store_exploit
@@ -62,7 +63,7 @@ def pbt_sweep(db: sessionmaker[Session]) -> tuple[str, list[TrialRow]]:
 def test_the_lineage_and_a_trials_schedule_are_shown(
     page: Page, server: ServerProcess, db: sessionmaker[Session]
 ) -> None:
-    sweep, (one, two, _, _) = pbt_sweep(db)
+    sweep, (one, two, _, four) = pbt_sweep(db)
     sign_in(page, server.admin_token)
     go(page, f"#/experiments/{sweep}")
     rows = page.locator("[data-testid=lineage] tbody tr")
@@ -92,3 +93,12 @@ def test_the_lineage_and_a_trials_schedule_are_shown(
     go(page, f"#/trials/{one.id}")  # a trial that never exploited shows no schedule
     expect(page.get_by_test_id("config")).to_be_visible()
     expect(page.get_by_test_id("schedule")).to_have_count(0)
+    with Client(server.url, server.admin_token) as client:
+        lineage = client.experiment(sweep).exploits()
+        schedule = client.experiment(sweep).exploits(trial_id=four.id)
+    assert [(e.trial_number, e.source_trial_number, e.epoch) for e in lineage] == [
+        (4, 1, 2),
+        (4, 2, 4),
+        (3, 1, 4),
+    ]
+    assert [e.new_config["lr"] for e in schedule] == [0.012, 0.0144]
