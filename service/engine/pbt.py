@@ -30,20 +30,20 @@ import random
 from typing import Any
 
 from ray.tune.experiment import Trial
-from ray.tune.schedulers import FIFOScheduler, TrialScheduler
+from ray.tune.schedulers import TrialScheduler
 
 from raysweep.mode import Mode
 from raysweep.search_space import Parameter
 from service.engine.driver_context import DriverContext
 from service.engine.exploit import copy_checkpoint, explore, pairs
-from service.engine.ray_compat import TrialActorHold
+from service.engine.segments import SegmentedScheduler
 from service.engine.trial import BUDGET_KEY, CONTROL_KEYS, named
 from service.usecases.exploits import ExploitDecided
 
 log = logging.getLogger(__name__)
 
 
-class PopulationTraining(FIFOScheduler):
+class PopulationTraining(SegmentedScheduler):
     def __init__(
         self,
         *,
@@ -60,12 +60,11 @@ class PopulationTraining(FIFOScheduler):
         storage_path: str,
         seed: int | None,
     ) -> None:
-        super().__init__()
+        super().__init__(max_running)
         self._time_attr, self._objective, self._max_t = time_attr, metric, max_t
         self._sign = Mode(mode).sign
         self._interval, self._quantile = interval, quantile_fraction
         self._resample, self._space, self._mutate = resample_probability, space, mutate
-        self._max_running = max(1, max_running)
         self._storage_path = storage_path
         self._rng = random.Random(seed)
         self._values: dict[int, dict[str, float]] = {}  # step -> trial -> signed value
@@ -77,12 +76,8 @@ class PopulationTraining(FIFOScheduler):
         self._configs: dict[str, dict[str, Any]] = {}  # a restored trial's latest config
         self._names: dict[str, str] = {}  # Tune id -> the name the database knows it by
         self._restored = False
-        self._actors = TrialActorHold()
 
     # --- Tune's hooks ------------------------------------------------------------------------
-
-    def set_search_properties(self, metric: str | None, mode: str | None, **spec: Any) -> bool:
-        return True  # the metric and mode come from the spec, in the constructor
 
     def on_trial_add(self, tune_controller: Any, trial: Trial) -> None:
         self._restore()
@@ -146,15 +141,6 @@ class PopulationTraining(FIFOScheduler):
         self._hold_actors(tune_controller, trial)
         tune_controller.pause_trial(trial, should_checkpoint=False)
         return TrialScheduler.NOOP
-
-    def on_trial_complete(self, tune_controller: Any, trial: Trial, result: dict[str, Any]) -> None:
-        self._forget(trial.trial_id)
-
-    def on_trial_error(self, tune_controller: Any, trial: Trial) -> None:
-        self._forget(trial.trial_id)
-
-    def on_trial_remove(self, tune_controller: Any, trial: Trial) -> None:
-        self._forget(trial.trial_id)
 
     def choose_trial_to_run(self, tune_controller: Any) -> Trial | None:
         self._restore()
@@ -244,20 +230,8 @@ class PopulationTraining(FIFOScheduler):
     def _next_end(self, step: int) -> int:
         return min(step + self._interval, self._max_t)
 
-    def _hold_actors(self, tune_controller: Any, trial: Trial) -> None:
-        """One actor per trial slot while a trial waits for its next segment."""
-        waiting = bool(self._waiting or self._ready or self._parked)
-        self._actors.hold(tune_controller, trial, self._max_running if waiting else 0)
-
-    def _running(self, tune_controller: Any, but: Trial | None = None) -> int:
-        waiting = self._waiting.keys() | set(self._ready) | set(self._parked)
-        return sum(
-            1
-            for trial in tune_controller.get_trials()
-            if trial.status in (Trial.RUNNING, Trial.PENDING)
-            and trial is not but
-            and trial.trial_id not in waiting
-        )
+    def _waiting_ids(self) -> set[str]:
+        return self._waiting.keys() | set(self._ready) | set(self._parked)
 
     def _forget(self, tune_id: str) -> None:
         self._waiting.pop(tune_id, None)

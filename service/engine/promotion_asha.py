@@ -11,19 +11,19 @@ import random
 from typing import Any
 
 from ray.tune.experiment import Trial
-from ray.tune.schedulers import FIFOScheduler, TrialScheduler
+from ray.tune.schedulers import TrialScheduler
 
 from raysweep.lifecycle import RungDecisionKind as Kind
 from raysweep.mode import Mode
 from service.engine.driver_context import DriverContext
-from service.engine.ray_compat import TrialActorHold
+from service.engine.segments import SegmentedScheduler
 from service.engine.trial import BUDGET_KEY, named
 from service.usecases.decisions import RungDecided, promotion_milestones, rank_in
 
 log = logging.getLogger(__name__)
 
 
-class PromotionASHA(FIFOScheduler):
+class PromotionASHA(SegmentedScheduler):
     """Promotion-based ASHA over Tune's PAUSE. Each trial trains in segments: its budget
     (``BUDGET_KEY`` in its config, read by ``run_trial``) is its next rung, so its Train run ends
     there with a checkpoint and the trial pauses; a promotion raises the budget to the next rung
@@ -45,11 +45,10 @@ class PromotionASHA(FIFOScheduler):
         max_running: int,
         seed: int | None,
     ) -> None:
-        super().__init__()
+        super().__init__(max_running)
         self._time_attr, self._objective, self._max_t = time_attr, metric, max_t
         self._sign = Mode(mode).sign
         self._rf = reduction_factor
-        self._max_running = max(1, max_running)
         self._milestones = [
             promotion_milestones(grace_period, reduction_factor, max_t, s) for s in range(brackets)
         ]
@@ -63,19 +62,8 @@ class PromotionASHA(FIFOScheduler):
         self._parked: list[str] = []  # new trials waiting for a free slot
         self._rng = random.Random(seed)
         self._restored = False
-        # a paused trial comes back: Tune keeps the actors (and warm worker groups) of stopped
-        # trials for the segments to come while any trial waits at a rung
-        self._actors = TrialActorHold()
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        # a scheduler Tune pickled (tuner.pkl) before the actor hold existed restores with one
-        self.__dict__.update(state)
-        self.__dict__.setdefault("_actors", TrialActorHold())
 
     # --- Tune's hooks ------------------------------------------------------------------------
-
-    def set_search_properties(self, metric: str | None, mode: str | None, **spec: Any) -> bool:
-        return True  # the metric and mode come from the spec, in the constructor
 
     def on_trial_add(self, tune_controller: Any, trial: Trial) -> None:
         self._restore()
@@ -147,15 +135,6 @@ class PromotionASHA(FIFOScheduler):
         self._hold_actors(tune_controller, trial)
         tune_controller.pause_trial(trial, should_checkpoint=False)
         return TrialScheduler.NOOP
-
-    def on_trial_complete(self, tune_controller: Any, trial: Trial, result: dict[str, Any]) -> None:
-        self._forget(trial.trial_id)
-
-    def on_trial_error(self, tune_controller: Any, trial: Trial) -> None:
-        self._forget(trial.trial_id)
-
-    def on_trial_remove(self, tune_controller: Any, trial: Trial) -> None:
-        self._forget(trial.trial_id)
 
     def choose_trial_to_run(self, tune_controller: Any) -> Trial | None:
         self._restore()
@@ -241,21 +220,8 @@ class PromotionASHA(FIFOScheduler):
             )
         )
 
-    def _hold_actors(self, tune_controller: Any, trial: Trial) -> None:
-        """One actor per trial slot while a trial waits at a rung for a promotion (or parked for
-        a slot), none once none does (Tune's choice again: the sweep is ending)."""
-        waiting = bool(self._paused or self._parked)
-        self._actors.hold(tune_controller, trial, self._max_running if waiting else 0)
-
-    def _running(self, tune_controller: Any, but: Trial | None = None) -> int:
-        waiting = self._paused.keys() | set(self._parked)
-        return sum(
-            1
-            for trial in tune_controller.get_trials()
-            if trial.status in (Trial.RUNNING, Trial.PENDING)
-            and trial is not but
-            and trial.trial_id not in waiting
-        )
+    def _waiting_ids(self) -> set[str]:
+        return self._paused.keys() | set(self._parked)
 
     def _end_paused(self, tune_controller: Any, trials: dict[str, Trial]) -> None:
         """Nothing trains, nothing can be promoted and no configuration is left: the trials
