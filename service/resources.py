@@ -28,12 +28,17 @@ def kept_free_beside(has_datasets: bool) -> dict[str, float]:
     return dict(RAY_DATA_HEADROOM) if has_datasets else {}
 
 
-def describe(resources: Resources) -> str:
-    """``{CPU: 0.5, GPU: 1}``: resources as people read them (Ray's own keys, no memory noise)."""
+def describe(resources: Resources, like: Resources | None = None) -> str:
+    """``{CPU: 0.5, GPU: 1}``: resources as people read them (Ray's own keys, no memory noise).
+    ``like``: the kinds it names even at 0 (what is free of a cluster's CPUs reads ``{CPU: 0}``,
+    not ``{}``)."""
+    kept = {k: resources.get(k, 0.0) for k in like or {}} | dict(resources)
     shown = {
         k: v
-        for k, v in sorted(resources.items())
-        if v > EPSILON and "memory" not in k and not k.startswith(("node:", "accelerator_type"))
+        for k, v in sorted(kept.items())
+        if (v > EPSILON or k in (like or {}))
+        and "memory" not in k
+        and not k.startswith(("node:", "accelerator_type"))
     }
     return "{" + ", ".join(f"{k}: {round(v, 4):g}" for k, v in shown.items()) + "}"
 

@@ -36,6 +36,9 @@ def test_two_trials_that_fill_the_cluster_exactly_run_at_once() -> None:
     assert ledger.request("a", exact, TWO_CPU, 0).state == "granted"
     assert ledger.request("b", trial("b", cpus=0.5), TWO_CPU, 0).state == "granted"
     assert ledger.free(TWO_CPU)["CPU"] == pytest.approx(0.0, abs=1e-9)
+    # a third waits, and its reason says nothing is free in the cluster's terms (not "free {}")
+    third = ledger.request("c", trial("c", cpus=0.5), TWO_CPU, 0)
+    assert third.state == "waiting" and "; free {CPU: 0} of {CPU: 2}" in third.message
     # a share finer than Ray's unit is rounded up, so Ray never places more than was asked
     thirds = ResourceRequest("exp", "c", {"CPU": 0.5}, 3, {"CPU": 0.01}, carved=True)
     assert thirds.placed_bundle == {"CPU": 0.4966} and thirds.whole == {"CPU": 1.5}  # as asked

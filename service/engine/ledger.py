@@ -126,6 +126,8 @@ class Ledger(FairShare):
             if not e.granted and k != key and e.since <= entry.since
         ]
         free = self.free(capacity)
+        # a waiting trial's function counts against the free share: never shown below nothing
+        shown_free = {k: max(v, 0.0) for k, v in free.items()}
         held_outside = (
             f"; held outside raysweep's leases: {self.outside}"
             if self.outside and now - entry.since >= WAIT_EXPLAINED_AFTER_S
@@ -133,7 +135,8 @@ class Ledger(FairShare):
         )
         return Decision(
             "waiting",
-            f"waiting for resources: needs {request.describe()}; free {describe(free)} of "
+            f"waiting for resources: needs {request.describe()}; free "
+            f"{describe(shown_free, like=capacity.total)} of "
             f"{describe(capacity.total)}"
             + (f"; {len(ahead)} run(s) ahead in the queue" if ahead else "")
             + held_outside,

@@ -22,6 +22,7 @@ from service.engine.recorder import BatchPoster, Recorder
 from service.resources import HeldSegment, ProjectShare
 from service.usecases.decisions import RungDecided
 from service.usecases.driving import OpJson, SweepStart, ops_json
+from service.usecases.exploits import ExploitDecided
 from service.usecases.job_tokens import driver_job_id, final_run_job_id, job_token, job_token_key
 from service.usecases.reports import (
     Op,
@@ -51,6 +52,7 @@ def test_every_kind_of_report_travels_to_the_records_route_and_back_unchanged() 
         TrialYielded("t1", 4),
         TrialWaiting("t1", "waits for 2 CPUs"),
         RungDecided("t1", 0, 3, 0.25, 0.3, 1, 4, "promote"),
+        ExploitDecided("t1", 2, "t2", 0.4, 0.2, {"lr": 0.1}, {"lr": 0.12, "layers": [1, 2]}),
         TrialHeld("t1", HeldSegment("k", "e1", "t1", 1.0, 2.5, False, 2, 1.0, 0.0)),
     ]
     assert {type(op) for op in batch} == set(get_args(Op))
