@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from raysweep.promotion_spec import PromotionOverrides
@@ -86,6 +86,22 @@ def test_a_better_retrain_takes_production_and_a_worse_one_stays_a_candidate(
     assert [(h["version"], h["set_by"]) for h in history] == [
         (2, "champion/challenger"),
         (1, "tester"),
+    ]
+
+
+def test_a_retrain_of_a_pbt_champion_replays_its_schedule(db: sessionmaker[Session]) -> None:
+    production_model(db, test_loss=0.30)
+    schedule = [{"epoch": 2, "config": {"lr": 0.02}}, {"epoch": 4, "config": {"lr": 0.016}}]
+    with db.begin() as session:  # the champion's final run replayed a PBT trial's schedule
+        session.execute(update(FinalRunRow).values(schedule=schedule))
+    retrain_schedule(db, retrain={"margin": 0.05, "epochs": 7, "precision": "bf16"})
+    assert tick(db, minute(1)) == 1
+    [firing] = firing_rows(db)
+    run = final_run(db, firing.final_run_id)
+    assert run.purpose == "retrain" and run.config["precision"] == "bf16"
+    assert run.schedule == [
+        {"epoch": 2, "config": {"lr": 0.02, "precision": "bf16"}},
+        {"epoch": 4, "config": {"lr": 0.016, "precision": "bf16"}},
     ]
 
 

@@ -203,8 +203,10 @@ def start_retrain(
         return
     resources = champion.resources(settings)
     config = dict(champion.version.config)
+    overrides: dict[str, Any] = {}
     if resources.precision is not None and champion.spec.trainer is not None:
-        config["precision"] = resources.precision
+        overrides["precision"] = resources.precision
+    config.update(overrides)
     run = queued_final_run(
         champion.final_run.experiment_id,
         champion.final_run.trial_id,
@@ -215,6 +217,12 @@ def start_retrain(
         retrain_cluster(champion, settings, final_clusters(schedule.project)),
         resources=final_run_resources(champion.spec, resources),
     )
+    # a PBT trial's champion trained a schedule of configs: the retrain replays it too
+    if champion.final_run.schedule:
+        run.schedule = [
+            {"epoch": change["epoch"], "config": {**change["config"], **overrides}}
+            for change in champion.final_run.schedule
+        ]
     source = f"{settings.model} version {champion.version.version}'s config"
     training(session, firing, champion, settings, run, source)
 
