@@ -125,9 +125,8 @@ class Ledger(FairShare):
             for k, e in self.entries.items()
             if not e.granted and k != key and e.since <= entry.since
         ]
-        free = self.free(capacity)
         # a waiting trial's function counts against the free share: never shown below nothing
-        shown_free = {k: max(v, 0.0) for k, v in free.items()}
+        free = {k: max(v, 0.0) for k, v in self.free(capacity).items()}
         held_outside = (
             f"; held outside raysweep's leases: {self.outside}"
             if self.outside and now - entry.since >= WAIT_EXPLAINED_AFTER_S
@@ -136,7 +135,7 @@ class Ledger(FairShare):
         return Decision(
             "waiting",
             f"waiting for resources: needs {request.describe()}; free "
-            f"{describe(shown_free, like=capacity.total)} of "
+            f"{describe(free, like=capacity.total)} of "
             f"{describe(capacity.total)}"
             + (f"; {len(ahead)} run(s) ahead in the queue" if ahead else "")
             + held_outside,

@@ -223,7 +223,7 @@ def test_a_bug_every_trial_hits_fails_the_sweep_after_three_with_restarts_counte
     assert all(t["restarts"] == 1 for t in failed), failed
     restarted = [e for e in events if e["kind"] == "trial_restarted"]
     assert sorted(e["trial_id"] for e in restarted) == sorted(t["id"] for t in failed)
-    assert all("ValueError: bad batch" in e["message"] for e in restarted)
+    assert all("ValueError: bad batch" in e["message"] for e in restarted), restarted
     assert experiment["best_trial"] is None  # a failed trial is never the best
 
 

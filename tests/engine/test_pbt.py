@@ -1,6 +1,7 @@
 """Population-based training on real Ray, through the server: a population of 2-worker DDP-style
-trials (user code, torch-free) exploits at every step, paused and resumed mid-sweep, then its
-best trial is promoted and the final run replays its schedule.
+trials (user code, torch-free) exploits at every step, paused and resumed mid-sweep, its resumed
+driver SIGKILLed and resubmitted, then extended by two epochs; its best trial is then promoted
+and the final run replays its schedule.
 
 The trainer's state is one number per rank, ``weight``, kept in a file of each rank's own in
 every checkpoint: each epoch adds the config's ``lr`` to it, and the loss is 1 / (1 + weight).
@@ -13,9 +14,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from devkit.harness import kill
+from service.engine.cluster import RayConnection
 from tests.conftest import RAY_TESTS, ServerProcess
 from tests.engine.sweeps import (
     all_pages,
+    driver_pid,
     ended_sweep,
     experiment_state,
     upload_code,
@@ -52,7 +56,7 @@ def train_loop(config: dict) -> None:
             ray.train.report(metrics, checkpoint=ray.train.Checkpoint.from_directory(directory))
 """
 
-MAX_T = 4
+MAX_T = 6
 LOW, HIGH = 0.01, 1.0
 
 
@@ -74,7 +78,7 @@ def pbt_spec(package: str) -> dict[str, Any]:
         "search": {"algorithm": "random", "num_samples": 4, "seed": 5, "max_concurrent_trials": 2},
         "early_stopping": {
             "scheduler": "pbt",
-            "max_t": MAX_T,
+            "max_t": MAX_T - 2,  # extended to MAX_T once it completes
             "pbt": {
                 "perturbation_interval": 1,
                 "quantile_fraction": 0.25,
@@ -92,8 +96,15 @@ def results_of(client: Any, trial_id: int) -> dict[int, dict[str, Any]]:
     return {r["iteration"]: r["metrics"] for r in results}
 
 
-def test_a_population_exploits_pauses_resumes_and_its_winner_replays_its_schedule(
-    engine_process: ServerProcess,
+def running_job(client: Any, url: str, not_job: str) -> str | None:
+    """The sweep's driver job when it is running and is not ``not_job``."""
+    read = client.get(url).json()
+    fresh = read["driver_job_id"] not in (None, not_job)
+    return str(read["driver_job_id"]) if fresh and read["state"] == "running" else None
+
+
+def test_a_population_survives_pause_a_killed_driver_and_extension_and_replays_its_winner(
+    engine_process: ServerProcess, ray_cluster: RayConnection
 ) -> None:
     package = upload_code(engine_process, {"pbt_trainer.py": PBT_TRAINER})
     with engine_process.client() as client:
@@ -107,9 +118,22 @@ def test_a_population_exploits_pauses_resumes_and_its_winner_replays_its_schedul
 
         # paused once the first step is decided, resumed: the steps go on from the stored ones
         wait_for(exploited, 300, "a first exploit")
+        paused_job = client.get(url).json()["driver_job_id"]
         assert client.post(f"{url}/pause").status_code == 200
         wait_for(lambda: experiment_state(client, experiment_id, "paused"), 120, "the pause")
         assert client.post(f"{url}/resume").status_code == 200
+        # the resumed driver SIGKILLed once it runs: its successor restores Tune's snapshot and
+        # the stored steps (the snapshot may predate an exploit: its config is set again)
+        resumed = wait_for(lambda: running_job(client, url, paused_job), 120, "the resumed driver")
+        kill(wait_for(lambda: driver_pid(ray_cluster, resumed), 60, "the driver's pid"))
+        wait_for(lambda: running_job(client, url, resumed), 120, "the driver to be resubmitted")
+        experiment, trials = ended_sweep(client, experiment_id, 420, metric="loss")
+        assert experiment["state"] == "completed", experiment
+        assert experiment["driver_restarts"] >= 1, experiment
+        # extended by two epochs: the trials continue, each with its config after its last
+        # exploit, and the population steps on
+        extended = client.post(f"{url}/extend", json={"max_t": MAX_T})
+        assert extended.status_code == 200, extended.text
         experiment, trials = ended_sweep(client, experiment_id, 420, metric="loss")
         assert experiment["state"] == "completed", experiment
         assert [t["state"] for t in trials] == ["completed"] * 4, trials
@@ -118,8 +142,10 @@ def test_a_population_exploits_pauses_resumes_and_its_winner_replays_its_schedul
         exploits = exploited()
         by_id = {t["id"]: t for t in trials}
         results = {t["id"]: results_of(client, t["id"]) for t in trials}
-        # one exploit a step (the worst quarter of 4), at each step before max_t, each once
-        assert sorted(e["epoch"] for e in exploits) == list(range(1, MAX_T)), exploits
+        # one exploit a step (the worst quarter of 4), at each step before max_t, each once; the
+        # first max_t was no step (the extension went on to the next one)
+        steps = [epoch for epoch in range(1, MAX_T) if epoch != MAX_T - 2]
+        assert sorted(e["epoch"] for e in exploits) == steps, exploits
         lr: dict[int, float] = {t["id"]: t["config"]["lr"] for t in trials}
         for exploit in sorted(exploits, key=lambda e: e["epoch"]):
             trial, source, epoch = exploit["trial_id"], exploit["source_trial_id"], exploit["epoch"]
@@ -142,9 +168,26 @@ def test_a_population_exploits_pauses_resumes_and_its_winner_replays_its_schedul
             after = results[trial][epoch + 1]["weight"]
             assert math.isclose(after, results[source][epoch]["weight"] + new["lr"]), exploit
             lr[trial] = new["lr"]
-        # (ended_sweep checked that no trial stored an epoch twice or skipped one)
+        # (ended_sweep checked that no trial stored an epoch twice or skipped one); every other
+        # epoch added the lr in force then: after the killed driver, and in the extension
+        for trial in trials:
+            weights, changes = (
+                results[trial["id"]],
+                {
+                    e["epoch"]: e["new_config"]["lr"]
+                    for e in exploits
+                    if e["trial_id"] == trial["id"]
+                },
+            )
+            in_force = trial["config"]["lr"]
+            for epoch in range(2, MAX_T + 1):
+                if epoch - 1 in changes:  # went on from another trial's weights (above)
+                    in_force = changes[epoch - 1]
+                    continue
+                grown = weights[epoch]["weight"] - weights[epoch - 1]["weight"]
+                assert math.isclose(grown, in_force), (trial["id"], epoch, grown, in_force)
         events = [e["kind"] for e in all_pages(client, f"{url}/events")]
-        assert events.count("trial_exploited") == MAX_T - 1
+        assert events.count("trial_exploited") == len(steps)
 
         # the winner's final run replays its schedule: its weight grows by each segment's lr
         best = min(trials, key=lambda t: t["best_metric"])
