@@ -200,9 +200,9 @@ class PopulationTraining(SegmentedScheduler):
             self._ready.append(tune_id)
 
     def _exploit(self, trial: Trial, source: Trial, step: int, values: dict[str, float]) -> None:
-        """Store the exploit, copy the source's checkpoint into the trial's run, and give the
-        trial the source's config explored. A copy that fails (code that saved no checkpoint at
-        the step) leaves the trial as it was, and says why in the driver's log."""
+        """Copy the source's checkpoint into the trial's run, then store the exploit and give
+        the trial the source's config explored. A copy that fails (code that saved no checkpoint
+        at the step) leaves the trial as it was, and says why in the driver's log."""
         old = {k: v for k, v in trial.config.items() if k not in CONTROL_KEYS}
         copied = {k: v for k, v in source.config.items() if k not in CONTROL_KEYS}
         new = explore(copied, self._space, self._mutate, self._resample, self._rng)
