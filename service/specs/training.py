@@ -89,24 +89,18 @@ def code_problems(spec_data: dict[str, Any], lookup: PackageLookup) -> list[Prob
     ]
     early = spec_data.get("early_stopping")
     early = early if isinstance(early, dict) else {}
-    if code.checkpoints is False and early.get("scheduler") == "asha_promotion":
-        problems.append(
-            Problem(
-                path="early_stopping.scheduler",
-                message="asha_promotion pauses every trial at its rung's checkpoint and "
-                "resumes it from there: code that saves no checkpoints (code.checkpoints: "
-                "false) cannot be promoted; use asha or none",
-            )
-        )
-    if code.checkpoints is False and early.get("scheduler") == "pbt":
-        problems.append(
-            Problem(
-                path="early_stopping.scheduler",
-                message="pbt copies a trial's checkpoint into another and resumes both from "
-                "their checkpoints: code that saves no checkpoints (code.checkpoints: false) "
-                "cannot take part; use asha or none",
-            )
-        )
+    # schedulers that resume every trial from its checkpoints: code that saves none cannot run
+    needs_checkpoints = {
+        "asha_promotion": "asha_promotion pauses every trial at its rung's checkpoint and "
+        "resumes it from there: code that saves no checkpoints (code.checkpoints: "
+        "false) cannot be promoted; use asha or none",
+        "pbt": "pbt copies a trial's checkpoint into another and resumes both from "
+        "their checkpoints: code that saves no checkpoints (code.checkpoints: false) "
+        "cannot take part; use asha or none",
+    }
+    refusal = needs_checkpoints.get(str(early.get("scheduler")))
+    if code.checkpoints is False and refusal is not None:
+        problems.append(Problem(path="early_stopping.scheduler", message=refusal))
     # early stopping judges trials at each value of the time attribute (default `epoch`, the
     # contract in trainers/README.md): code that does not report it would run unjudged
     scheduler = early.get("scheduler", "asha")
