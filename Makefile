@@ -117,6 +117,11 @@ bench: $(STAMP_DEV) web chromium
 	$(PY) bench/searcher.py
 	$(PY) bench/amp_gpu.py
 
+# on a machine with a GPU (bench/gpu_proof.py says how it ran on one without the server's
+# packages installed): DDP on the GPU, mixed precision, a sweep, a killed worker, a promotion
+bench-gpu: $(STAMP_DEV)
+	$(PY) bench/gpu_proof.py
+
 # the API and the UI at 100,000 trials x 100 results (10M result rows) on both databases:
 # seeding takes 2-4 minutes a database; the databases stay (SCALE_SQLITE, SCALE_POSTGRES) for
 # reruns of the two benches with --database

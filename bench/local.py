@@ -20,15 +20,15 @@ from service.settings import Settings
 
 @contextmanager
 def local_raysweep(
-    controller_interval_s: float | None = 0.5,
+    controller_interval_s: float | None = 0.5, cpus: int | None = 2
 ) -> Iterator[tuple[Path, RayConnection, ServerProcess]]:
-    """(scratch directory, Ray head, started server). The controller polls every 0.5 s by
-    default, so queueing does not count in the figures; None keeps the server's default (what
-    a recovery time depends on)."""
+    """(scratch directory, Ray head of ``cpus`` CPUs (None: the machine's, and its GPUs),
+    started server). The controller polls every 0.5 s by default, so queueing does not count
+    in the figures; None keeps the server's default (what a recovery time depends on)."""
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         with (
-            RayConnection(Settings(home=root / "ray", local_ray_cpus=2)) as ray,
+            RayConnection(Settings(home=root / "ray", local_ray_cpus=cpus)) as ray,
             server_on(root, ray, "bench", controller_interval_s) as server,
         ):
             yield root, ray, server

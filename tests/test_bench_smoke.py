@@ -51,6 +51,11 @@ SMOKE_RUNS = {
         ],
         "ms/step",
     ),
+    # the stages without Ray; the same script's Ray stages ran on a GPU machine (its docstring)
+    "gpu_proof": (
+        ["bench/gpu_proof.py", "--cpu", "--stages", "env,amp,checkpoints", "--out", "var/smoke"],
+        "failed stages: none",
+    ),
     "trial_logs": (
         ["bench/trial_logs.py", "--lines", "300", "--repeats", "1", "--step-ms", "0.1"],
         "bytes per line",

@@ -70,6 +70,13 @@ class RayTrain:
         return ray.train.torch.get_device()
 
 
+def describe_device(device: torch.device) -> str:
+    """Where this worker trains, for its log: "cuda:0 (NVIDIA H200), process group gloo"."""
+    name = f" ({torch.cuda.get_device_name(device)})" if device.type == "cuda" else ""
+    group = f", process group {torch.distributed.get_backend()}" if world()[1] > 1 else ""
+    return f"{device}{name}{group}"
+
+
 def all_gather(obj: Any) -> list[Any]:
     if world()[1] == 1:
         return [obj]
@@ -234,8 +241,14 @@ def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
     checkpoint, validating and reporting every epoch."""
     settings = TrainSettings.from_config(config)
     device = runtime.device()
+    # on the device before the optimizer and its resumed state: Optimizer.load_state_dict puts
+    # the moments where the parameters are then, and moments left on the CPU fail the first GPU
+    # step of a resumed run (prepare_model's own move comes too late for them)
+    task.model.to(device)
     _, world_size = world()
     amp = performance.MixedPrecision.for_device(settings.precision, device)
+    print(f"rank {world()[0]}: {describe_device(device)}, {world_size} worker(s), precision "
+          f"{settings.precision if amp.enabled else 'fp32'}", flush=True)  # fmt: skip
     train = task.splits["train"].to(device, settings.pin_memory)
     steps_per_epoch = (len(train) // settings.micro_batch(world_size)) // settings.grad_accum_steps
     if steps_per_epoch < 1:

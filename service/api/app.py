@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+import raysweep
 from raysweep.spec import ExperimentSpec
 from service.api.body_limit import BodyLimitMiddleware
 from service.api.cached_json import GZIP_LEVEL, GZIP_MINIMUM_BYTES
@@ -70,7 +71,9 @@ def create_app(
 ) -> FastAPI:
     """``work_arrived``: set after every request that changed something (the controller, where
     this process runs it, waits on it between passes)."""
-    app = FastAPI(title="raysweep", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(
+        title="raysweep", version=raysweep.__version__, description=DESCRIPTION, lifespan=lifespan
+    )
     work_arrived = work_arrived or threading.Event()
     metrics = metrics or Metrics(db)
     app.state.raysweep = AppState(

@@ -13,7 +13,6 @@ A retrain (a schedule's) then challenges the alias it was retrained for (champio
 from __future__ import annotations
 
 import dataclasses
-import importlib.metadata
 import logging
 import subprocess
 import sys
@@ -28,6 +27,7 @@ import torch
 from ray.train import Checkpoint
 from ray.train.v2.api.callback import UserCallback
 
+import raysweep
 from raysweep.spec import ExperimentSpec
 from service.engine.callback import reported_metrics
 from service.engine.driver_context import LEDGER_POLL_S
@@ -136,7 +136,9 @@ def evaluate_on_test(
 
 
 def code_version(spec: ExperimentSpec) -> dict[str, Any]:
-    version: dict[str, Any] = {"raysweep": importlib.metadata.version("raysweep")}
+    # the package's own attribute, not its installed metadata: a server run from a checkout
+    # (PYTHONPATH, no install) has none, and its final runs failed after training for it
+    version: dict[str, Any] = {"raysweep": raysweep.__version__}
     if spec.code is not None:
         version["package"] = spec.code.package
     commit = subprocess.run(

@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 
 class LeanTrainer(DataParallelTrainer):
     """A Ray Train run without two helper processes every raysweep run would start for nothing.
-    Given ``torch_backend()`` (as ``build_trainer`` does unless the code asks for no process
+    Given ``torch_backend(...)`` (as ``build_trainer`` does unless the code asks for no process
     group) it is Ray's TorchTrainer, which is a DataParallelTrainer with a ``TorchConfig``.
 
     - Ray Train starts a DatasetManager actor for each worker group even when it is given no
@@ -54,12 +54,19 @@ class LeanTrainer(DataParallelTrainer):
         return [c for c in callbacks if not isinstance(c, dropped)]
 
 
-def torch_backend() -> BackendConfig:
-    """Ray's TorchConfig (gloo on CPUs, NCCL on GPUs, as TorchTrainer picks), imported only for
-    runs that set up torch.distributed: the module imports torch, seconds of CPU per process."""
+def torch_backend(
+    use_gpu: bool, gpus_per_worker: float, workers: int | tuple[int, int]
+) -> BackendConfig:
+    """Ray's TorchConfig with the backend ``process_group_backend`` picks (TorchTrainer's own
+    choice, NCCL for any GPU run, fails when fractional GPUs put two workers on one device),
+    imported only for runs that set up torch.distributed: the module imports torch, seconds of
+    CPU per process."""
     from ray.train.torch import TorchConfig
 
-    return TorchConfig()
+    from trainers.distributed import process_group_backend
+
+    most = workers if isinstance(workers, int) else max(workers)
+    return TorchConfig(backend=process_group_backend(use_gpu, gpus_per_worker, most))
 
 
 class SnapshotCopy(ReportCallback):

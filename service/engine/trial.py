@@ -223,7 +223,9 @@ def build_trainer(
         LoggedFunction(load_training_function(plan), run_uri, plan.log_max_bytes),
         train_loop_config=config,
         datasets=build_datasets(plan),
-        backend_config=torch_backend() if plan.torch_process_group else BackendConfig(),
+        backend_config=torch_backend(plan.use_gpu, plan.gpus_per_worker, plan.num_workers)
+        if plan.torch_process_group
+        else BackendConfig(),
         scaling_config=ScalingConfig(
             num_workers=plan.num_workers,
             use_gpu=plan.use_gpu,

@@ -161,7 +161,9 @@ class WarmGroup:
             LeanTrainer(
                 serve_trials,
                 train_loop_config={MAILBOX_KEY: self.mailbox},
-                backend_config=torch_backend() if plan.torch_process_group else BackendConfig(),
+                backend_config=torch_backend(plan.use_gpu, plan.gpus_per_worker, plan.num_workers)
+                if plan.torch_process_group
+                else BackendConfig(),
                 scaling_config=ScalingConfig(
                     num_workers=self.world,
                     use_gpu=plan.use_gpu,

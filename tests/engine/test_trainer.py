@@ -52,7 +52,7 @@ def fit(storage: Path, name: str, workers: int, config: dict[str, Any]) -> Any:
     return LeanTrainer(  # the Train V2 trainer every trial and final run uses
         train_loop_per_worker,
         train_loop_config=config,
-        backend_config=torch_backend(),
+        backend_config=torch_backend(False, 0.0, workers),
         scaling_config=ScalingConfig(num_workers=workers, resources_per_worker={"CPU": 0.5}),
         run_config=RunConfig(
             name=name,

@@ -28,3 +28,24 @@ def test_dropout_masks_resume_exactly_because_rng_states_travel(tmp_path: Path) 
     full = fit(tmp_path / "full", 2, config)
     resumed = fit(tmp_path / "resumed", 2, {**config, "resume_from": full[0]["checkpoint"]})
     assert resumed[0]["train_loss"] == pytest.approx(full[1]["train_loss"], rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("use_gpu", "gpus_per_worker", "workers", "backend"),
+    [
+        (False, 0.0, 2, "gloo"),
+        (True, 1.0, 2, "nccl"),
+        (True, 2.0, 4, "nccl"),
+        # NCCL refuses two ranks on one GPU (seen on an H200: "Duplicate GPU detected : rank 1
+        # and rank 0 both on CUDA device"), and fractional GPUs may put two workers on one
+        (True, 0.5, 2, "gloo"),
+        (True, 0.5, (1, 4), "gloo"),
+        (True, 0.5, 1, "nccl"),  # a lone worker has no one to share its GPU with
+    ],
+)
+def test_workers_that_may_share_a_gpu_get_gloo_and_whole_gpus_nccl(
+    use_gpu: bool, gpus_per_worker: float, workers: int | tuple[int, int], backend: str
+) -> None:
+    from service.engine.train_run import torch_backend
+
+    assert torch_backend(use_gpu, gpus_per_worker, workers).backend == backend
