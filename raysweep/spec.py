@@ -148,10 +148,9 @@ class FaultTolerance(StrictModel):
         default=3,
         ge=0,
         le=1000,
-        description="Stop the sweep, failed with that error, once the first N trials to end have "
-        "all failed with the same error (exception type and message, numbers aside) and none "
-        "ended otherwise: a bug every trial hits is reported once, not run into by every "
-        "trial. 0: never.",
+        description="Stop the sweep, failed with that error, once N trials have failed with the "
+        "same error (exception type and message, numbers aside) while none ended otherwise: "
+        "a bug every trial hits is reported once, not run into by every trial. 0: never.",
     )
 
 

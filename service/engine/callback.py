@@ -161,7 +161,7 @@ class RecordingCallback(tune.Callback):
             return
         state = context.end_state(trial)
         if state is not TrialState.cancelled:
-            context.any_trial_ended_well = True
+            context.trial_ended_well(named(trial), state)
         context.recorder.submit(TrialEnded(named(trial), state))
 
     def on_trial_recover(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -59,12 +60,12 @@ class DriverContext:
     checkpointed_since_pause: set[str] = field(default_factory=set)
     pause_asked_at: float | None = None
     interrupted: bool = False
-    # why the sweep stops and fails: the first trial that could not load user code, or the
-    # first ``fail_fast_after`` trials to end all failed with the same error
+    # why the sweep stops and fails: the first trial that could not load user code, or
+    # ``fail_fast_after`` trials that failed with the same error before any ended otherwise
     sweep_error: str | None = None
     fail_fast_after: int = 0
-    # the error fingerprints of the trials that ended, in order, while none has ended otherwise
-    first_failures: list[str] = field(default_factory=list)
+    # how many trials failed with each error fingerprint, while none has ended otherwise
+    failures_by_error: Counter[str] = field(default_factory=Counter)
     any_trial_ended_well: bool = False
     # early stopping judges trials at ``time_attr``: a result without it fails its trial
     requires_time_attr: bool = False
@@ -231,23 +232,28 @@ class DriverContext:
         )
 
     def trial_failed(self, error_text: str) -> None:
-        """Count a failure towards ``fail_fast_after``: once the first N trials to end have all
-        failed the same way, the sweep stops with that error instead of running every trial
-        into it."""
+        """Count a failure towards ``fail_fast_after``: once N trials have failed with the same
+        error while none ended otherwise, the sweep stops with that error instead of running
+        every trial into it. (It once asked that the *first* N to end failed alike: one trial
+        failing otherwise first, a lost worker say, then kept it from ever stopping.)"""
         if self.any_trial_ended_well or not self.fail_fast_after:
             return
-        self.first_failures.append(failure_fingerprint(error_text))
-        first = self.first_failures[0]
-        if (
-            len(self.first_failures) >= self.fail_fast_after
-            and self.sweep_error is None
-            and all(f == first for f in self.first_failures[: self.fail_fast_after])
-        ):
+        fingerprint = failure_fingerprint(error_text)
+        self.failures_by_error[fingerprint] += 1
+        count = self.failures_by_error[fingerprint]
+        log.info("fail-fast: %d trial(s) failed with %r, none ended otherwise", count, fingerprint)
+        if count >= self.fail_fast_after and self.sweep_error is None:
             self.sweep_error = (
-                f"the first {self.fail_fast_after} trials failed with the same error, so the "
+                f"{count} trials failed with the same error and none ended otherwise, so the "
                 f"sweep stopped (fault_tolerance.fail_fast_after): {error_line(error_text)}"
             )
             log.error("%s", self.sweep_error)
+
+    def trial_ended_well(self, name: str, state: TrialState) -> None:
+        """A trial ended otherwise than failed: from now on failures do not stop the sweep."""
+        if not self.any_trial_ended_well and self.fail_fast_after:
+            log.info("fail-fast off: trial %s ended %s", name, state.value)
+        self.any_trial_ended_well = True
 
     def end_state(self, trial: Trial) -> TrialState:
         """How a TERMINATED trial ended: pruned by ASHA, completed, or cancelled with its sweep."""

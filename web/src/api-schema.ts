@@ -2481,7 +2481,7 @@ export interface components {
             checkpoints_to_keep: number;
             /**
              * Fail Fast After
-             * @description Stop the sweep, failed with that error, once the first N trials to end have all failed with the same error (exception type and message, numbers aside) and none ended otherwise: a bug every trial hits is reported once, not run into by every trial. 0: never.
+             * @description Stop the sweep, failed with that error, once N trials have failed with the same error (exception type and message, numbers aside) while none ended otherwise: a bug every trial hits is reported once, not run into by every trial. 0: never.
              * @default 3
              */
             fail_fast_after: number;
