@@ -2,15 +2,17 @@
 ledger and a compute budget, in one run (each trial's start costs seconds on this machine).
 
 The 2-CPU head holds two trials of 1 worker x 0.9 CPU (their functions' 0.01 CPU in it). Project A
-submits first a promotion-ASHA sweep of long trials (one rung, at the end: each trial is one
-segment, checkpointed every epoch) and a quota of 1 worker: it runs one trial, the next waiting
-on its quota, visibly. Its quota is then lifted (A takes both slots) and project B submits short
-trials with a compute budget. A holds the whole cluster and its trials would not end for
-minutes: with fair share (equal weights) A's longest-running trial yields at its next
-checkpoint, B's trial starts, and the two split the cluster until B's budget is spent; then A's
-trial resumes from that checkpoint, its epochs contiguous. B keeps trials waiting throughout (a
-project whose trials do not ask leaves its share to the other: the gate never holds a slot
-idle)."""
+submits first a PBT sweep of long trials (a population of 2 whose first step comes after the
+test: each trial is one segment, checkpointed every epoch) and a quota of 1 worker: it runs one
+trial, the next waiting on its quota, visibly. (Promotion ASHA's trials yield the same way: the
+kit's loop asks the gate at each checkpoint of a segment, whichever scheduler set the segment;
+this test ran promotion ASHA until PBT came.) Its quota is then lifted (A takes both slots) and
+project B submits short trials with a compute budget. A holds the whole cluster and its trials
+would not end for minutes: with fair share (equal weights) A's longest-running trial yields at
+its next checkpoint, B's trial starts, and the two split the cluster until B's budget is spent;
+then A's trial resumes from that checkpoint, its epochs contiguous. B keeps trials waiting
+throughout (a project whose trials do not ask leaves its share to the other: the gate never
+holds a slot idle)."""
 
 from __future__ import annotations
 
@@ -132,21 +134,20 @@ def test_two_projects_share_the_cluster_fairly_by_preemption_and_a_budget_ends_a
         for name, quota in (("fair-a", 1), ("fair-b", None)):
             created = client.post("/api/v1/projects", json={"name": name, "max_workers": quota})
             assert created.status_code == 201, created.text
-        first = submit_spec(
-            client,
-            one_worker_spec(
-                "first",
-                "fair-a",
-                2,
-                search={"algorithm": "grid", "num_samples": 1, "max_concurrent_trials": 2},
-                early_stopping={
-                    "scheduler": "asha_promotion",
-                    "max_t": LONG_EPOCHS,
-                    "grace_period": LONG_EPOCHS,
-                    "reduction_factor": 2,
-                },
-            ),
+        a_spec = one_worker_spec(
+            "first",
+            "fair-a",
+            2,
+            search={"algorithm": "random", "num_samples": 2, "max_concurrent_trials": 2},
+            early_stopping={
+                "scheduler": "pbt",
+                "max_t": LONG_EPOCHS,
+                "pbt": {"perturbation_interval": LONG_EPOCHS - 1},
+            },
         )
+        # a population of 2 sampled from a range (PBT's population is num_samples)
+        a_spec["search_space"]["lr"] = {"type": "loguniform", "low": 0.01, "high": 0.02}
+        first = submit_spec(client, a_spec)
         cancel_at_teardown(request, shared_server, first)
         # A alone: one trial at a time, the next waiting on the quota and saying so
         waits = wait_for(
