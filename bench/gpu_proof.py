@@ -21,7 +21,7 @@ a stage that fails does not stop the next:
 7. ``promotion``: the sweep's best trial promoted to a 1-worker final run with
    ``gpus_per_worker: 1``: a model version, loaded on the CPU (a GPU-written checkpoint), then
    deployed and answering predictions over HTTP (Serve's replica runs on the CPU: deployments
-   take no GPU, see docs/serving).
+   take no GPU, as the README says).
 
 ``--cpu`` runs the same stages without a GPU (gloo, fp32, ``use_gpu: false``) on 2 CPUs: how
 the script is tested before a GPU machine is spent on it.
