@@ -68,6 +68,7 @@ from trainers.registry import TASK_KEY, TRAINERS  # noqa: E402
 # one configuration for the plain loop and the trials: digits_cnn made wider (as amp_gpu's)
 CHANNELS, BATCH = 64, 256
 SWEEP_EPOCHS, KILLED_EPOCHS = 6, 40
+WORKER_CPUS = {True: 1, False: 0.5}  # a trial worker's CPUs, with a GPU and without
 
 
 class Proof:
@@ -95,10 +96,18 @@ class Proof:
         (self.out / "gpu_proof.json").write_text(json.dumps(self.report, indent=1, default=str))
 
 
-def run_command(command: list[str], timeout_s: float) -> tuple[int, str]:
+def run_command(
+    command: list[str], timeout_s: float, env: dict[str, str] | None = None
+) -> tuple[int, str]:
     try:
         done = subprocess.run(
-            command, capture_output=True, text=True, timeout=timeout_s, cwd=REPO, check=False
+            command,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            cwd=REPO,
+            check=False,
+            env={**os.environ, **(env or {})},
         )
         return done.returncode, (done.stdout + done.stderr)[-3000:]
     except subprocess.TimeoutExpired as expired:
@@ -126,7 +135,12 @@ def amp_stage(proof: Proof) -> dict[str, Any]:
     figures = proof.out / "amp.json"
     command = [sys.executable, "bench/amp_gpu.py", "--workers", "2", "--epochs", "6"]
     command += ["--channels", str(CHANNELS), "--batch-size", str(BATCH), "--json", str(figures)]
-    rc, tail = run_command(command, 300)
+    # as many CPU threads a process as a trial's worker gets (Ray sets OMP_NUM_THREADS to its
+    # CPUs): the first GPU run left torch's default (16 a process) and its Ray/plain ratio of
+    # 2.05 was not like for like
+    rc, tail = run_command(
+        command, 300, {"OMP_NUM_THREADS": str(max(1, int(WORKER_CPUS[proof.gpu])))}
+    )
     print(tail, flush=True)
     if rc != 0:
         raise RuntimeError(f"amp_gpu.py exited {rc}: {tail[-1500:]}")
@@ -209,7 +223,7 @@ def sweep_spec(proof: Proof, name: str, samples: int, epochs: int, asha: bool) -
     }
     space: dict[str, Any] = {k: {"type": "constant", "value": v} for k, v in constants.items()}
     space["lr"] = {"type": "loguniform", "low": 3e-4, "high": 1e-2}
-    resources: dict[str, Any] = {"num_workers": 2, "cpus_per_worker": 1 if proof.gpu else 0.5}
+    resources: dict[str, Any] = {"num_workers": 2, "cpus_per_worker": WORKER_CPUS[proof.gpu]}
     if proof.gpu:
         resources.update(use_gpu=True, gpus_per_worker=0.5)
     stopping: dict[str, Any] = {"scheduler": "none", "max_t": epochs}
@@ -322,6 +336,10 @@ def sweep_stage(proof: Proof, client: Any) -> dict[str, Any]:
         "nvidia_smi": sampler.summary(),
     }
     throughputs = [t["samples_per_second"] for t in trials if t["samples_per_second"]]
+    # the plain loop's figures: this run's, else an earlier run's in the same OUT
+    plain_file = proof.out / "amp.json"
+    if "plain" not in proof.shared and plain_file.exists():
+        proof.shared["plain"] = json.loads(plain_file.read_text())
     plain = proof.shared.get("plain", {}).get("precisions", {})
     precision = "bf16" if proof.gpu else "fp32"
     if throughputs and precision in plain:

@@ -247,10 +247,13 @@ class ResultStore:
                 )
             )
             trial_ids.update({tune_id: trial_id for tune_id, trial_id in rows})
-        # a result for a trial whose start was never seen (e.g. a restored driver) creates it
+        # a result for a trial whose start was never seen (e.g. a restored driver) creates it;
+        # the gate's notices do not: they name what the gate was told (a label that is no trial
+        # once made a trial "warm group"), and are stored on the sweep instead
         first: dict[str, Op] = {}
         for op in batch:
-            if op.tune_id and op.tune_id not in trial_ids:
+            notice = isinstance(op, TrialRestarted | ReservationReclaimed)
+            if op.tune_id and op.tune_id not in trial_ids and not notice:
                 first.setdefault(op.tune_id, op)
         if not first:
             return trial_ids, set()

@@ -111,6 +111,15 @@ def store_event(
                 f"trial {op.tune_id}: {op.message}" if op.tune_id else op.message,
                 trial_id=trial_ids.get(op.tune_id),
             )
+        case TrialRestarted() if op.tune_id not in trial_ids:
+            repo.add_event(
+                session,
+                experiment_id,
+                "trial_restarted",
+                f"{op.tune_id} (no trial of this sweep): worker group restarted after "
+                f"{op.reason}",
+                data={"count": op.count},
+            )
         case TrialRestarted():
             row = session.get_one(TrialRow, trial_ids[op.tune_id])
             row.restarts += op.count

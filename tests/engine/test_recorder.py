@@ -24,7 +24,14 @@ from service.usecases.access import operator
 from service.usecases.decisions import RungDecided
 from service.usecases.experiments import submit_experiment
 from service.usecases.recording import ResultStore
-from service.usecases.reports import Op, ResultReported, TrialEnded, TrialStarted
+from service.usecases.reports import (
+    Op,
+    ReservationReclaimed,
+    ResultReported,
+    TrialEnded,
+    TrialRestarted,
+    TrialStarted,
+)
 from service.usecases.retention import checkpoints_to_delete, prune_experiment
 from tests.conftest import BOTH_BACKENDS
 
@@ -146,6 +153,34 @@ def test_rung_decisions_are_stored_once_with_their_time_and_tell_the_trial_why(
     assert decision.reason == "pruned at epoch 1: val_loss 0.9 > cutoff 0.5, rank 2 of 2"
     assert trial.state == "pruned" and trial.early_stopping == decision.reason
     assert message == f"trial a {decision.reason}"
+
+
+@BOTH_BACKENDS
+def test_a_gate_notice_naming_no_trial_creates_none_and_is_told_on_the_sweep(
+    db: sessionmaker[Session],
+) -> None:
+    # a worker group's watch once told a restart "of" its label, and a trial "warm group" appeared
+    experiment_id = new_experiment(db)
+    recorder = Recorder(ResultStore(experiment_id, "val_loss", "min").into(db)).start()
+    recorder.submit(TrialStarted("a", {"lr": 0.1}))
+    recorder.submit(TrialRestarted("a", "rank 0: ValueError: boom"))
+    recorder.submit(TrialRestarted("warm group", "a worker died"))
+    recorder.submit(ReservationReclaimed("gone", "removed the reservation pg1"))
+    assert recorder.close(30)
+    with db.begin() as session:
+        trials = {t.tune_trial_id: t.restarts for t in session.scalars(select(TrialRow))}
+        events = session.execute(
+            select(EventRow.kind, EventRow.trial_id, EventRow.message).where(
+                EventRow.kind.in_(["trial_restarted", "reservation_reclaimed"])
+            )
+        ).all()
+    assert trials == {"a": 1}
+    told = {(kind, trial_id is None, message.split(":")[0]) for kind, trial_id, message in events}
+    assert told == {
+        ("trial_restarted", False, "trial a"),
+        ("trial_restarted", True, "warm group (no trial of this sweep)"),
+        ("reservation_reclaimed", True, "trial gone"),
+    }, events
 
 
 @BOTH_BACKENDS
