@@ -35,6 +35,7 @@ def test_dropout_masks_resume_exactly_because_rng_states_travel(tmp_path: Path) 
     [
         (False, 0.0, 2, "gloo"),
         (True, 1.0, 2, "nccl"),
+        (True, 0.0, 2, "nccl"),  # use_gpu with no gpus_per_worker: one GPU each
         (True, 2.0, 4, "nccl"),
         # NCCL refuses two ranks on one GPU (seen on an H200: "Duplicate GPU detected : rank 1
         # and rank 0 both on CUDA device"), and fractional GPUs may put two workers on one
