@@ -24,6 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.local import completed_sweep, local_raysweep  # noqa: E402
+from bench.results import read_result  # noqa: E402
 from bench.specs import CONFIG, single_trial_spec  # noqa: E402
 from devkit.harness import ServerProcess  # noqa: E402
 
@@ -63,7 +64,7 @@ def plain(gcs_address: str, epochs: int, storage: Path) -> tuple[float, float]:
         cwd=REPO,
     )
     wall = time.perf_counter() - start
-    startup = json.loads(output.stdout.strip().splitlines()[-1])["startup_s"]
+    startup = read_result(output.stdout)["startup_s"]
     return wall, startup
 
 

@@ -1,7 +1,7 @@
 """A plain Ray Tune + Train script running one digits_mlp trial: the baseline for overhead.py.
 
     python bench/plain_tune.py GCS_ADDRESS EPOCHS STORAGE_DIR CONFIG_JSON
-Prints, last, a JSON line with the trial start-up time (trial start -> first result).
+Prints a result line (bench/results.py) with the trial start-up time (trial start -> first result).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ray.train import RunConfig, ScalingConfig
 from ray.train.torch import TorchTrainer
 from ray.tune.integration.ray_train import TuneReportCallback
 
+from bench.results import print_result
 from trainers.kit import train_loop_per_worker
 from trainers.registry import TASK_KEY, TRAINERS
 
@@ -65,7 +66,7 @@ def main() -> None:
     )
     tuner.fit()
     assert clock.started is not None and clock.first_result is not None
-    print(json.dumps({"startup_s": clock.first_result - clock.started}))
+    print_result({"startup_s": clock.first_result - clock.started})
 
 
 if __name__ == "__main__":

@@ -40,6 +40,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.results import print_result, read_result  # noqa: E402
+
 PHASES = ("before the workers", "worker set-up", "DDP model", "first report")
 TRIAL_RESOURCES = {"CPU": 0.01}  # what raysweep's trial function asks (service.resources)
 # the plain script's README runs: workers of 0.5 CPU as written, and of 0.495 as raysweep places
@@ -246,7 +248,7 @@ def run_plain(args: list[str]) -> Any:
     )
     if output.returncode != 0:
         raise SystemExit(f"the plain Tune + Train script failed:\n{output.stderr[-3000:]}")
-    return json.loads(output.stdout.strip().splitlines()[-1])
+    return read_result(output.stdout)
 
 
 def main() -> None:
@@ -259,11 +261,11 @@ def main() -> None:
     parser.add_argument("--plain-readme", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.plain:  # the plain script's own process
-        print(json.dumps(plain(args.plain[0], args.trials, args.plain[1])))
+        print_result(plain(args.plain[0], args.trials, args.plain[1]))
         return
     if args.plain_readme:
         gcs, storage, configs, cpus = args.plain_readme
-        print(json.dumps(plain_readme(gcs, storage, json.loads(configs), float(cpus))))
+        print_result(plain_readme(gcs, storage, json.loads(configs), float(cpus)))
         return
 
     from bench.local import local_raysweep, server_on

@@ -116,8 +116,7 @@ def store_event(
                 session,
                 experiment_id,
                 "trial_restarted",
-                f"{op.tune_id} (no trial of this sweep): worker group restarted after "
-                f"{op.reason}",
+                f"{op.tune_id} (no trial of this sweep): worker group restarted after {op.reason}",
                 data={"count": op.count},
             )
         case TrialRestarted():

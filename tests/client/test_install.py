@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+import raysweep
 from devkit.harness import wait_for
 from service.db.migrate import head_revision
 from service.settings import REPO_ROOT
@@ -92,6 +93,8 @@ def test_the_wheel_carries_the_server_ui_migrations_and_spaces_and_serves_withou
     )  # fmt: skip
     assert built.returncode == 0, built.stderr[-3000:]
     [wheel] = wheels.glob("raysweep-*.whl")
+    # the version the wheel says is the one the code says (a final run records that one)
+    assert wheel.name.startswith(f"raysweep-{raysweep.__version__}-"), wheel.name
     with zipfile.ZipFile(wheel) as archive:
         tops = {name.split("/")[0] for name in archive.namelist()}
     assert {"raysweep", "service", "trainers"} <= tops, tops
