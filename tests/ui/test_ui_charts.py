@@ -126,17 +126,18 @@ def test_every_coloured_chart_has_a_legend_and_axes_tick_along_their_length(
     assert len(decimals) == 1, labels  # one format: 0.90, 0.95, 1.00
 
     # history and EDF: ticks along both axes, the history's marks in its legend
+    # (waiting for the 6th and 7th: a count alone once read a chart not drawn yet, under load)
     history = page.get_by_test_id("history")
-    assert history.locator(".tick").count() >= 6
+    expect(history.locator(".tick").nth(5)).to_be_attached()
     expect(page.locator("ul[data-chart=history] li[data-entry='best so far']")).to_have_count(1)
-    assert page.get_by_test_id("edf").locator(".tick").count() >= 7
+    expect(page.get_by_test_id("edf").locator(".tick").nth(6)).to_be_attached()
 
     # slices: a y title and y ticks on every panel, the dots' states in a legend
     panels = page.locator("[data-testid=slice] svg[data-param]")
     expect(panels).to_have_count(3)
     for panel in panels.all():
         expect(panel.locator("text.y-title")).to_have_text("val_accuracy (max)")
-        assert panel.locator(".tick").count() >= 4
+        expect(panel.locator(".tick").nth(3)).to_be_attached()
     expect(page.locator("ul[data-chart=slice] li").first).to_be_visible()
     lr_panel = page.locator("[data-testid=slice] svg[data-param=lr]")
     expect(lr_panel).to_contain_text("lr (log)")
@@ -151,7 +152,7 @@ def test_every_coloured_chart_has_a_legend_and_axes_tick_along_their_length(
     expect(contour.locator("[data-axis-title=y]")).to_have_text("hidden")
     dot = contour.locator("circle.trial-dot").first
     assert dot.evaluate("d => getComputedStyle(d).stroke") == "rgb(255, 255, 255)"
-    assert contour.locator(".tick").count() >= 8
+    expect(contour.locator(".tick").nth(7)).to_be_attached()
 
     # no tick label leaves its chart
     clipped = page.evaluate(
