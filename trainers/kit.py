@@ -245,9 +245,9 @@ def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
     # the moments where the parameters are then, and moments left on the CPU fail the first GPU
     # step of a resumed run (prepare_model's own move comes too late for them)
     task.model.to(device)
-    _, world_size = world()
+    rank, world_size = world()
     amp = performance.MixedPrecision.for_device(settings.precision, device)
-    print(f"rank {world()[0]}: {describe_device(device)}, {world_size} worker(s), precision "
+    print(f"rank {rank}: {describe_device(device)}, {world_size} worker(s), precision "
           f"{settings.precision if amp.enabled else 'fp32'}", flush=True)  # fmt: skip
     train = task.splits["train"].to(device, settings.pin_memory)
     steps_per_epoch = (len(train) // settings.micro_batch(world_size)) // settings.grad_accum_steps
