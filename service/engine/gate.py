@@ -214,7 +214,7 @@ class ResourceGate:
         self._remove_ended()
         self._ticks += 1
         if self._ticks % ABANDONED_CHECK_EVERY == 0:
-            self._remove_abandoned()
+            self.remove_abandoned()
 
     def _explain_forever(self) -> None:
         while True:
@@ -237,7 +237,7 @@ class ResourceGate:
         with self._lock:
             self.ledger.outside = outside
 
-    def _remove_abandoned(self) -> None:
+    def remove_abandoned(self) -> None:
         """A Train run whose trial was stopped while its workers started (a cancel, a spent
         budget) leaves a worker group no lease registered, and Ray keeps it while the sweep's
         job lives: the live groups of the owners' jobs whose creator (the Train controller) is

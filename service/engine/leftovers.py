@@ -123,14 +123,20 @@ def remove_dead_attempts(experiment_id: str) -> Leftovers:
     return remove(earlier)
 
 
-def remove_own_leftovers(grace_s: float = 20.0) -> Leftovers:
+def remove_own_leftovers(grace_s: float = 30.0) -> Leftovers:
     """After ``fit()``: what this job still holds in Ray once a grace for Ray's own asynchronous
     removals and the gate's reaper has passed, removed. A trial stopped while its workers
-    started leaves a worker group that the reaper removes a few seconds after its controller
-    died (two reaps to call it dead, ``ledger.MISSES_TO_DEAD``, and a look every
-    ``gate.ABANDONED_CHECK_EVERY``); a loaded host stretches each of those seconds."""
+    started leaves a worker group whose controller died before it registered the group: the
+    gate removes it (with a ``reclaimed`` notice) once its creator reads dead, asked here every
+    second of the grace rather than left to the reaper's next look (two reaps to call an actor
+    dead, ``ledger.MISSES_TO_DEAD``, and a look every ``gate.ABANDONED_CHECK_EVERY``); a loaded
+    host stretches each of those seconds."""
     own = {ray.get_runtime_context().get_job_id()}
     deadline = time.monotonic() + grace_s
     while find(own) and time.monotonic() < deadline:
+        try:
+            ray.get(gate().remove_abandoned.remote(), timeout=10)
+        except Exception:  # the reaper does it too: only the wait is longer
+            log.debug("could not ask the gate for abandoned groups", exc_info=True)
         time.sleep(1)
     return remove(own)

@@ -64,7 +64,10 @@ class Abandoned:
 
 def abandoned_groups(jobs: Iterable[str]) -> list[Abandoned]:
     """The live placement groups of these jobs whose creator actor died, from the GCS's table
-    (``placement_group_table`` leaves the creator out)."""
+    (``placement_group_table`` leaves the creator out). The table's ``creator_actor_dead`` is
+    not relied on alone: a clean clone once saw such a group (a trial stopped by a spent budget
+    while its workers started) outlive the driver's grace at the sweep's end, cause unproven,
+    so where the flag is unset the creator's own state is asked of the GCS too."""
     wanted = set(jobs)
     if not wanted:
         return []
@@ -72,13 +75,14 @@ def abandoned_groups(jobs: Iterable[str]) -> list[Abandoned]:
     for raw in gcs_placement_group_table():
         row = GroupRecord.FromString(raw)
         group = row.placement_group_id.hex()
+        creator = ray.ActorID(row.creator_actor_id)
         if (
             row.state != GroupRecord.REMOVED
             # one a driver created (Tune's trial groups) has no creator actor, and reads dead
-            and not ray.ActorID(row.creator_actor_id).is_nil()
-            and row.creator_actor_dead
+            and not creator.is_nil()
             and job_of(group) in wanted
             and (held := bundle_total([dict(b.unit_resources) for b in row.bundles]))
+            and (row.creator_actor_dead or not live_actors([creator.hex()]))
         ):
             found.append(Abandoned(group, job_of(group), held))
     return found
