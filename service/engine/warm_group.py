@@ -253,10 +253,12 @@ class WarmGroup:
             while True:
                 if self.given_up:  # its resources went to another run: the trial goes on
                     return Outcome("given_up", last_metrics=last, relayed=relayed)
-                if self.ended.is_set():
-                    failure = self.failure or "the worker group ended"
-                    return Outcome("failed", failure, last, relayed)
-                reports, finished = self._take(job.seq, 1.0)
+                # read before the take: a worker posts its reports and its end (a raised error)
+                # to the mailbox before its function returns and the group's run ends, so a take
+                # after the run ended holds all of them (ending on "ended" before taking lost a
+                # worker's ValueError as "the worker group ended" under load)
+                ended = self.ended.is_set()
+                reports, finished = self._take(job.seq, 0.0 if ended else 1.0)
                 for index, metrics, checkpoint in reports:
                     metrics = dict(metrics)
                     if checkpoint is not None:
@@ -291,6 +293,9 @@ class WarmGroup:
                         log.info("a new worker group for the next trial: %s", recycled[0])
                         self.close(recycled[0])
                     return Outcome("finished", last_metrics=last, relayed=relayed)
+                if ended:
+                    failure = self.failure or "the worker group ended"
+                    return Outcome("failed", failure, last, relayed)
                 if stop_requested():
                     self._wait_stopped(job.seq)
                     return Outcome("stopped", last_metrics=last, relayed=relayed)
