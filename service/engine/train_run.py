@@ -18,6 +18,7 @@ from service.engine.ray_compat import (
     PlacementGroupCleanerCallback,
     ReportCallback,
 )
+from service.engine.trial_plan import TrialPlan
 from service.train_snapshot import copy_snapshot
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,14 @@ def torch_backend(
 
     most = workers if isinstance(workers, int) else max(workers)
     return TorchConfig(backend=process_group_backend(use_gpu, gpus_per_worker, most))
+
+
+def backend_config(plan: TrialPlan) -> BackendConfig:
+    """A trial's or warm group's backend: ``torch_backend`` for its resources, or none where its
+    code sets up no process group."""
+    if not plan.torch_process_group:
+        return BackendConfig()
+    return torch_backend(plan.use_gpu, plan.gpus_per_worker, plan.num_workers)
 
 
 class SnapshotCopy(ReportCallback):

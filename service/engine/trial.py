@@ -14,7 +14,6 @@ from typing import Any
 
 import ray
 from ray import tune
-from ray.train import BackendConfig
 from ray.train.v2.api.callback import RayTrainCallback
 
 # Train V2's own classes: ray.train and ray.train.torch re-export them at runtime when V2 is on
@@ -31,7 +30,7 @@ from service.engine.ray_compat import (
     WorkerGroupCallback,
     train_session,
 )
-from service.engine.train_run import LeanTrainer, SnapshotCopy, torch_backend
+from service.engine.train_run import LeanTrainer, SnapshotCopy, backend_config
 from service.engine.trial_logs import LoggedFunction
 from service.engine.trial_plan import TrialPlan, train_config
 from service.engine.warm_group import WarmGroup, WarmTrialFailed
@@ -223,9 +222,7 @@ def build_trainer(
         LoggedFunction(load_training_function(plan), run_uri, plan.log_max_bytes),
         train_loop_config=config,
         datasets=build_datasets(plan),
-        backend_config=torch_backend(plan.use_gpu, plan.gpus_per_worker, plan.num_workers)
-        if plan.torch_process_group
-        else BackendConfig(),
+        backend_config=backend_config(plan),
         scaling_config=ScalingConfig(
             num_workers=plan.num_workers,
             use_gpu=plan.use_gpu,

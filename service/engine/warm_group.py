@@ -35,7 +35,6 @@ from typing import Any
 import ray
 import ray.train
 from ray import tune
-from ray.train import BackendConfig
 from ray.train.v2.api.config import CheckpointConfig, FailureConfig, RunConfig, ScalingConfig
 
 from service.engine.gate import HeldLease
@@ -47,7 +46,7 @@ from service.engine.ray_compat import (
     TrainRunContext,
     train_session,
 )
-from service.engine.train_run import LeanTrainer, torch_backend
+from service.engine.train_run import LeanTrainer, backend_config
 from service.engine.trial_plan import TrialPlan, WarmPolicy
 from service.engine.warm_mailbox import Complete, Ended, Mailbox
 from service.engine.warm_worker import MAILBOX_KEY, Job, serve_trials
@@ -161,9 +160,7 @@ class WarmGroup:
             LeanTrainer(
                 serve_trials,
                 train_loop_config={MAILBOX_KEY: self.mailbox},
-                backend_config=torch_backend(plan.use_gpu, plan.gpus_per_worker, plan.num_workers)
-                if plan.torch_process_group
-                else BackendConfig(),
+                backend_config=backend_config(plan),
                 scaling_config=ScalingConfig(
                     num_workers=self.world,
                     use_gpu=plan.use_gpu,
