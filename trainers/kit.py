@@ -70,10 +70,10 @@ class RayTrain:
         return ray.train.torch.get_device()
 
 
-def describe_device(device: torch.device) -> str:
+def describe_device(device: torch.device, world_size: int) -> str:
     """Where this worker trains, for its log: "cuda:0 (NVIDIA H200), process group gloo"."""
     name = f" ({torch.cuda.get_device_name(device)})" if device.type == "cuda" else ""
-    group = f", process group {torch.distributed.get_backend()}" if world()[1] > 1 else ""
+    group = f", process group {torch.distributed.get_backend()}" if world_size > 1 else ""
     return f"{device}{name}{group}"
 
 
@@ -247,7 +247,7 @@ def train_task(task: Task, config: Mapping[str, Any], runtime: Runtime) -> None:
     task.model.to(device)
     rank, world_size = world()
     amp = performance.MixedPrecision.for_device(settings.precision, device)
-    print(f"rank {rank}: {describe_device(device)}, {world_size} worker(s), precision "
+    print(f"rank {rank}: {describe_device(device, world_size)}, {world_size} worker(s), precision "
           f"{settings.precision if amp.enabled else 'fp32'}", flush=True)  # fmt: skip
     train = task.splits["train"].to(device, settings.pin_memory)
     steps_per_epoch = (len(train) // settings.micro_batch(world_size)) // settings.grad_accum_steps
