@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 import httpx
 from ray.util.state import list_actors
@@ -21,6 +21,45 @@ from service.engine.cluster import RayConnection, free_port
 from service.settings import REPO_ROOT
 
 T = TypeVar("T")
+
+
+PORT_TRIES = 3
+
+
+class PortTaken(Exception):
+    """Another process listens on the port a server was given."""
+
+
+def listening_sockets(port: int) -> set[str]:
+    """The inodes of the sockets listening on TCP ``port`` in this network namespace."""
+    found: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                found.add(inode)
+    return found
+
+
+def listens_on(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds a socket listening on ``port``."""
+    sockets = {f"socket:[{inode}]" for inode in listening_sockets(port)}
+    try:
+        descriptors = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
+    for descriptor in descriptors:
+        try:
+            if os.readlink(descriptor) in sockets:
+                return True
+        except OSError:
+            continue
+    return False
 
 
 class ServerProcess:
@@ -51,7 +90,24 @@ class ServerProcess:
         self.log_start = 0  # where this start's lines begin
 
     # generous: under xdist the Ray tests' CPU stress runs beside it and its imports take minutes
-    def start(self, timeout_s: float = 240) -> ServerProcess:
+    def start(self, timeout_s: float = 240) -> Self:
+        """Start the process and wait until it serves on its port. A port that another process
+        took between ``free_port`` and this bind (the other xdist worker's servers pick theirs
+        the same way) is given up for a new one: a clean clone's suite once talked to another
+        test's server there ("unknown token")."""
+        for _ in range(PORT_TRIES - 1):
+            try:
+                return self._start_once(timeout_s)
+            except PortTaken:
+                self.move_to(free_port())
+        return self._start_once(timeout_s)
+
+    def move_to(self, port: int) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.env["RAYSWEEP_PORT"] = str(port)
+
+    def _start_once(self, timeout_s: float) -> Self:
         self.home.mkdir(parents=True, exist_ok=True)
         self.log_start = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as log:
@@ -65,12 +121,17 @@ class ServerProcess:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited:\n{self.log_path.read_text()[-3000:]}")
+                output = self.log_path.read_bytes()[self.log_start :].decode(errors="replace")
+                if "address already in use" in output.lower():
+                    raise PortTaken(self.port)
+                raise RuntimeError(f"server exited:\n{output[-3000:]}")
             try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return self
+                answered = httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200
             except httpx.TransportError:
-                pass
+                answered = False
+            # the answer must come from this process: another one on the port answers too
+            if answered and listens_on(self.process.pid, self.port):
+                return self
             time.sleep(0.2)
         raise RuntimeError(f"server did not start:\n{self.log_path.read_text()[-3000:]}")
 

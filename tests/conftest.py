@@ -10,9 +10,9 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from unittest import mock
 
 import psycopg
@@ -23,7 +23,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 import service.db.models  # noqa: F401  (defines the tables on Base.metadata)
-from devkit.harness import ServerProcess
+from devkit.harness import PortTaken, ServerProcess, listening_sockets
 from raysweep.tokens import Role
 from service.clock import Clock
 from service.db import migrate
@@ -241,7 +241,7 @@ class InProcessServer(ServerProcess):
         self.uvicorn: uvicorn.Server | None = None
         self.thread: threading.Thread | None = None
 
-    def start(self, timeout_s: float = 240) -> InProcessServer:
+    def _start_once(self, timeout_s: float) -> Self:
         from service.server import build_app
 
         self.home.mkdir(parents=True, exist_ok=True)
@@ -251,14 +251,23 @@ class InProcessServer(ServerProcess):
             build_app(settings, self.clock), host="127.0.0.1", port=self.port, log_config=None
         )
         self.uvicorn = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.uvicorn.run, name="api-server", daemon=True)
+        self.thread = threading.Thread(target=self._serve, name="api-server", daemon=True)
         self.thread.start()
         deadline = time.monotonic() + timeout_s
         while not self.uvicorn.started:
+            if not self.thread.is_alive() and listening_sockets(self.port):
+                raise PortTaken(self.port)  # uvicorn's bind failed: start() takes a new port
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the in-process server did not start")
             time.sleep(0.02)
         return self
+
+    def _serve(self) -> None:
+        if self.uvicorn is None:
+            return
+        # uvicorn exits when it cannot bind: the thread ends, and start() sees why
+        with suppress(SystemExit):
+            self.uvicorn.run()
 
     def stop(self) -> None:
         if self.uvicorn is not None and self.thread is not None:
