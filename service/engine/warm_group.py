@@ -48,8 +48,8 @@ from service.engine.ray_compat import (
 )
 from service.engine.train_run import LeanTrainer, backend_config
 from service.engine.trial_plan import TrialPlan, WarmPolicy
-from service.engine.warm_mailbox import Complete, Ended, Mailbox
-from service.engine.warm_worker import MAILBOX_KEY, Job, serve_trials
+from service.engine.warm_mailbox import Complete, Ended, Job, Mailbox
+from service.engine.warm_worker import MAILBOX_KEY, serve_trials
 from service.train_snapshot import copy_snapshot, repair_snapshot
 
 log = logging.getLogger(__name__)

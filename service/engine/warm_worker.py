@@ -44,33 +44,13 @@ from service.engine.ray_compat import (
     set_train_fn_utils,
 )
 from service.engine.trial_logs import LoggedFunction, TrialStopped
+from service.engine.warm_mailbox import Job
 from trainers.registry import load_reference
 
 MAILBOX_KEY = "raysweep_mailbox"
 # a thread the trial left is given this long to end before the group is recycled
 THREAD_GRACE_S = 1.0
 NEXT_JOB_WAIT_S = 5.0
-
-
-@dataclass(frozen=True)
-class Job:
-    """One trial for a warm group: what its workers run and where its run lives."""
-
-    seq: int
-    name: str  # the trial's run name (its directory under storage_path)
-    entrypoint: str
-    config: dict[str, Any]
-    storage_path: str
-    log_max_bytes: int
-    resume: str | None  # the trial's latest checkpoint (a path on its storage), if any
-    stamp: str  # names this job's checkpoint directories (a resumed trial's differ)
-    torch_process_group: bool
-    recycle_after: int  # trials a group runs before it is replaced
-    max_rss_bytes: int  # a worker past this after a trial ends the group
-
-    @property
-    def run_uri(self) -> str:
-        return f"{self.storage_path}/{self.name}"
 
 
 def _installed_roots() -> tuple[str, ...]:

@@ -16,7 +16,8 @@ import pytest
 import torch
 
 from service.engine.warm_group import TUNE_SILENT_S, give_up_why, idle_for
-from service.engine.warm_worker import Job, WorkerBaseline, spent
+from service.engine.warm_mailbox import Job
+from service.engine.warm_worker import WorkerBaseline, spent
 
 
 def job(recycle_after: int = 20, max_rss_bytes: int = 0) -> Job:
