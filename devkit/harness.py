@@ -75,16 +75,14 @@ class ServerProcess:
         command: tuple[str, ...] = ("service", "serve"),
     ):
         self.home, self.db_url, self.command = home, db_url, command
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         self.env = {
             **os.environ,
             "RAYSWEEP_HOME": str(home),
             "RAYSWEEP_DATABASE_URL": db_url,
-            "RAYSWEEP_PORT": str(self.port),
             "RAYSWEEP_CONTROLLER_INTERVAL_S": "0.5",
             **extra_env,
         }
+        self.move_to(free_port())
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = home / "server.log"
         self.log_start = 0  # where this start's lines begin
@@ -103,6 +101,7 @@ class ServerProcess:
         return self._start_once(timeout_s)
 
     def move_to(self, port: int) -> None:
+        """Serve on ``port`` from the next start: the port, its URL and the server's setting."""
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.env["RAYSWEEP_PORT"] = str(port)
