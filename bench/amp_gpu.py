@@ -3,7 +3,7 @@ baseline a Ray Train trial's throughput is compared with (bench/gpu_proof.py).
 
 Spawns ``--workers`` processes (default: one per GPU; more than the GPUs share them, as trials
 with fractional ``gpus_per_worker`` do), on the backend the service picks
-(``trainers.distributed.process_group_backend``: NCCL, or gloo where workers share a GPU since
+(``trainers.process_group.process_group_backend``: NCCL, or gloo where workers share a GPU since
 NCCL refuses that), trains a wider digits_cnn through the kit's epoch loop
 (trainers/practices.py: the same autocast, GradScaler, DDP bucket settings, pinned memory and
 all-reduce timer the Ray trainers use) and prints per precision the median step time, samples
@@ -30,7 +30,7 @@ import torch.multiprocessing as mp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from trainers import digits_cnn, distributed, performance, practices
+from trainers import digits_cnn, distributed, performance, practices, process_group
 from trainers.registry import TRAINERS
 
 
@@ -94,7 +94,7 @@ def backend_of(args: argparse.Namespace) -> str:
         return str(args.backend)
     gpus = torch.cuda.device_count()
     share = min(gpus / args.workers, 1.0) if gpus else 0.0
-    return distributed.process_group_backend(gpus > 0, share, args.workers)
+    return process_group.process_group_backend(gpus > 0, share, args.workers)
 
 
 def main() -> None:

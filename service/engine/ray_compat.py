@@ -46,6 +46,16 @@ try:
 except ImportError as error:
     _moved.append(f"Ray Train V2's per-run user API and checkpoint manager ({error})")
 try:
+    # what raysweep's runs set torch.distributed up with (``train_run.TorchProcessGroup``)
+    from ray.train._internal.utils import get_address_and_port
+    from ray.train.constants import (
+        DEFAULT_TORCH_PROCESS_GROUP_SHUTDOWN_TIMEOUT_S,
+        TORCH_PROCESS_GROUP_SHUTDOWN_TIMEOUT_S,
+    )
+    from ray.train.v2._internal.util import TrainingFramework
+except ImportError as error:
+    _moved.append(f"Ray Train's torch set-up helpers ({error})")
+try:
     import ray._private.state as ray_state
     import ray._raylet as _raylet
     from ray._private.worker import global_worker
@@ -93,6 +103,17 @@ except ImportError:  # pragma: no cover - another Ray
 # there, as Ray Train's own state actor does (the literal is 2.60's value, should Ray move it)
 HEAD_NODE_RESOURCE: str = HEAD_NODE_RESOURCE_NAME or "node:__internal_head__"
 
+# TorchConfig's module (it imports torch) and its functions a run's workers call by name, so
+# that the processes which only hold a run's config do not import it (``train_run``); checked
+# by the test, as a missing one would fail every run's start on its workers
+TORCH_CONFIG_MODULE = "ray.train.torch.config"
+TORCH_CONFIG_NAMES = (
+    "_set_torch_distributed_env_vars",
+    "_setup_torch_process_group",
+    "_shutdown_torch",
+    "TorchConfigContextManager",
+)
+
 # private attributes of public classes the engine subclasses (checked by the test)
 # (the stopping ASHA decides on rung code of its own: no scheduler's are read)
 PRIVATE_ATTRIBUTES = {
@@ -106,7 +127,9 @@ OPTIONAL_NAMES = {
 }
 
 __all__ = [
+    "DEFAULT_TORCH_PROCESS_GROUP_SHUTDOWN_TIMEOUT_S",
     "HEAD_NODE_RESOURCE",
+    "TORCH_PROCESS_GROUP_SHUTDOWN_TIMEOUT_S",
     "ActorID",
     "CheckpointManager",
     "ControllerCallback",
@@ -119,9 +142,11 @@ __all__ = [
     "StorageContext",
     "TrainFnUtils",
     "TrainRunContext",
+    "TrainingFramework",
     "TrainingReport",
     "TrialActorHold",
     "WorkerGroupCallback",
+    "get_address_and_port",
     "get_train_fn_utils",
     "ray_state",
     "set_train_fn_utils",

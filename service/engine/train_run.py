@@ -4,22 +4,33 @@ lets a run whose node died mid-report resume (``service.train_snapshot``)."""
 
 from __future__ import annotations
 
+import importlib
 import logging
+import os
 from typing import Any
 
+import ray
+from ray.exceptions import GetTimeoutError
 from ray.train import BackendConfig
+from ray.train.backend import Backend
 
 # Train V2's own class: ray.train re-exports it at runtime when V2 is on (it is in 2.60), but
 # type checkers read the V1 name that module imports first
 from ray.train.v2.api.data_parallel_trainer import DataParallelTrainer
 
 from service.engine.ray_compat import (
+    DEFAULT_TORCH_PROCESS_GROUP_SHUTDOWN_TIMEOUT_S,
+    TORCH_CONFIG_MODULE,
+    TORCH_PROCESS_GROUP_SHUTDOWN_TIMEOUT_S,
     DatasetsCallback,
     PlacementGroupCleanerCallback,
     ReportCallback,
+    TrainingFramework,
+    get_address_and_port,
 )
 from service.engine.trial_plan import TrialPlan
 from service.train_snapshot import copy_snapshot
+from trainers.process_group import process_group_backend
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +38,8 @@ log = logging.getLogger(__name__)
 class LeanTrainer(DataParallelTrainer):
     """A Ray Train run without two helper processes every raysweep run would start for nothing.
     Given ``torch_backend(...)`` (as ``build_trainer`` does unless the code asks for no process
-    group) it is Ray's TorchTrainer, which is a DataParallelTrainer with a ``TorchConfig``.
+    group) it is Ray's TorchTrainer, a DataParallelTrainer with a ``TorchConfig``, whose
+    backend here is ``TorchProcessGroup``.
 
     - Ray Train starts a DatasetManager actor for each worker group even when it is given no
       Ray Datasets (raysweep's training functions load their own data): a process that imports
@@ -55,19 +67,110 @@ class LeanTrainer(DataParallelTrainer):
         return [c for c in callbacks if not isinstance(c, dropped)]
 
 
+class TorchProcessGroup(BackendConfig):
+    """Ray's ``TorchConfig`` (what TorchTrainer sets torch.distributed up with) for raysweep's
+    runs, without importing torch where no tensor is used. TorchConfig's module imports torch,
+    and a run's backend config is built in its trial actor and unpickled in its Train
+    controller, processes that only send calls to the workers: 1.6 s of CPU more in each, on
+    every trial start (this 2-core machine). The controller's side below is TorchConfig's, step
+    for step (the workers' address, their environment, the process group on every rank, its
+    end); what runs on the workers are Ray's own functions, called there by name
+    (``ray_compat.TORCH_CONFIG_NAMES``). TPU slices, which TorchConfig also sets up, are not
+    among the resources a raysweep run asks for."""
+
+    def __init__(self, backend: str, timeout_s: int = 1800) -> None:
+        self.backend = backend
+        self.timeout_s = timeout_s
+
+    @property
+    def backend_cls(self) -> type[Backend]:
+        return TorchProcessGroupBackend
+
+    @property
+    def train_func_context(self) -> type[TorchDevice]:
+        return TorchDevice
+
+    @property
+    def framework(self) -> TrainingFramework:
+        return TrainingFramework.TORCH
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"backend": self.backend, "init_method": "env", "timeout_s": self.timeout_s}
+
+
+class TorchProcessGroupBackend(Backend):
+    """``TorchConfig``'s backend: runs in the Train controller."""
+
+    share_cuda_visible_devices: bool = True
+
+    def on_start(self, worker_group: Any, backend_config: BackendConfig) -> None:
+        assert isinstance(backend_config, TorchProcessGroup)
+        address, port = worker_group.execute_single(0, get_address_and_port)
+        worker_group.execute(_set_master, address=address, port=port)
+        worker_group.execute(_torch_config_call, "_set_torch_distributed_env_vars")
+        size = len(worker_group)
+        ray.get(
+            [
+                worker_group.execute_single_async(
+                    rank,
+                    _torch_config_call,
+                    "_setup_torch_process_group",
+                    backend=backend_config.backend,
+                    world_rank=rank,
+                    world_size=size,
+                    init_method="env://",
+                    timeout_s=backend_config.timeout_s,
+                )
+                for rank in range(size)
+            ]
+        )
+
+    def on_shutdown(self, worker_group: Any, backend_config: BackendConfig) -> None:
+        ended = worker_group.execute_async(
+            _torch_config_call, "_shutdown_torch", destroy_process_group=len(worker_group) > 1
+        )
+        timeout_s = int(
+            os.environ.get(
+                TORCH_PROCESS_GROUP_SHUTDOWN_TIMEOUT_S,
+                DEFAULT_TORCH_PROCESS_GROUP_SHUTDOWN_TIMEOUT_S,
+            )
+        )
+        try:
+            ray.get(ended, timeout=timeout_s)
+        except GetTimeoutError:
+            log.warning("torch process group shutdown timed out after %s seconds", timeout_s)
+
+
+class TorchDevice:
+    """``TorchConfig``'s context around the training function on each worker (it makes the
+    worker's GPU torch's current device)."""
+
+    def __enter__(self) -> None:
+        self.inner = _torch_config_call("TorchConfigContextManager")
+        self.inner.__enter__()
+
+    def __exit__(self, *exc: object) -> bool:
+        return bool(self.inner.__exit__(*exc))
+
+
+def _torch_config_call(name: str, /, **kwargs: Any) -> Any:
+    """On a worker: calls ``name`` of TorchConfig's module (torch is imported there anyway)."""
+    return getattr(importlib.import_module(TORCH_CONFIG_MODULE), name)(**kwargs)
+
+
+def _set_master(address: str, port: int) -> None:
+    os.environ["MASTER_ADDR"] = address
+    os.environ["MASTER_PORT"] = str(port)
+
+
 def torch_backend(
     use_gpu: bool, gpus_per_worker: float, workers: int | tuple[int, int]
 ) -> BackendConfig:
-    """Ray's TorchConfig with the backend ``process_group_backend`` picks (TorchTrainer's own
-    choice, NCCL for any GPU run, fails when fractional GPUs put two workers on one device),
-    imported only for runs that set up torch.distributed: the module imports torch, seconds of
-    CPU per process."""
-    from ray.train.torch import TorchConfig
-
-    from trainers.distributed import process_group_backend
-
+    """``TorchProcessGroup`` with the backend ``process_group_backend`` picks (TorchTrainer's
+    own choice, NCCL for any GPU run, fails when fractional GPUs put two workers on one
+    device)."""
     most = workers if isinstance(workers, int) else max(workers)
-    return TorchConfig(backend=process_group_backend(use_gpu, gpus_per_worker, most))
+    return TorchProcessGroup(backend=process_group_backend(use_gpu, gpus_per_worker, most))
 
 
 def backend_config(plan: TrialPlan) -> BackendConfig:

@@ -5,13 +5,16 @@ or a trial. No Ray cluster needed."""
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
 
 from service.engine import ray_compat
+from service.engine.train_run import torch_backend
 from service.settings import REPO_ROOT
 
 PACKAGES = ("service", "raysweep", "trainers")
@@ -57,6 +60,8 @@ def test_this_ray_has_every_name_and_attribute_the_engine_uses() -> None:
     assert ray_compat.missing_private_attributes() == []
     assert hasattr(ray_compat.ray_state, "actors")
     assert hasattr(ray_compat.ray_state.state, "_connect_and_get_accessor")
+    torch_config = importlib.import_module(ray_compat.TORCH_CONFIG_MODULE)
+    assert [n for n in ray_compat.TORCH_CONFIG_NAMES if not hasattr(torch_config, n)] == []
 
 
 def test_tunes_trial_session_still_has_the_queues_and_count_the_engine_reads() -> None:
@@ -83,3 +88,20 @@ def test_the_engine_turns_on_token_auth_even_in_a_process_that_imported_ray_firs
         )
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == "True", (first, done.stdout, done.stderr[-2000:])
+
+
+def test_a_runs_torch_backend_is_held_without_importing_torch() -> None:
+    """A run's backend config is built in its trial actor and unpickled in its Train controller,
+    which never touch a tensor: neither imports torch for it (1.6 s of CPU each). The workers
+    call TorchConfig's own functions (checked above) and train on 2 ranks in test_trainer.py."""
+    held = pickle.dumps(torch_backend(False, 0.0, 2))
+    script = (
+        "import pickle, sys\n"
+        "config = pickle.loads(sys.stdin.buffer.read())\n"
+        "print(config.backend, config.backend_cls.__name__, 'torch' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], input=held, capture_output=True, cwd=REPO_ROOT, timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert done.stdout.decode().split() == ["gloo", "TorchProcessGroupBackend", "False"]
