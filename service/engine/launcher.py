@@ -94,6 +94,11 @@ class RayJobsLauncher:
             # logger (stderr): a trial's logs (service.engine.trial_logs) would hold every line
             # twice; unpatched, a print is one line on stdout, as the user wrote it
             "RAY_TRAIN_ENABLE_PRINT_PATCH": "0",
+            # Tune adds its CSV, JSON and TensorBoard loggers unless told not to; the driver adds
+            # the first two itself (service/engine/tuner.py). Tune's TensorBoard logger imports
+            # torch into the driver (1.8 s of CPU before the first trial) for event files nothing
+            # reads: a trial's TensorBoard scalars are the kit's (README, "TensorBoard")
+            "TUNE_DISABLE_AUTO_CALLBACK_LOGGERS": "1",
             **{k: os.environ[k] for k in PASSED_RAY_TRAIN_VARIABLES if k in os.environ},
         }
 

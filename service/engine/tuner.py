@@ -8,6 +8,7 @@ import os
 from dataclasses import replace
 
 from ray import tune
+from ray.tune.logger import CSVLoggerCallback, JsonLoggerCallback
 
 from raysweep.spec import ExperimentSpec
 from service.engine.callback import RecordingCallback, SweepStopper
@@ -191,7 +192,9 @@ def build_tuner(
             name=name,
             storage_path=storage_path,
             stop=SweepStopper(),
-            callbacks=[RecordingCallback()],
+            # Tune's own result files in each trial's directory, as Tune writes them by default;
+            # not its TensorBoard logger (service/engine/launcher.py says why)
+            callbacks=[RecordingCallback(), CSVLoggerCallback(), JsonLoggerCallback()],
             # a trial whose own actor died (its node was lost) starts again, and its Train run
             # resumes from its latest checkpoint; Ray Train's restarts cover its workers only
             failure_config=tune.FailureConfig(max_failures=spec.fault_tolerance.max_failures),

@@ -96,6 +96,14 @@ def test_asha_sweep_completes_with_pruned_completed_and_failed_trials(
 
     assert experiment["state"] == "completed", experiment["error"]
     assert len(trials) == 4
+    # Tune's result files in its trials' directories, without its TensorBoard logger's (the
+    # driver is spared importing torch; the kit writes the trials' TensorBoard scalars)
+    tune_run = Path(engine_server.home) / "storage" / experiment_id
+    trial_dirs = [d for d in tune_run.iterdir() if (d / "result.json").is_file()]
+    reported = [d for d in trial_dirs if (d / "result.json").stat().st_size > 0]
+    assert len(trial_dirs) == 4 and len(reported) == sum(bool(r) for r in results.values())
+    assert all((d / "progress.csv").is_file() for d in reported)
+    assert [f for d in trial_dirs for f in d.glob("events.out.tfevents.*")] == []
     states = [t["state"] for t in trials]
     assert states.count("failed") == 1 and "pruned" in states and "completed" in states
     assert set(states) <= {"completed", "pruned", "failed"}
