@@ -25,11 +25,11 @@ from service.engine.driver_context import DriverContext
 from service.engine.trial import (
     CONTROL_KEYS,
     FAILED_KEY,
-    CodeLoadError,
     TrialFailedBefore,
     named,
     run_name,
 )
+from service.engine.user_code import CodeLoadError
 from service.usecases.job_outcomes import error_line
 from service.usecases.reports import (
     ResultReported,

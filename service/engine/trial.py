@@ -8,7 +8,7 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -33,6 +33,7 @@ from service.engine.ray_compat import (
 from service.engine.train_run import LeanTrainer, SnapshotCopy, backend_config
 from service.engine.trial_logs import LoggedFunction
 from service.engine.trial_plan import TrialPlan, train_config
+from service.engine.user_code import CodeLoadError, load_training_function
 from service.engine.warm_group import WarmGroup, WarmTrialFailed
 from service.train_snapshot import repair_snapshot
 from trainers.registry import (
@@ -78,27 +79,6 @@ def named(trial: Trial) -> str:
 class TrialFailedBefore(RuntimeError):
     """A new attempt of a trial whose last one failed with an error of its own (its Train run
     past max_failures, its code): running it again would repeat that."""
-
-
-class CodeLoadError(RuntimeError):
-    """The trial could not import its training function (user code) or build its datasets:
-    every other trial would fail the same way, so the driver fails the sweep on the first one
-    (matched by this name)."""
-
-
-def load_training_function(plan: TrialPlan) -> Callable[[dict[str, Any]], None]:
-    """Import the function the workers run, here in the trial actor (whose runtime env carries
-    the user's package), so a package that cannot be imported fails this trial at once."""
-    try:
-        function = load_reference(plan.entrypoint)
-    except Exception as error:
-        raise CodeLoadError(
-            f"cannot load the training function {plan.entrypoint!r}: "
-            f"{type(error).__name__}: {error}"
-        ) from error
-    if not callable(function):
-        raise CodeLoadError(f"{plan.entrypoint!r} is a {type(function).__name__}, not a function")
-    return function
 
 
 def build_datasets(plan: TrialPlan) -> dict[str, Any] | None:
@@ -219,7 +199,7 @@ def build_trainer(
     run_uri = f"{plan.storage_path}/{name}"
     repair_snapshot(run_uri)
     return LeanTrainer(
-        LoggedFunction(load_training_function(plan), run_uri, plan.log_max_bytes),
+        LoggedFunction(load_training_function(plan.entrypoint), run_uri, plan.log_max_bytes),
         train_loop_config=config,
         datasets=build_datasets(plan),
         backend_config=backend_config(plan),
@@ -343,10 +323,11 @@ def run_warm(trial_id: str, config: dict[str, Any], plan: TrialPlan, request: An
     """The trial on this actor's warm worker group (``service/engine/warm_group.py``): the
     group the actor's last trial left, if the gate lets its lease pass to this one, else a new
     one once the gate grants it. A worker's error or a lost group costs the group; the trial
-    goes on from its latest checkpoint on a new one, up to ``max_failures`` times."""
+    goes on from its latest checkpoint on a new one, up to ``max_failures`` times. Code that
+    cannot be imported on the workers (they load it; this actor does not, sparing it torch and
+    the trainers' imports) raises ``CodeLoadError`` at once, which fails the sweep."""
     global _warm_group
     assert plan.warm is not None
-    load_training_function(plan)  # code that cannot be imported fails the sweep at once
     failures = relayed = 0
     while True:
         group = _warm_group
@@ -359,6 +340,9 @@ def run_warm(trial_id: str, config: dict[str, Any], plan: TrialPlan, request: An
             train[YIELD_VIA_KEY] = yield_via(request)
         outcome = group.run(trial_id, plan, train)
         relayed += outcome.relayed
+        if outcome.kind == "unloadable":  # its workers import the code (this actor does not)
+            _warm_group = None
+            raise CodeLoadError(outcome.message)
         if outcome.kind == "failed":
             group.close(f"trial {trial_id} failed")
             _warm_group = None

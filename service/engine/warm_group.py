@@ -39,15 +39,18 @@ from ray.train.v2.api.config import CheckpointConfig, FailureConfig, RunConfig, 
 
 from service.engine.gate import HeldLease
 from service.engine.ray_compat import (
+    ActorID,
     CheckpointManager,
     ControllerCallback,
     StorageContext,
     TrainingReport,
     TrainRunContext,
+    core_worker,
     train_session,
 )
 from service.engine.train_run import LeanTrainer, backend_config
 from service.engine.trial_plan import TrialPlan, WarmPolicy
+from service.engine.user_code import CodeLoadError
 from service.engine.warm_mailbox import Complete, Ended, Job, Mailbox
 from service.engine.warm_worker import MAILBOX_KEY, serve_trials
 from service.train_snapshot import copy_snapshot, repair_snapshot
@@ -61,6 +64,8 @@ CLOSE_WAIT_S = 10.0  # a closed group's Train run has this long to end before it
 # the trial and keeps its actor for a later trial. Long: a loaded driver's Tune takes seconds
 # for a report now and then, and a group given up under a training trial costs it a restart
 TUNE_SILENT_S = 30.0
+# how a worker's error begins when the trial's code cannot be imported there
+CODE_LOAD_ERROR = f"{CodeLoadError.__name__}: "
 # Tune waits this long for a reused trial actor's previous function to end (its default is 2 s,
 # and a reset that times out fails the next trial): above STOP_WAIT_S and a kill
 THREAD_TIMEOUT_S = "30"
@@ -68,14 +73,16 @@ WARM_GROUPS_DIR = "raysweep-warm-groups"
 
 
 class MailboxWatch(ControllerCallback):
-    """Runs in the group's Train controller: gives the mailbox the controller's handle, which
-    the trial kills (with the workers it owns) when the group must end at once."""
+    """Runs in the group's Train controller: gives the mailbox the controller's actor id, by
+    which the trial kills it (with the workers it owns) when the group must end at once. An id,
+    not a handle: a handle's class is imported where it is unpickled, and the mailbox would
+    import Ray Train for it (about 1 s of CPU in every group's mailbox)."""
 
     def __init__(self, mailbox: Any) -> None:
         self.mailbox = mailbox
 
     def after_controller_start(self, train_run_context: TrainRunContext) -> None:
-        self.mailbox.set_controller.remote(ray.get_runtime_context().current_actor)
+        self.mailbox.set_controller.remote(ray.get_runtime_context().get_actor_id())
 
 
 class WarmTrialFailed(RuntimeError):
@@ -85,7 +92,7 @@ class WarmTrialFailed(RuntimeError):
 
 @dataclass(frozen=True)
 class Outcome:
-    kind: str  # finished | stopped | failed | given_up
+    kind: str  # finished | stopped | failed | given_up | unloadable (its code: CodeLoadError)
     message: str = ""
     last_metrics: dict[str, Any] | None = None
     relayed: int = 0  # reports this run handed Tune
@@ -279,6 +286,11 @@ class WarmGroup:
                     self.mailbox.answer.remote(job.seq, index, False)
                     relayed += 1
                 errors = {rank: e for rank, (e, _) in finished.items() if e is not None}
+                unloadable = [e for e in errors.values() if e.startswith(CODE_LOAD_ERROR)]
+                if unloadable:  # its code cannot be imported: no new group would do better
+                    self.close("the trial's code cannot be loaded", kill=True)
+                    message = unloadable[0].splitlines()[0].removeprefix(CODE_LOAD_ERROR)
+                    return Outcome("unloadable", message, last, relayed)
                 if errors:
                     self.close("a worker's training function raised", kill=True)
                     summary = failure_summary(errors)
@@ -349,8 +361,8 @@ class WarmGroup:
             ray.get(self.mailbox.close.remote(), timeout=10)
             if kill or not self.ended.wait(CLOSE_WAIT_S):
                 controller = ray.get(self.mailbox.get_controller.remote(), timeout=10)
-                if controller is not None:
-                    ray.kill(controller)
+                if controller is not None:  # as ray.kill would, by id (no public API does)
+                    core_worker().kill_actor(ActorID.from_hex(controller), True)
             ray.kill(self.mailbox)
         except Exception:  # its actors die with this trial actor anyway
             log.warning("could not end the warm worker group cleanly", exc_info=True)

@@ -50,7 +50,7 @@ class Mailbox:
         self.cond = threading.Condition()
         self.job: Job | None = None
         self.closed = False
-        self.controller: Any = None
+        self.controller: str | None = None  # the group's Train controller actor, its id
         self._clear()
 
     def _clear(self) -> None:
@@ -61,10 +61,10 @@ class Mailbox:
         self.stopping = False
         self.finished: dict[int, Ended] = {}
 
-    def set_controller(self, controller: Any) -> None:
-        self.controller = controller
+    def set_controller(self, actor_id: str) -> None:
+        self.controller = actor_id
 
-    def get_controller(self) -> Any:
+    def get_controller(self) -> str | None:
         return self.controller
 
     def assign(self, job: Job) -> None:

@@ -44,8 +44,8 @@ from service.engine.ray_compat import (
     set_train_fn_utils,
 )
 from service.engine.trial_logs import LoggedFunction, TrialStopped
+from service.engine.user_code import load_training_function
 from service.engine.warm_mailbox import Job
-from trainers.registry import load_reference
 
 MAILBOX_KEY = "raysweep_mailbox"
 # a thread the trial left is given this long to end before the group is recycled
@@ -103,6 +103,11 @@ class WorkerBaseline:
             random_state=random.getstate(),
             numpy_state=numpy.random.get_state() if numpy is not None else None,
         )
+        # what is alive before the first trial (Ray, torch, the trainers' modules: ~300k
+        # objects) is never garbage a trial made: frozen, the collection after each trial walks
+        # only the trials' objects (2 ms instead of 0.1 s of CPU, more under load, per trial)
+        gc.collect()
+        gc.freeze()
         torch = sys.modules.get("torch")
         if torch is not None:
             baseline.torch_state = {
@@ -125,9 +130,15 @@ class WorkerBaseline:
             return f"its working directory {self.cwd} is gone"
         sys.path[:] = self.path
         installed = _installed_roots()
+        kept = []
         for name in [n for n in sys.modules if n not in self.modules]:
             if _is_user_module(sys.modules[name], installed):
                 del sys.modules[name]
+            else:
+                kept.append(name)
+        # an installed module a trial imported stays, and is not looked at again after each
+        # trial (resolving every module's path took ~0.2 s of a worker's CPU per trial)
+        self.modules |= frozenset(kept)
         random.setstate(self.random_state)
         numpy = sys.modules.get("numpy")
         if numpy is not None and self.numpy_state is not None:
@@ -299,7 +310,7 @@ def serve_trials(config: dict[str, Any]) -> None:
         error = None
         set_train_fn_utils(TrialFnUtils(real, job, mailbox, rank))
         try:
-            function = load_reference(job.entrypoint)
+            function = load_training_function(job.entrypoint)  # CodeLoadError: the sweep fails
             LoggedFunction(function, job.run_uri, job.log_max_bytes)(job.config)
         except TrialStopped:
             pass

@@ -20,14 +20,9 @@ from service.engine import trial as trial_module
 from service.engine.callback import SweepStopper, process_lost, requirements_message
 from service.engine.driver_context import DriverContext, failure_fingerprint
 from service.engine.ray_compat import FailureDecision
-from service.engine.trial import (
-    CodeLoadError,
-    WorkerGroupWatch,
-    build_datasets,
-    failure_summary,
-    load_training_function,
-)
+from service.engine.trial import WorkerGroupWatch, build_datasets, failure_summary
 from service.engine.trial_plan import TrialPlan
+from service.engine.user_code import CodeLoadError, load_training_function
 
 
 def test_a_trials_worker_group_restart_is_told_for_it_and_a_warm_groups_for_none(
@@ -179,7 +174,7 @@ def test_code_that_cannot_load_or_build_its_datasets_is_a_code_load_error(
         monkeypatch.setitem(sys.modules, module, sys.modules.get(module))
         del sys.modules[module]
     with pytest.raises(CodeLoadError, match="'train:train_loop': AttributeError"):
-        load_training_function(PLAN)
+        load_training_function(PLAN.entrypoint)
     cases = {
         "data:rows": "dataset 'd': data:rows returned a list, not a ray.data.Dataset",
         "data:broken": "cannot build dataset 'd' from function data:broken: ZeroDivisionError",

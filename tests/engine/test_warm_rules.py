@@ -5,10 +5,12 @@ runs them on real Ray."""
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -36,6 +38,14 @@ def job(recycle_after: int = 20, max_rss_bytes: int = 0) -> Job:
     )
 
 
+@pytest.fixture(autouse=True)
+def unfrozen() -> Iterator[None]:
+    """``WorkerBaseline.capture`` freezes what lives (gc.freeze), as a worker's loop wants; the
+    test process is put back."""
+    yield
+    gc.unfreeze()
+
+
 @pytest.fixture
 def user_package(tmp_path: Path) -> Iterator[Path]:
     """A module outside the Python installation, as a trial's package is (its working dir)."""
@@ -61,8 +71,15 @@ def test_a_worker_is_put_back_as_it_was_before_its_first_trial(user_package: Pat
     torch.set_grad_enabled(False)
     torch.manual_seed(1234)
     random.seed(1234)
+    # a model left in a reference cycle: garbage only the collector frees
+    model = torch.nn.Linear(4, 4)
+    cycle: dict[str, object] = {"model": model}
+    cycle["self"] = cycle
+    model_ref = weakref.ref(model)
+    del model, cycle
 
     assert baseline.restore(process_group=False) is None
+    assert model_ref() is None  # collected, though what lived before the trial is frozen
     assert "RAYSWEEP_TEST_DIRTY" not in os.environ
     assert "grown_state" not in sys.modules  # the next trial imports it anew: an empty list
     assert (torch.get_default_dtype(), torch.is_grad_enabled(), os.getcwd(), sys.path) == before
