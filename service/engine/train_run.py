@@ -72,7 +72,7 @@ class TorchProcessGroup(BackendConfig):
     runs, without importing torch where no tensor is used. TorchConfig's module imports torch,
     and a run's backend config is built in its trial actor and unpickled in its Train
     controller, processes that only send calls to the workers: 1.6 s of CPU more in each, on
-    every trial start (this 2-core machine). The controller's side below is TorchConfig's, step
+    every trial start (on a 2-core machine). The controller's side below is TorchConfig's, step
     for step (the workers' address, their environment, the process group on every rank, its
     end); what runs on the workers are Ray's own functions, called there by name
     (``ray_compat.TORCH_CONFIG_NAMES``). TPU slices, which TorchConfig also sets up, are not
