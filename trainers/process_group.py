@@ -1,5 +1,5 @@
 """Which torch.distributed backend a group of workers uses: a module of its own, without torch,
-because the processes that choose it (a trial's actor, its Train controller) never touch a tensor
+because the processes that choose it (a trial's actor, a final run's driver) never touch a tensor
 and importing torch costs them seconds of CPU."""
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from service.engine.trial import (
     named,
     run_name,
 )
-from service.engine.user_code import CodeLoadError
+from service.engine.user_code import CODE_LOAD_MARKER, CodeLoadError
 from service.usecases.job_outcomes import error_line
 from service.usecases.reports import (
     ResultReported,
@@ -89,9 +89,8 @@ def process_lost(error: BaseException | None) -> bool:
 
 def code_load_message(error_text: str) -> str:
     """The ``CodeLoadError: ...`` line of a trial's traceback (the import error it wraps)."""
-    marker = f"{CodeLoadError.__name__}: "
-    lines = [line for line in error_text.splitlines() if marker in line]
-    return lines[-1].split(marker, 1)[1].strip() if lines else error_text.strip()[-2000:]
+    lines = [line for line in error_text.splitlines() if CODE_LOAD_MARKER in line]
+    return lines[-1].split(CODE_LOAD_MARKER, 1)[1].strip() if lines else error_text.strip()[-2000:]
 
 
 def requirements_message(error_text: str) -> str | None:

@@ -16,6 +16,10 @@ class CodeLoadError(RuntimeError):
     (matched by this name)."""
 
 
+# how the error's line begins in a trial's traceback or a warm worker's error text
+CODE_LOAD_MARKER = f"{CodeLoadError.__name__}: "
+
+
 def load_training_function(entrypoint: str) -> Callable[[dict[str, Any]], None]:
     """Import the function the workers run, where its package is (the job's runtime env
     carries the user's package to every process): in a cold trial's actor, which hands it to

@@ -50,7 +50,7 @@ from service.engine.ray_compat import (
 )
 from service.engine.train_run import LeanTrainer, backend_config
 from service.engine.trial_plan import TrialPlan, WarmPolicy
-from service.engine.user_code import CodeLoadError
+from service.engine.user_code import CODE_LOAD_MARKER
 from service.engine.warm_mailbox import Complete, Ended, Job, Mailbox
 from service.engine.warm_worker import MAILBOX_KEY, serve_trials
 from service.train_snapshot import copy_snapshot, repair_snapshot
@@ -64,8 +64,6 @@ CLOSE_WAIT_S = 10.0  # a closed group's Train run has this long to end before it
 # the trial and keeps its actor for a later trial. Long: a loaded driver's Tune takes seconds
 # for a report now and then, and a group given up under a training trial costs it a restart
 TUNE_SILENT_S = 30.0
-# how a worker's error begins when the trial's code cannot be imported there
-CODE_LOAD_ERROR = f"{CodeLoadError.__name__}: "
 # Tune waits this long for a reused trial actor's previous function to end (its default is 2 s,
 # and a reset that times out fails the next trial): above STOP_WAIT_S and a kill
 THREAD_TIMEOUT_S = "30"
@@ -286,10 +284,10 @@ class WarmGroup:
                     self.mailbox.answer.remote(job.seq, index, False)
                     relayed += 1
                 errors = {rank: e for rank, (e, _) in finished.items() if e is not None}
-                unloadable = [e for e in errors.values() if e.startswith(CODE_LOAD_ERROR)]
+                unloadable = [e for e in errors.values() if e.startswith(CODE_LOAD_MARKER)]
                 if unloadable:  # its code cannot be imported: no new group would do better
                     self.close("the trial's code cannot be loaded", kill=True)
-                    message = unloadable[0].splitlines()[0].removeprefix(CODE_LOAD_ERROR)
+                    message = unloadable[0].splitlines()[0].removeprefix(CODE_LOAD_MARKER)
                     return Outcome("unloadable", message, last, relayed)
                 if errors:
                     self.close("a worker's training function raised", kill=True)
